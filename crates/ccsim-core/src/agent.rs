@@ -1,0 +1,134 @@
+//! The sans-IO agent contract.
+//!
+//! An agent is a state machine driven by three kinds of input, each handed a context:
+//!
+//! * inputs (`on_start`, `on_packet`, `on_timer`, `on_stop`): the driver calls these with a
+//!   monotonic `ctx.now()`; the agent reacts only through the context;
+//! * outputs, through [`Ctx`]: `send` a packet, `set_timer`/`cancel_timer` on a slot,
+//!   draw from its own `rng`, record a `trace` variable;
+//! * getters (`var`, `stats`): read-only, callable at any time.
+//!
+//! An agent never blocks, sleeps or reads a clock. Timers are slots (`TimerSlot`, a small
+//! index the agent names); setting a slot replaces its previous deadline. A timer may fire
+//! spuriously late but never early, and an agent must tolerate being woken for a slot it
+//! no longer cares about (it checks its own state). The same agent runs in the simulator and
+//! behind a real-socket driver.
+
+use crate::packet::{Addr, Packet};
+use crate::rng::RngStream;
+use crate::units::SimTime;
+
+/// A timer slot of one agent; at most [`TimerSlot::MAX`] slots per agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TimerSlot(pub u8);
+
+impl TimerSlot {
+    /// Number of timer slots each agent has.
+    pub const MAX: usize = 4;
+}
+
+/// Trace variables an agent can expose, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum VarId {
+    /// Congestion window, bytes.
+    Cwnd = 0,
+    /// Slow-start threshold, bytes.
+    Ssthresh = 1,
+    /// Smoothed round-trip time, seconds.
+    Srtt = 2,
+    /// Retransmission timeout, seconds.
+    Rto = 3,
+    /// Bytes sent and not yet acknowledged.
+    BytesInFlight = 4,
+    /// Sending rate, bits per second.
+    Rate = 5,
+}
+
+impl VarId {
+    /// Every variable, in code order.
+    pub const ALL: [VarId; 6] =
+        [VarId::Cwnd, VarId::Ssthresh, VarId::Srtt, VarId::Rto, VarId::BytesInFlight, VarId::Rate];
+
+    /// The name used in scenario files and result tables.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            VarId::Cwnd => "cwnd",
+            VarId::Ssthresh => "ssthresh",
+            VarId::Srtt => "srtt",
+            VarId::Rto => "rto",
+            VarId::BytesInFlight => "inflight",
+            VarId::Rate => "send_rate",
+        }
+    }
+
+    /// The variable called `name`, if any.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<VarId> {
+        VarId::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// A one-bit mask for this variable.
+    #[must_use]
+    pub fn bit(self) -> u32 {
+        1 << (self as u8)
+    }
+}
+
+/// Counters an agent keeps about its own traffic; the engine keeps the rest.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AgentStats {
+    /// Application bytes delivered in order to the receiving application.
+    pub app_bytes_delivered: u64,
+    /// Data packets this receiver accepted (duplicates included).
+    pub data_packets_received: u64,
+    /// Data packets this sender retransmitted.
+    pub retransmitted_packets: u64,
+    /// Retransmission timeouts this sender took.
+    pub timeouts: u64,
+    /// For a finite transfer: when the last byte was acknowledged.
+    pub completed_at: Option<SimTime>,
+    /// Sum of one-way delays of received packets, nanoseconds (receivers that record it).
+    pub delay_sum_ns: u128,
+}
+
+/// What an agent may do: the whole of its view of the world.
+pub trait Ctx<H> {
+    /// The current time.
+    fn now(&self) -> SimTime;
+    /// This agent's own address.
+    fn addr(&self) -> Addr;
+    /// Hand a packet to the network. The driver fills in `src` and `sent_at`.
+    fn send(&mut self, pkt: Packet<H>);
+    /// Arm `slot` to fire at `at` (replacing any earlier deadline of that slot).
+    fn set_timer(&mut self, slot: TimerSlot, at: SimTime);
+    /// Disarm `slot`; a no-op if it is not armed.
+    fn cancel_timer(&mut self, slot: TimerSlot);
+    /// This agent's own random stream.
+    fn rng(&mut self) -> &mut RngStream;
+    /// Whether `var` is being traced on change; lets an agent skip work when it is not.
+    fn tracing(&self, var: VarId) -> bool;
+    /// Record the new value of a traced variable (a no-op unless the spec asked for it).
+    fn trace(&mut self, var: VarId, value: f64);
+}
+
+/// A protocol end point (sender, receiver or both), driven through a [`Ctx`].
+pub trait Agent<H> {
+    /// Called once at the agent's start time.
+    fn on_start<C: Ctx<H>>(&mut self, ctx: &mut C);
+    /// Called for every packet addressed to this agent.
+    fn on_packet<C: Ctx<H>>(&mut self, pkt: &Packet<H>, ctx: &mut C);
+    /// Called when an armed timer slot reaches its deadline.
+    fn on_timer<C: Ctx<H>>(&mut self, slot: TimerSlot, ctx: &mut C);
+    /// Called at the agent's stop time: stop offering new data.
+    fn on_stop<C: Ctx<H>>(&mut self, _ctx: &mut C) {}
+    /// The current value of a trace variable, if this agent has it.
+    fn var(&self, _var: VarId) -> Option<f64> {
+        None
+    }
+    /// The agent's own counters.
+    fn stats(&self) -> AgentStats {
+        AgentStats::default()
+    }
+}

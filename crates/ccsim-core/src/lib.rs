@@ -1,0 +1,16 @@
+//! ccsim-core: the small vocabulary shared by the engine and every protocol.
+//!
+//! It holds the units ([`SimTime`], [`Dur`], [`Rate`], [`Bytes`]), the deterministic
+//! random-number streams ([`RngStream`]), the packet type and the sans-IO agent contract
+//! ([`Agent`] and [`Ctx`]). A protocol crate depends on this crate alone, so the compiler
+//! checks that an agent sees nothing but its context.
+
+pub mod agent;
+pub mod packet;
+pub mod rng;
+pub mod units;
+
+pub use agent::{Agent, AgentStats, Ctx, TimerSlot, VarId};
+pub use packet::{Addr, FlowId, Header, Packet};
+pub use rng::RngStream;
+pub use units::{Bytes, Dur, Rate, SimTime, UnitError};

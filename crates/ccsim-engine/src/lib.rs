@@ -1,0 +1,25 @@
+//! ccsim-engine: a deterministic discrete-event packet network simulator.
+//!
+//! Generic over the protocol header `H` and the agent type `A`; it names no protocol.
+//!
+//! * Time is integer nanoseconds; the event queue orders by (time, insertion sequence), so
+//!   simultaneous events run first-in first-out and runs are deterministic ([`queue`]).
+//! * A duplex link is two simplex [`link::Link`]s, each with a rate, a propagation delay, an
+//!   egress queue discipline, an optional Bernoulli loss model and deterministic drop rules.
+//!   A link keeps its waiting and propagating packets in its own FIFOs and has at most one
+//!   pending event of each kind (transmission end, head arrival), as htsim does.
+//! * Routing is static shortest paths computed when the simulation is built ([`routing`]).
+//! * Agents have timer slots; each armed slot has at most one heap entry, and cancellation
+//!   or re-arming is lazy (a generation counter and a deadline checked when the entry pops).
+//! * Per-flow and per-link counters are always on; time series are opt-in ([`trace`]).
+
+pub mod link;
+pub mod queue;
+pub mod routing;
+pub mod sim;
+pub mod trace;
+
+pub use link::{DropReason, LinkConfig, LinkId, LinkStats, QueueLimit, RouterHook, Verdict};
+pub use routing::RouteMetric;
+pub use sim::{FlowStats, NodeId, Progress, Sim, SimError, Snapshot};
+pub use trace::{SeriesConfig, TraceBuf};

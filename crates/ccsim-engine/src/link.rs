@@ -1,0 +1,208 @@
+//! Simplex links: serialisation at a rate, propagation delay, an egress queue and drops.
+//!
+//! CHOICE: a DropTail limit counts the packets (or bytes) waiting in the queue, not the one
+//! being serialised, as ns-2's `DropTail` does. Random loss is applied when a packet is
+//! offered to the link, before the queue, so a lost packet never occupies the queue or the
+//! wire; it is counted as a drop with reason [`DropReason::RandomLoss`].
+
+use std::collections::VecDeque;
+
+use ccsim_core::{Dur, FlowId, Packet, Rate, RngStream};
+
+/// Index of a simplex link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LinkId(pub u32);
+
+/// A DropTail limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueLimit {
+    /// At most this many packets wait.
+    Packets(u64),
+    /// At most this many bytes wait.
+    Bytes(u64),
+}
+
+/// Why a packet was dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DropReason {
+    /// The egress queue was full.
+    QueueFull,
+    /// The per-link random loss model drew a loss.
+    RandomLoss,
+    /// A deterministic drop rule matched.
+    Rule,
+    /// A router function dropped it.
+    Router,
+}
+
+impl DropReason {
+    /// Every reason, in counter order.
+    pub const ALL: [DropReason; 4] =
+        [DropReason::QueueFull, DropReason::RandomLoss, DropReason::Rule, DropReason::Router];
+    /// Name used in results.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            DropReason::QueueFull => "queue_full",
+            DropReason::RandomLoss => "random_loss",
+            DropReason::Rule => "rule",
+            DropReason::Router => "router",
+        }
+    }
+}
+
+/// How a link is built.
+#[derive(Clone, Debug)]
+pub struct LinkConfig {
+    /// Serialisation rate.
+    pub rate: Rate,
+    /// Propagation delay.
+    pub delay: Dur,
+    /// Egress queue limit.
+    pub limit: QueueLimit,
+    /// Probability that a packet offered to the link is lost (0 for none).
+    pub loss: f64,
+}
+
+/// What a router function decides about a packet offered to an egress port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Enqueue the (possibly rewritten) packet.
+    Forward,
+    /// Drop it.
+    Drop,
+}
+
+/// The egress port's state, as a router function sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct PortState {
+    /// Link capacity.
+    pub rate: Rate,
+    /// Packets waiting.
+    pub queue_packets: u64,
+    /// Bytes waiting.
+    pub queue_bytes: u64,
+    /// Bytes offered to this port so far.
+    pub bytes_offered: u64,
+}
+
+/// A router function at an egress port: reads and may rewrite packets offered to the port
+/// (XCP, OBP, ECN marking and similar routers plug in here).
+pub trait RouterHook<H> {
+    /// Inspect a packet before it joins the queue.
+    fn on_enqueue(&mut self, now: u64, pkt: &mut Packet<H>, port: &PortState) -> Verdict;
+}
+
+/// Always-on counters of one simplex link.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LinkStats {
+    /// Packets offered to the link (before any drop).
+    pub offered_packets: u64,
+    /// Packets whose serialisation finished.
+    pub tx_packets: u64,
+    /// Bytes whose serialisation finished.
+    pub tx_bytes: u64,
+    /// Drops, indexed by [`DropReason`] order.
+    pub drops: [u64; 4],
+    /// Integral of the waiting-queue length over time, packet-nanoseconds.
+    pub queue_integral: u128,
+    /// Nanoseconds during which the link was serialising.
+    pub busy_ns: u64,
+}
+
+impl LinkStats {
+    /// All drops, whatever the reason.
+    #[must_use]
+    pub fn total_drops(&self) -> u64 {
+        self.drops.iter().sum()
+    }
+}
+
+/// A deterministic drop rule: drop the first arrival of each listed data sequence number
+/// of one flow.
+#[derive(Clone, Debug)]
+pub struct DropRule {
+    /// The flow it applies to.
+    pub flow: FlowId,
+    /// Sorted sequence numbers still to drop.
+    pub pending: Vec<u64>,
+}
+
+/// One direction of a link.
+pub struct Link<H> {
+    /// Sending node.
+    pub from: u32,
+    /// Receiving node.
+    pub to: u32,
+    /// Configuration.
+    pub config: LinkConfig,
+    /// Packets waiting (pool indices).
+    pub queue: VecDeque<u32>,
+    /// Bytes waiting.
+    pub queue_bytes: u64,
+    /// The packet being serialised.
+    pub in_service: Option<u32>,
+    /// Packets propagating: (arrival time, pool index), in arrival order.
+    pub pipe: VecDeque<(u64, u32)>,
+    /// Loss stream (present when `loss > 0`).
+    pub loss_rng: Option<RngStream>,
+    /// Deterministic drop rules.
+    pub rules: Vec<DropRule>,
+    /// Router function, if any.
+    pub hook: Option<Box<dyn RouterHook<H>>>,
+    /// Counters.
+    pub stats: LinkStats,
+    /// When the queue length last changed (for the occupancy integral).
+    pub queue_changed_at: u64,
+    /// Bytes offered so far (for router functions).
+    pub bytes_offered: u64,
+}
+
+impl<H> Link<H> {
+    /// A new idle link.
+    #[must_use]
+    pub fn new(from: u32, to: u32, config: LinkConfig, loss_rng: Option<RngStream>) -> Self {
+        Link {
+            from,
+            to,
+            config,
+            queue: VecDeque::new(),
+            queue_bytes: 0,
+            in_service: None,
+            pipe: VecDeque::new(),
+            loss_rng,
+            rules: Vec::new(),
+            hook: None,
+            stats: LinkStats::default(),
+            queue_changed_at: 0,
+            bytes_offered: 0,
+        }
+    }
+
+    /// Whether a packet of `size` bytes fits the waiting queue.
+    #[must_use]
+    pub fn fits(&self, size: u32) -> bool {
+        match self.config.limit {
+            QueueLimit::Packets(n) => (self.queue.len() as u64) < n,
+            QueueLimit::Bytes(b) => self.queue_bytes + u64::from(size) <= b,
+        }
+    }
+
+    /// Advance the occupancy integral to `now`; call before the queue length changes.
+    pub fn account_queue(&mut self, now: u64) {
+        let dt = now - self.queue_changed_at;
+        self.stats.queue_integral += u128::from(dt) * self.queue.len() as u128;
+        self.queue_changed_at = now;
+    }
+
+    /// Port state for router functions.
+    #[must_use]
+    pub fn port_state(&self) -> PortState {
+        PortState {
+            rate: self.config.rate,
+            queue_packets: self.queue.len() as u64,
+            queue_bytes: self.queue_bytes,
+            bytes_offered: self.bytes_offered,
+        }
+    }
+}
