@@ -1,0 +1,116 @@
+//! ccsim-protocols: the transport protocols, as sans-IO agents over [`ccsim_core`].
+//!
+//! One module per protocol. [`Hdr`] is the header enum the engine carries (one variant per
+//! protocol message) and [`AnyAgent`] the enum of built-in agents, so the engine dispatches
+//! statically.
+
+pub mod tcp;
+pub mod udp;
+
+use ccsim_core::{Agent, AgentStats, Ctx, Header, Packet, TimerSlot, VarId};
+
+pub use tcp::{NewRenoSender, TcpConfig, TcpSink};
+pub use udp::{CbrSource, PoissonSource, UdpConfig, UdpSink};
+
+/// Bytes of IP and TCP header on every TCP packet (no options).
+pub const TCP_HEADER_BYTES: u32 = 40;
+/// Bytes of IP and UDP header on every UDP packet.
+pub const UDP_HEADER_BYTES: u32 = 28;
+
+/// Every protocol header the simulator carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hdr {
+    /// A TCP data segment. Sequence numbers count segments, not bytes.
+    TcpData {
+        /// Segment number (0, 1, 2, ...).
+        seq: u64,
+        /// Application bytes carried.
+        payload: u32,
+        /// Whether this is a retransmission.
+        retx: bool,
+    },
+    /// A cumulative TCP acknowledgement: the next segment number expected.
+    TcpAck {
+        /// Next expected segment.
+        ack: u64,
+    },
+    /// A UDP datagram with a sender sequence number.
+    Udp {
+        /// Datagram number (0, 1, 2, ...).
+        seq: u64,
+        /// Application bytes carried.
+        payload: u32,
+    },
+}
+
+impl Header for Hdr {
+    #[inline]
+    fn is_data(&self) -> bool {
+        !matches!(self, Hdr::TcpAck { .. })
+    }
+    #[inline]
+    fn is_retransmission(&self) -> bool {
+        matches!(self, Hdr::TcpData { retx: true, .. })
+    }
+    #[inline]
+    fn data_seq(&self) -> Option<u64> {
+        match *self {
+            Hdr::TcpData { seq, .. } | Hdr::Udp { seq, .. } => Some(seq),
+            Hdr::TcpAck { .. } => None,
+        }
+    }
+}
+
+/// The built-in agents.
+#[derive(Clone, Debug)]
+pub enum AnyAgent {
+    /// TCP NewReno sender.
+    NewReno(NewRenoSender),
+    /// TCP receiver.
+    TcpSink(TcpSink),
+    /// UDP constant-bit-rate source.
+    Cbr(CbrSource),
+    /// UDP Poisson source.
+    Poisson(PoissonSource),
+    /// UDP receiver.
+    UdpSink(UdpSink),
+}
+
+macro_rules! each_agent {
+    ($self:expr, $a:ident => $body:expr) => {
+        match $self {
+            AnyAgent::NewReno($a) => $body,
+            AnyAgent::TcpSink($a) => $body,
+            AnyAgent::Cbr($a) => $body,
+            AnyAgent::Poisson($a) => $body,
+            AnyAgent::UdpSink($a) => $body,
+        }
+    };
+}
+
+impl Agent<Hdr> for AnyAgent {
+    #[inline]
+    fn on_start<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        each_agent!(self, a => a.on_start(ctx));
+    }
+    #[inline]
+    fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
+        each_agent!(self, a => a.on_packet(pkt, ctx));
+    }
+    #[inline]
+    fn on_timer<C: Ctx<Hdr>>(&mut self, slot: TimerSlot, ctx: &mut C) {
+        each_agent!(self, a => a.on_timer(slot, ctx));
+    }
+    fn on_stop<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        each_agent!(self, a => a.on_stop(ctx));
+    }
+    fn var(&self, var: VarId) -> Option<f64> {
+        each_agent!(self, a => a.var(var))
+    }
+    fn stats(&self) -> AgentStats {
+        each_agent!(self, a => a.stats())
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing;
