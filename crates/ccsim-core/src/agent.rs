@@ -47,8 +47,14 @@ pub enum VarId {
 
 impl VarId {
     /// Every variable, in code order.
-    pub const ALL: [VarId; 6] =
-        [VarId::Cwnd, VarId::Ssthresh, VarId::Srtt, VarId::Rto, VarId::BytesInFlight, VarId::Rate];
+    pub const ALL: [VarId; 6] = [
+        VarId::Cwnd,
+        VarId::Ssthresh,
+        VarId::Srtt,
+        VarId::Rto,
+        VarId::BytesInFlight,
+        VarId::Rate,
+    ];
 
     /// The name used in scenario files and result tables.
     #[must_use]

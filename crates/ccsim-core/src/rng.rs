@@ -40,7 +40,9 @@ impl RngStream {
         let hi = splitmix64(&mut state) ^ acc;
         let lo = splitmix64(&mut state);
         let seed128 = (u128::from(hi) << 64) | u128::from(lo);
-        RngStream { inner: Pcg64Mcg::from_seed(seed128.to_le_bytes()) }
+        RngStream {
+            inner: Pcg64Mcg::from_seed(seed128.to_le_bytes()),
+        }
     }
 
     /// A uniform 64-bit integer.

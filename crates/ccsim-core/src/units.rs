@@ -167,7 +167,10 @@ impl Decimal {
         }
         let digits = format!("{int}{frac}");
         let mantissa: u128 = digits.parse().ok()?;
-        Some(Decimal { mantissa, scale: u32::try_from(frac.len()).ok()? })
+        Some(Decimal {
+            mantissa,
+            scale: u32::try_from(frac.len()).ok()?,
+        })
     }
     /// `self * multiplier`, rounded to the nearest integer; `None` on overflow.
     fn times(self, multiplier: u64) -> Option<u64> {
@@ -178,7 +181,9 @@ impl Decimal {
 }
 
 fn unit_error(s: &str, what: &str, hint: &str) -> UnitError {
-    UnitError { message: format!("{s:?} is not {what} (try {hint})") }
+    UnitError {
+        message: format!("{s:?} is not {what} (try {hint})"),
+    }
 }
 
 /// Parse a rate: "10Mbps", "1.5Gbps", "64kbps", "9600bps".
@@ -195,7 +200,9 @@ pub fn parse_rate(s: &str) -> Result<Rate, UnitError> {
         "Gbps" => 1_000_000_000,
         _ => return Err(unit_error(s, "a rate", &hint)),
     };
-    num.times(mult).map(Rate).ok_or_else(|| unit_error(s, "a rate", &hint))
+    num.times(mult)
+        .map(Rate)
+        .ok_or_else(|| unit_error(s, "a rate", &hint))
 }
 
 /// Parse a duration: "20ms", "1.5s", "250us", "100ns".
@@ -212,7 +219,9 @@ pub fn parse_duration(s: &str) -> Result<Dur, UnitError> {
         "s" => NANOS_PER_SEC,
         _ => return Err(unit_error(s, "a duration", &hint)),
     };
-    num.times(mult).map(Dur).ok_or_else(|| unit_error(s, "a duration", &hint))
+    num.times(mult)
+        .map(Dur)
+        .ok_or_else(|| unit_error(s, "a duration", &hint))
 }
 
 /// Parse a size in bytes: "1000B", "20kB", "30MB", "1GB".
@@ -229,12 +238,16 @@ pub fn parse_bytes(s: &str) -> Result<Bytes, UnitError> {
         "GB" => 1_000_000_000,
         _ => return Err(unit_error(s, "a size", &hint)),
     };
-    num.times(mult).map(Bytes).ok_or_else(|| unit_error(s, "a size", &hint))
+    num.times(mult)
+        .map(Bytes)
+        .ok_or_else(|| unit_error(s, "a size", &hint))
 }
 
 /// A hint: the input's number with the closest known unit, or a default example.
 fn suggest(s: &str, units: &[&str], default: &str) -> String {
-    let Some((_, unit)) = split_number(s) else { return default.to_string() };
+    let Some((_, unit)) = split_number(s) else {
+        return default.to_string();
+    };
     if unit.is_empty() {
         return default.to_string();
     }

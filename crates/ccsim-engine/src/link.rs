@@ -37,8 +37,12 @@ pub enum DropReason {
 
 impl DropReason {
     /// Every reason, in counter order.
-    pub const ALL: [DropReason; 4] =
-        [DropReason::QueueFull, DropReason::RandomLoss, DropReason::Rule, DropReason::Router];
+    pub const ALL: [DropReason; 4] = [
+        DropReason::QueueFull,
+        DropReason::RandomLoss,
+        DropReason::Rule,
+        DropReason::Router,
+    ];
     /// Name used in results.
     #[must_use]
     pub fn name(self) -> &'static str {

@@ -34,7 +34,13 @@ pub struct Edge {
 
 /// Next-hop links toward `dst` for every node (`NO_ROUTE` where unreachable or at `dst`).
 #[must_use]
-pub fn next_hops(n_nodes: usize, edges: &[Edge], incoming: &[Vec<u32>], dst: u32, metric: RouteMetric) -> Vec<u32> {
+pub fn next_hops(
+    n_nodes: usize,
+    edges: &[Edge],
+    incoming: &[Vec<u32>],
+    dst: u32,
+    metric: RouteMetric,
+) -> Vec<u32> {
     let cost = |e: &Edge| -> (u64, u64) {
         match metric {
             RouteMetric::Delay => (e.delay, 1),

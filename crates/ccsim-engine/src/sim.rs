@@ -7,7 +7,9 @@
 
 use std::collections::VecDeque;
 
-use ccsim_core::{Addr, Agent, AgentStats, Ctx, FlowId, Header, Packet, RngStream, SimTime, TimerSlot, VarId};
+use ccsim_core::{
+    Addr, Agent, AgentStats, Ctx, FlowId, Header, Packet, RngStream, SimTime, TimerSlot, VarId,
+};
 
 use crate::link::{DropReason, DropRule, Link, LinkConfig, LinkId, LinkStats, Verdict};
 use crate::queue::{Event, EventQueue};
@@ -93,7 +95,11 @@ const DISARMED: u64 = u64::MAX;
 
 impl Default for TimerState {
     fn default() -> Self {
-        TimerState { deadline: DISARMED, queued_at: DISARMED, generation: 0 }
+        TimerState {
+            deadline: DISARMED,
+            queued_at: DISARMED,
+            generation: 0,
+        }
     }
 }
 
@@ -185,10 +191,16 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
 
     /// Add a simplex link `from -> to`.
     pub fn add_link(&mut self, from: NodeId, to: NodeId, config: LinkConfig) -> LinkId {
-        let name = format!("{}->{}", self.core.node_names[from.0 as usize], self.core.node_names[to.0 as usize]);
-        let loss_rng = (config.loss > 0.0).then(|| RngStream::new(self.core.seed, &format!("link/{name}/loss")));
+        let name = format!(
+            "{}->{}",
+            self.core.node_names[from.0 as usize], self.core.node_names[to.0 as usize]
+        );
+        let loss_rng = (config.loss > 0.0)
+            .then(|| RngStream::new(self.core.seed, &format!("link/{name}/loss")));
         let id = u32::try_from(self.core.links.len()).expect("link count fits u32");
-        self.core.links.push(Link::new(from.0, to.0, config, loss_rng));
+        self.core
+            .links
+            .push(Link::new(from.0, to.0, config, loss_rng));
         self.core.incoming[to.0 as usize].push(id);
         let entity = self.core.entity(name);
         self.core.link_entity.push(entity);
@@ -209,11 +221,20 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     pub fn add_agent(&mut self, node: NodeId, flow: FlowId, rng_name: &str, agent: A) -> Addr {
         let id = u32::try_from(self.agents.len()).expect("agent count fits u32");
         self.agents.push(agent);
-        let addr = Addr { node: node.0, agent: id };
+        let addr = Addr {
+            node: node.0,
+            agent: id,
+        };
         self.core.agent_addr.push(addr);
-        self.core.agent_entity.push(self.core.flow_entity[flow.0 as usize]);
-        self.core.timers.push([TimerState::default(); TimerSlot::MAX]);
-        self.core.rngs.push(RngStream::new(self.core.seed, &format!("agent/{rng_name}")));
+        self.core
+            .agent_entity
+            .push(self.core.flow_entity[flow.0 as usize]);
+        self.core
+            .timers
+            .push([TimerState::default(); TimerSlot::MAX]);
+        self.core
+            .rngs
+            .push(RngStream::new(self.core.seed, &format!("agent/{rng_name}")));
         self.core.trace_mask.push(0);
         addr
     }
@@ -221,7 +242,10 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     /// The address the next [`Sim::add_agent`] will return for `node`.
     #[must_use]
     pub fn next_agent_addr(&self, node: NodeId) -> Addr {
-        Addr { node: node.0, agent: u32::try_from(self.agents.len()).expect("agent count fits u32") }
+        Addr {
+            node: node.0,
+            agent: u32::try_from(self.agents.len()).expect("agent count fits u32"),
+        }
     }
 
     /// Use `agent`'s application-byte counter for `flow`'s rate series.
@@ -244,7 +268,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         let mut pending = seqs.to_vec();
         pending.sort_unstable();
         pending.dedup();
-        self.core.links[link.0 as usize].rules.push(DropRule { flow, pending });
+        self.core.links[link.0 as usize]
+            .rules
+            .push(DropRule { flow, pending });
     }
 
     /// Install a router function on `link`'s egress port.
@@ -263,14 +289,19 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             .core
             .links
             .iter()
-            .map(|l| Edge { from: l.from, to: l.to, delay: l.config.delay.0 })
+            .map(|l| Edge {
+                from: l.from,
+                to: l.to,
+                delay: l.config.delay.0,
+            })
             .collect();
         let mut dsts: Vec<u32> = self.core.agent_addr.iter().map(|a| a.node).collect();
         dsts.sort_unstable();
         dsts.dedup();
         let n = self.core.node_names.len();
         for dst in dsts {
-            self.core.routes[dst as usize] = next_hops(n, &edges, &self.core.incoming, dst, self.core.metric);
+            self.core.routes[dst as usize] =
+                next_hops(n, &edges, &self.core.incoming, dst, self.core.metric);
         }
     }
 
@@ -314,11 +345,19 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 }
                 _ => {
                     self.finish();
-                    return Progress { now: self.core.now, events: self.core.processed, done: true };
+                    return Progress {
+                        now: self.core.now,
+                        events: self.core.processed,
+                        done: true,
+                    };
                 }
             }
         }
-        Progress { now: self.core.now, events: self.core.processed, done: false }
+        Progress {
+            now: self.core.now,
+            events: self.core.processed,
+            done: false,
+        }
     }
 
     fn finish(&mut self) {
@@ -345,18 +384,32 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             }
             Event::LocalDeliver(_) => {
                 self.core.processed += 1;
-                let idx = self.core.local.pop_front().expect("a local delivery is queued");
+                let idx = self
+                    .core
+                    .local
+                    .pop_front()
+                    .expect("a local delivery is queued");
                 self.deliver(idx);
             }
-            Event::Timer { agent, slot, generation } => self.timer(agent, slot, generation),
+            Event::Timer {
+                agent,
+                slot,
+                generation,
+            } => self.timer(agent, slot, generation),
             Event::Start(a) => {
                 self.core.processed += 1;
-                let mut ctx = AgentCtx { core: &mut self.core, agent: a };
+                let mut ctx = AgentCtx {
+                    core: &mut self.core,
+                    agent: a,
+                };
                 self.agents[a as usize].on_start(&mut ctx);
             }
             Event::Stop(a) => {
                 self.core.processed += 1;
-                let mut ctx = AgentCtx { core: &mut self.core, agent: a };
+                let mut ctx = AgentCtx {
+                    core: &mut self.core,
+                    agent: a,
+                };
                 self.agents[a as usize].on_stop(&mut ctx);
             }
             Event::Sample => {
@@ -396,7 +449,10 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             f.delivered_bytes += u64::from(pkt.size);
         }
         let a = pkt.dst.agent;
-        let mut ctx = AgentCtx { core: &mut self.core, agent: a };
+        let mut ctx = AgentCtx {
+            core: &mut self.core,
+            agent: a,
+        };
         self.agents[a as usize].on_packet(&pkt, &mut ctx);
     }
 
@@ -414,12 +470,22 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             t.queued_at = t.deadline;
             t.generation = t.generation.wrapping_add(1);
             let (at, generation) = (t.deadline, t.generation);
-            self.core.events.push(at, Event::Timer { agent, slot, generation });
+            self.core.events.push(
+                at,
+                Event::Timer {
+                    agent,
+                    slot,
+                    generation,
+                },
+            );
             return;
         }
         t.deadline = DISARMED;
         self.core.processed += 1;
-        let mut ctx = AgentCtx { core: &mut self.core, agent };
+        let mut ctx = AgentCtx {
+            core: &mut self.core,
+            agent,
+        };
         self.agents[agent as usize].on_timer(TimerSlot(slot), &mut ctx);
     }
 
@@ -443,7 +509,8 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             for (l, link) in core.links.iter().enumerate() {
                 let e = core.link_entity[l];
                 core.trace.push(now, e, VAR_QUEUE, link.queue.len() as f64);
-                core.trace.push(now, e, VAR_QUEUE_BYTES, link.queue_bytes as f64);
+                core.trace
+                    .push(now, e, VAR_QUEUE_BYTES, link.queue_bytes as f64);
             }
         }
         if !core.series.sampled_vars.is_empty() {
@@ -616,7 +683,11 @@ impl<H: Header> Core<H> {
     fn forward(&mut self, idx: u32, node: u32) {
         let dst = self.pool[idx as usize].dst.node as usize;
         let table = &self.routes[dst];
-        let link = if table.is_empty() { NO_ROUTE } else { table[node as usize] };
+        let link = if table.is_empty() {
+            NO_ROUTE
+        } else {
+            table[node as usize]
+        };
         if link == NO_ROUTE {
             // Validation rejects unroutable flows; count rather than lose a stray packet.
             self.count_flow_drop(idx);
@@ -680,7 +751,10 @@ impl<H: Header> Core<H> {
     fn tx_done(&mut self, l: u32) {
         let now = self.now;
         let link = &mut self.links[l as usize];
-        let idx = link.in_service.take().expect("a packet is in service when TxDone fires");
+        let idx = link
+            .in_service
+            .take()
+            .expect("a packet is in service when TxDone fires");
         let size = self.pool[idx as usize].size;
         link.stats.tx_packets += 1;
         link.stats.tx_bytes += u64::from(size);
@@ -702,7 +776,10 @@ impl<H: Header> Core<H> {
 
     fn arrive(&mut self, l: u32) -> (u32, u32) {
         let link = &mut self.links[l as usize];
-        let (_, idx) = link.pipe.pop_front().expect("a packet propagates when Arrive fires");
+        let (_, idx) = link
+            .pipe
+            .pop_front()
+            .expect("a packet propagates when Arrive fires");
         if let Some(&(t, _)) = link.pipe.front() {
             self.events.push(t, Event::Arrive(l));
         }
@@ -711,7 +788,9 @@ impl<H: Header> Core<H> {
 }
 
 fn rule_matches<H: Header>(rules: &mut [DropRule], pkt: &Packet<H>) -> bool {
-    let Some(seq) = pkt.header.data_seq() else { return false };
+    let Some(seq) = pkt.header.data_seq() else {
+        return false;
+    };
     for rule in rules.iter_mut().filter(|r| r.flow == pkt.flow) {
         if let Ok(pos) = rule.pending.binary_search(&seq) {
             rule.pending.remove(pos);
@@ -751,7 +830,14 @@ impl<H: Header> Ctx<H> for AgentCtx<'_, H> {
         t.generation = t.generation.wrapping_add(1);
         t.queued_at = at;
         let generation = t.generation;
-        self.core.events.push(at, Event::Timer { agent: self.agent, slot: slot.0, generation });
+        self.core.events.push(
+            at,
+            Event::Timer {
+                agent: self.agent,
+                slot: slot.0,
+                generation,
+            },
+        );
     }
     #[inline]
     fn cancel_timer(&mut self, slot: TimerSlot) {

@@ -15,7 +15,13 @@ pub struct MockCtx {
 
 impl MockCtx {
     pub fn new() -> Self {
-        MockCtx { now: SimTime::ZERO, sent: Vec::new(), timers: [None; TimerSlot::MAX], traces: Vec::new(), rng: RngStream::new(1, "mock") }
+        MockCtx {
+            now: SimTime::ZERO,
+            sent: Vec::new(),
+            timers: [None; TimerSlot::MAX],
+            traces: Vec::new(),
+            rng: RngStream::new(1, "mock"),
+        }
     }
     /// Take the packets sent since the last call.
     pub fn drain(&mut self) -> Vec<Packet<Hdr>> {

@@ -41,7 +41,10 @@ impl UdpSender {
             flow: self.flow,
             size: self.cfg.packet_size,
             sent_at: SimTime::ZERO,
-            header: Hdr::Udp { seq, payload: self.cfg.packet_size.saturating_sub(UDP_HEADER_BYTES) },
+            header: Hdr::Udp {
+                seq,
+                payload: self.cfg.packet_size.saturating_sub(UDP_HEADER_BYTES),
+            },
         });
     }
 }
@@ -57,13 +60,26 @@ impl CbrSource {
     /// A CBR source for `flow` toward `peer`.
     #[must_use]
     pub fn new(flow: FlowId, peer: Addr, cfg: UdpConfig) -> Self {
-        CbrSource { inner: UdpSender { flow, peer, cfg, next_seq: 0, stopped: false }, started_at: SimTime::ZERO }
+        CbrSource {
+            inner: UdpSender {
+                flow,
+                peer,
+                cfg,
+                next_seq: 0,
+                stopped: false,
+            },
+            started_at: SimTime::ZERO,
+        }
     }
 
     fn send_time(&self, k: u64) -> SimTime {
         let bits = u128::from(self.inner.cfg.packet_size) * 8;
         let offset = u128::from(k) * bits * 1_000_000_000 / u128::from(self.inner.cfg.rate.bps());
-        SimTime(self.started_at.0.saturating_add(u64::try_from(offset).unwrap_or(u64::MAX)))
+        SimTime(
+            self.started_at
+                .0
+                .saturating_add(u64::try_from(offset).unwrap_or(u64::MAX)),
+        )
     }
 }
 
@@ -87,7 +103,13 @@ impl Agent<Hdr> for CbrSource {
         ctx.cancel_timer(SEND_TIMER);
     }
     fn var(&self, var: VarId) -> Option<f64> {
-        (var == VarId::Rate).then(|| if self.inner.stopped { 0.0 } else { self.inner.cfg.rate.bps() as f64 })
+        (var == VarId::Rate).then(|| {
+            if self.inner.stopped {
+                0.0
+            } else {
+                self.inner.cfg.rate.bps() as f64
+            }
+        })
     }
 }
 
@@ -101,7 +123,15 @@ impl PoissonSource {
     /// A Poisson source for `flow` toward `peer`, with mean rate `cfg.rate`.
     #[must_use]
     pub fn new(flow: FlowId, peer: Addr, cfg: UdpConfig) -> Self {
-        PoissonSource { inner: UdpSender { flow, peer, cfg, next_seq: 0, stopped: false } }
+        PoissonSource {
+            inner: UdpSender {
+                flow,
+                peer,
+                cfg,
+                next_seq: 0,
+                stopped: false,
+            },
+        }
     }
 
     fn mean_gap_ns(&self) -> f64 {
@@ -131,7 +161,13 @@ impl Agent<Hdr> for PoissonSource {
         ctx.cancel_timer(SEND_TIMER);
     }
     fn var(&self, var: VarId) -> Option<f64> {
-        (var == VarId::Rate).then(|| if self.inner.stopped { 0.0 } else { self.inner.cfg.rate.bps() as f64 })
+        (var == VarId::Rate).then(|| {
+            if self.inner.stopped {
+                0.0
+            } else {
+                self.inner.cfg.rate.bps() as f64
+            }
+        })
     }
 }
 
@@ -149,7 +185,10 @@ impl UdpSink {
     /// A sink that records the arrival times of up to `record_limit` datagrams.
     #[must_use]
     pub fn new(record_limit: usize) -> Self {
-        UdpSink { record_limit, ..UdpSink::default() }
+        UdpSink {
+            record_limit,
+            ..UdpSink::default()
+        }
     }
     /// Recorded arrival times.
     #[must_use]
@@ -166,7 +205,9 @@ impl UdpSink {
 impl Agent<Hdr> for UdpSink {
     fn on_start<C: Ctx<Hdr>>(&mut self, _ctx: &mut C) {}
     fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
-        let Hdr::Udp { seq, payload } = pkt.header else { return };
+        let Hdr::Udp { seq, payload } = pkt.header else {
+            return;
+        };
         self.stats.data_packets_received += 1;
         self.stats.app_bytes_delivered += u64::from(payload);
         self.stats.delay_sum_ns += u128::from((ctx.now() - pkt.sent_at).0);

@@ -1,0 +1,16 @@
+//! ccsim-scenario: the scenario spec, its validation, and building and running a simulation.
+//!
+//! One spec, two doors: a TOML file and the Python builder both produce the JSON-shaped
+//! document that [`parse_spec_json`] / [`parse_spec_toml`] turn into a validated [`Spec`].
+//! Every error names the field path, what was expected and what was found.
+
+pub mod bench;
+pub mod error;
+pub mod run;
+pub mod spec;
+pub mod summary;
+pub mod units;
+
+pub use error::ScenarioError;
+pub use run::{run, RunOptions, RunOutcome, RunProgress};
+pub use spec::{parse_spec_json, parse_spec_toml, parse_spec_value, schema_json, Spec};

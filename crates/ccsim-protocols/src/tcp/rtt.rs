@@ -22,7 +22,14 @@ impl RttEstimator {
     /// A fresh estimator: RTO = `initial` until the first sample (RFC 6298 section 2.1).
     #[must_use]
     pub fn new(initial: Dur, min_rto: Dur, max_rto: Dur) -> Self {
-        RttEstimator { srtt: None, rttvar: 0, rto: initial.0, backoff: 0, min_rto: min_rto.0, max_rto: max_rto.0 }
+        RttEstimator {
+            srtt: None,
+            rttvar: 0,
+            rto: initial.0,
+            backoff: 0,
+            min_rto: min_rto.0,
+            max_rto: max_rto.0,
+        }
     }
 
     /// Feed one RTT measurement (RFC 6298 sections 2.2 and 2.3); clears the back-off.

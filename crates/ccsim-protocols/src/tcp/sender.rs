@@ -97,14 +97,20 @@ impl NewRenoSender {
     /// Panics if `packet_size` does not exceed the 40-byte header (validation prevents it).
     #[must_use]
     pub fn new(flow: FlowId, peer: Addr, cfg: &TcpConfig) -> Self {
-        assert!(cfg.packet_size > TCP_HEADER_BYTES, "invariant: packet size validated above header size");
+        assert!(
+            cfg.packet_size > TCP_HEADER_BYTES,
+            "invariant: packet size validated above header size"
+        );
         let mss = u64::from(cfg.packet_size - TCP_HEADER_BYTES);
         let (total_segments, last_payload) = match cfg.size {
             None => (u64::MAX, cfg.packet_size - TCP_HEADER_BYTES),
             Some(size) => {
                 let n = size.div_ceil(mss).max(1);
                 let last = size - (n - 1) * mss;
-                (n, u32::try_from(last).expect("last payload is at most one MSS"))
+                (
+                    n,
+                    u32::try_from(last).expect("last payload is at most one MSS"),
+                )
             }
         };
         NewRenoSender {
@@ -209,7 +215,11 @@ impl NewRenoSender {
     fn send_allowed<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         let window_segments = (self.cwnd / self.mss).min(self.max_window);
         loop {
-            let limit = if self.stopped { self.snd_max } else { self.total_segments };
+            let limit = if self.stopped {
+                self.snd_max
+            } else {
+                self.total_segments
+            };
             if self.snd_nxt >= limit || self.snd_nxt - self.snd_una >= window_segments {
                 break;
             }
@@ -373,7 +383,11 @@ impl Agent<Hdr> for NewRenoSender {
     fn var(&self, var: VarId) -> Option<f64> {
         match var {
             VarId::Cwnd => Some(self.cwnd as f64),
-            VarId::Ssthresh => Some(if self.ssthresh == u64::MAX { f64::NAN } else { self.ssthresh as f64 }),
+            VarId::Ssthresh => Some(if self.ssthresh == u64::MAX {
+                f64::NAN
+            } else {
+                self.ssthresh as f64
+            }),
             VarId::Srtt => Some(self.rtt.srtt().map_or(f64::NAN, Dur::as_secs_f64)),
             VarId::Rto => Some(self.rtt.rto().as_secs_f64()),
             VarId::BytesInFlight => Some(self.flight_size() as f64),

@@ -97,7 +97,9 @@ impl Agent<Hdr> for TcpSink {
     fn on_start<C: Ctx<Hdr>>(&mut self, _ctx: &mut C) {}
 
     fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
-        let Hdr::TcpData { seq, payload, .. } = pkt.header else { return };
+        let Hdr::TcpData { seq, payload, .. } = pkt.header else {
+            return;
+        };
         self.peer = Some(pkt.src);
         self.flow = pkt.flow;
         self.stats.data_packets_received += 1;

@@ -11,7 +11,14 @@ const MSS: u64 = 960;
 const PEER: Addr = Addr { node: 1, agent: 1 };
 
 fn ack(n: u64) -> Packet<Hdr> {
-    Packet { src: PEER, dst: Addr::default(), flow: FlowId(0), size: 40, sent_at: SimTime::ZERO, header: Hdr::TcpAck { ack: n } }
+    Packet {
+        src: PEER,
+        dst: Addr::default(),
+        flow: FlowId(0),
+        size: 40,
+        sent_at: SimTime::ZERO,
+        header: Hdr::TcpAck { ack: n },
+    }
 }
 
 fn data(seq: u64) -> Packet<Hdr> {
@@ -21,7 +28,11 @@ fn data(seq: u64) -> Packet<Hdr> {
         flow: FlowId(0),
         size: 1000,
         sent_at: SimTime::ZERO,
-        header: Hdr::TcpData { seq, payload: 960, retx: false },
+        header: Hdr::TcpData {
+            seq,
+            payload: 960,
+            retx: false,
+        },
     }
 }
 
@@ -44,7 +55,10 @@ fn established(cfg: &TcpConfig) -> (NewRenoSender, MockCtx) {
 
 /// A sender in congestion avoidance with `w` segments outstanding (0..w) and snd_una = 0.
 fn sender_with_window(w: u64) -> (NewRenoSender, MockCtx) {
-    let cfg = TcpConfig { initial_window: u32::try_from(w).unwrap(), ..TcpConfig::default() };
+    let cfg = TcpConfig {
+        initial_window: u32::try_from(w).unwrap(),
+        ..TcpConfig::default()
+    };
     let (s, mut ctx) = established(&cfg);
     assert_eq!(ctx.drain().len() as u64, w);
     (s, ctx)
@@ -188,7 +202,10 @@ fn karn_no_rtt_sample_from_retransmitted_segment() {
 
 #[test]
 fn finite_transfer_completes_when_last_segment_acked() {
-    let cfg = TcpConfig { size: Some(2500), ..TcpConfig::default() };
+    let cfg = TcpConfig {
+        size: Some(2500),
+        ..TcpConfig::default()
+    };
     let (mut s, mut ctx) = established(&cfg);
     let sent = ctx.drain();
     assert_eq!(sent.len(), 2);

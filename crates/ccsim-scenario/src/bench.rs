@@ -1,0 +1,50 @@
+//! The fixed benchmark scenarios of `ccsim bench`.
+//!
+//! * `dumbbell-100`: 100 NewReno flows through a 1 Gbps bottleneck, 40 ms round trip,
+//!   one-BDP buffer (5000 packets), 10 simulated seconds.
+//! * `cbr-4hop`: one 1 Gbps CBR flow over a 4-hop path of 1 Gbps links, 10 simulated seconds.
+//!
+//! Series are off, so the numbers measure the engine and the protocols alone.
+
+use serde_json::json;
+
+use crate::error::ScenarioError;
+use crate::spec::{parse_spec_value, Spec};
+
+/// Names of the benchmark scenarios, in the order `ccsim bench` runs them.
+pub const BENCH_NAMES: [&str; 2] = ["dumbbell-100", "cbr-4hop"];
+
+/// The spec of the benchmark called `name`, or `None`.
+///
+/// # Errors
+/// Never for a known name (the specs are fixed and valid).
+pub fn bench_spec(name: &str) -> Result<Option<Spec>, ScenarioError> {
+    let value = match name {
+        "dumbbell-100" => {
+            let mut links = vec![
+                json!({"between": ["r1", "r2"], "rate": "1Gbps", "delay": "18ms", "queue": "5000p"}),
+            ];
+            let mut flows = Vec::new();
+            for i in 0..100 {
+                links.push(json!({"between": [format!("s{i}"), "r1"], "rate": "10Gbps", "delay": "1ms", "queue": "10000p"}));
+                links.push(json!({"between": ["r2", format!("d{i}")], "rate": "10Gbps", "delay": "1ms", "queue": "10000p"}));
+                flows.push(json!({"name": format!("tcp{i}"), "protocol": "newreno", "from": format!("s{i}"),
+                                   "to": format!("d{i}"), "start": format!("{}ms", i * 10)}));
+            }
+            json!({"run": {"duration": "10s", "seed": 1}, "links": links, "flows": flows, "output": {"series": []}})
+        }
+        "cbr-4hop" => json!({
+            "run": {"duration": "10s", "seed": 1},
+            "links": [
+                {"between": ["h0", "h1"], "rate": "1Gbps", "delay": "1ms"},
+                {"between": ["h1", "h2"], "rate": "1Gbps", "delay": "1ms"},
+                {"between": ["h2", "h3"], "rate": "1Gbps", "delay": "1ms"},
+                {"between": ["h3", "h4"], "rate": "1Gbps", "delay": "1ms"}
+            ],
+            "flows": [{"name": "cbr", "protocol": "cbr", "from": "h0", "to": "h4", "rate": "1Gbps"}],
+            "output": {"series": []}
+        }),
+        _ => return Ok(None),
+    };
+    parse_spec_value(value).map(Some)
+}

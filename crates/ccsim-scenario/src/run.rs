@@ -1,0 +1,254 @@
+//! Build a simulation from a validated spec and run it, with progress and interruption.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use ccsim_core::{Addr, Dur, FlowId, SimTime, VarId};
+use ccsim_engine::{
+    LinkConfig, LinkId, NodeId, QueueLimit, RouteMetric, SeriesConfig, Sim, TraceBuf,
+};
+use ccsim_protocols::{
+    AnyAgent, CbrSource, Hdr, NewRenoSender, PoissonSource, TcpConfig, TcpSink, UdpConfig, UdpSink,
+};
+
+use crate::error::ScenarioError;
+use crate::spec::{Protocol, Routing, Spec};
+use crate::summary::{summarize, Summary};
+use crate::units::QueueStr;
+
+/// The concrete simulation type of built-in protocols.
+pub type NetSim = Sim<Hdr, AnyAgent>;
+
+/// Where a run stands, for progress bars.
+#[derive(Clone, Copy, Debug)]
+pub struct RunProgress {
+    /// Simulated seconds reached.
+    pub sim_seconds: f64,
+    /// Simulated seconds to run in all.
+    pub horizon_seconds: f64,
+    /// Events processed.
+    pub events: u64,
+}
+
+/// Knobs of a run that are not part of the scenario.
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptions {
+    /// Events between two progress callbacks.
+    pub chunk_events: u64,
+    /// Arrival times each UDP sink keeps (for inspecting inter-arrival statistics).
+    pub record_arrivals: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            chunk_events: 1 << 18,
+            record_arrivals: 0,
+        }
+    }
+}
+
+/// What a run returns.
+pub struct RunOutcome {
+    /// The summary (same content as `summary.json`).
+    pub summary: Summary,
+    /// Recorded series.
+    pub trace: TraceBuf,
+    /// Names for the trace's entity column.
+    pub entity_names: Vec<String>,
+    /// Names for the trace's variable column.
+    pub var_names: Vec<&'static str>,
+    /// The finished simulation, for inspection.
+    pub built: Built,
+}
+
+/// The simulation built from a spec, with the handles the summary needs.
+pub struct Built {
+    /// The simulation, ready to run.
+    pub sim: NetSim,
+    /// Per flow: (flow id, sender address, receiver address).
+    pub flows: Vec<(FlowId, Addr, Addr)>,
+    /// Per simplex link: (name "a->b", id).
+    pub links: Vec<(String, LinkId)>,
+}
+
+/// Build the simulation a validated spec describes.
+///
+/// # Errors
+/// [`ScenarioError::Internal`] if the spec was not validated (a route is missing).
+pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> {
+    let mut sim = NetSim::new(spec.run.seed);
+    let mut node_ids = BTreeMap::new();
+    for name in spec.node_names() {
+        let id = sim.add_node(&name);
+        node_ids.insert(name, id);
+    }
+    let node = |n: &String| -> NodeId { node_ids[n] };
+    let mut links = Vec::new();
+    for l in &spec.links {
+        let limit = match l.queue {
+            QueueStr::Packets(n) => QueueLimit::Packets(n),
+            QueueStr::Bytes(b) => QueueLimit::Bytes(b),
+        };
+        let config = LinkConfig {
+            rate: l.rate.0,
+            delay: l.delay.0,
+            limit,
+            loss: l.loss,
+        };
+        let [a, b] = &l.between;
+        links.push((
+            format!("{a}->{b}"),
+            sim.add_link(node(a), node(b), config.clone()),
+        ));
+        links.push((format!("{b}->{a}"), sim.add_link(node(b), node(a), config)));
+    }
+    let mut flows = Vec::new();
+    let mut flow_ids = BTreeMap::new();
+    for f in &spec.flows {
+        let flow = sim.add_flow(&f.name);
+        flow_ids.insert(f.name.clone(), flow);
+        let (from, to) = (node(&f.from), node(&f.to));
+        let sender_addr = sim.next_agent_addr(from);
+        let receiver_addr = Addr {
+            node: to.0,
+            agent: sender_addr.agent + 1,
+        };
+        let packet_size = u32::try_from(f.packet_size.0 .0)
+            .map_err(|_| ScenarioError::Internal("packet size".into()))?;
+        let (sender, receiver) = match f.protocol {
+            Protocol::Newreno => {
+                let cfg = TcpConfig {
+                    packet_size,
+                    initial_window: f.initial_window,
+                    size: f.size.map(|s| s.0 .0),
+                    max_window: f.max_window.unwrap_or(TcpConfig::default().max_window),
+                    min_rto: f.min_rto.0,
+                    ..TcpConfig::default()
+                };
+                let delack = f.delayed_ack.then_some(Dur::from_millis(200));
+                (
+                    AnyAgent::NewReno(NewRenoSender::new(flow, receiver_addr, &cfg)),
+                    AnyAgent::TcpSink(TcpSink::new(delack)),
+                )
+            }
+            Protocol::Cbr | Protocol::Poisson => {
+                let rate = f.rate.ok_or_else(|| {
+                    ScenarioError::Internal("validated UDP flow lacks a rate".into())
+                })?;
+                let cfg = UdpConfig {
+                    rate: rate.0,
+                    packet_size,
+                };
+                let source = if f.protocol == Protocol::Cbr {
+                    AnyAgent::Cbr(CbrSource::new(flow, receiver_addr, cfg))
+                } else {
+                    AnyAgent::Poisson(PoissonSource::new(flow, receiver_addr, cfg))
+                };
+                (
+                    source,
+                    AnyAgent::UdpSink(UdpSink::new(options.record_arrivals)),
+                )
+            }
+        };
+        let s = sim.add_agent(from, flow, &format!("{}/sender", f.name), sender);
+        let r = sim.add_agent(to, flow, &format!("{}/receiver", f.name), receiver);
+        debug_assert_eq!((s, r), (sender_addr, receiver_addr));
+        sim.set_flow_receiver(flow, r);
+        sim.schedule_start(r, SimTime(f.start.0 .0));
+        sim.schedule_start(s, SimTime(f.start.0 .0));
+        if let Some(stop) = f.stop {
+            sim.schedule_stop(s, SimTime(stop.0 .0));
+        }
+        flows.push((flow, s, r));
+    }
+    let link_ids: BTreeMap<&str, LinkId> = links.iter().map(|(n, id)| (n.as_str(), *id)).collect();
+    for (i, d) in spec.drops.iter().enumerate() {
+        let link = link_ids.get(d.link.as_str()).ok_or_else(|| {
+            ScenarioError::spec(
+                format!("drops[{i}].link"),
+                format!("no link direction {:?}", d.link),
+            )
+        })?;
+        sim.add_drop_rule(*link, flow_ids[&d.flow], &d.seqs);
+    }
+    sim.set_route_metric(match spec.run.routing {
+        Routing::Delay => RouteMetric::Delay,
+        Routing::Hops => RouteMetric::Hops,
+    });
+    sim.build_routes();
+    for (i, f) in spec.flows.iter().enumerate() {
+        let (from, to) = (node(&f.from), node(&f.to));
+        if !sim.has_route(from, to) || !sim.has_route(to, from) {
+            return Err(ScenarioError::spec(
+                format!("flows[{i}].to"),
+                format!("no route between {:?} and {:?}", f.from, f.to),
+            ));
+        }
+    }
+    let o = &spec.output;
+    let series = SeriesConfig {
+        interval: o.interval.0,
+        flow_rate: o.series.iter().any(|s| s == "rate"),
+        queue: o.series.iter().any(|s| s == "queue"),
+        sampled_vars: o
+            .series
+            .iter()
+            .filter_map(|s| VarId::from_name(s))
+            .collect(),
+        change_vars: o.trace.iter().filter_map(|s| VarId::from_name(s)).collect(),
+    };
+    sim.configure_run(
+        SimTime(spec.run.duration.0 .0),
+        SimTime(spec.run.warmup.0 .0),
+        series,
+    );
+    Ok(Built { sim, flows, links })
+}
+
+/// Run a validated spec to its end. `on_progress` is called every `chunk_events` events;
+/// returning `false` interrupts the run.
+///
+/// # Errors
+/// [`ScenarioError::Interrupted`] if `on_progress` asked to stop; [`ScenarioError::Internal`]
+/// if a conservation law failed.
+pub fn run(
+    spec: &Spec,
+    options: RunOptions,
+    on_progress: &mut dyn FnMut(&RunProgress) -> bool,
+) -> Result<RunOutcome, ScenarioError> {
+    let started = Instant::now();
+    let mut built = build(spec, &options)?;
+    let horizon_seconds = spec.run.duration.0.as_secs_f64();
+    loop {
+        let p = built.sim.run_until_horizon(options.chunk_events.max(1));
+        let progress = RunProgress {
+            sim_seconds: SimTime(p.now).as_secs_f64(),
+            horizon_seconds,
+            events: p.events,
+        };
+        if !on_progress(&progress) && !p.done {
+            return Err(ScenarioError::Interrupted {
+                at_seconds: progress.sim_seconds,
+            });
+        }
+        if p.done {
+            break;
+        }
+    }
+    built
+        .sim
+        .check_conservation()
+        .map_err(|e| ScenarioError::Internal(e.to_string()))?;
+    let wall_seconds = started.elapsed().as_secs_f64();
+    let summary = summarize(spec, &built, wall_seconds);
+    let entity_names = built.sim.entity_names().to_vec();
+    let trace = built.sim.take_trace();
+    Ok(RunOutcome {
+        summary,
+        trace,
+        entity_names,
+        var_names: TraceBuf::var_names(),
+        built,
+    })
+}

@@ -1,0 +1,611 @@
+//! The scenario spec: serde types, parsing with field paths, semantic validation, schema.
+//!
+//! Unknown keys are rejected everywhere (`deny_unknown_fields`): a typo must not be
+//! silently ignored. Defaults are stated once, on the field.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::error::ScenarioError;
+use crate::units::{BytesStr, DurStr, QueueStr, RateStr};
+
+/// A whole scenario.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// Run-wide settings.
+    pub run: RunSpec,
+    /// Duplex links; nodes are created by naming them.
+    pub links: Vec<LinkSpec>,
+    /// Traffic.
+    #[serde(default)]
+    pub flows: Vec<FlowSpec>,
+    /// Deterministic drop rules (tests and experiments).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drops: Vec<DropSpec>,
+    /// What to record.
+    #[serde(default)]
+    pub output: OutputSpec,
+}
+
+/// Run-wide settings.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunSpec {
+    /// Simulated time to run.
+    pub duration: DurStr,
+    /// Master random seed.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Summary metrics ignore everything before this time.
+    #[serde(default = "zero_dur")]
+    pub warmup: DurStr,
+    /// Route metric: "delay" (sum of propagation delays) or "hops".
+    #[serde(default)]
+    pub routing: Routing,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+fn zero_dur() -> DurStr {
+    DurStr(ccsim_core::Dur::ZERO)
+}
+
+/// Route metric.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Routing {
+    /// Shortest total propagation delay.
+    #[default]
+    Delay,
+    /// Fewest hops.
+    Hops,
+}
+
+/// A duplex link: two simplex channels with the same settings.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    /// The two end nodes.
+    pub between: [String; 2],
+    /// Rate of each direction.
+    pub rate: RateStr,
+    /// One-way propagation delay.
+    pub delay: DurStr,
+    /// DropTail limit of each direction's egress queue.
+    #[serde(default = "default_queue")]
+    pub queue: QueueStr,
+    /// Probability that a packet is lost, per direction.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub loss: f64,
+}
+
+fn default_queue() -> QueueStr {
+    QueueStr::Packets(100)
+}
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+/// Transport protocol of a flow.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// TCP NewReno (RFC 5681, 6582, 6298).
+    Newreno,
+    /// UDP constant bit rate.
+    Cbr,
+    /// UDP with exponential inter-departure times.
+    Poisson,
+}
+
+impl Protocol {
+    /// Name used in files.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Newreno => "newreno",
+            Protocol::Cbr => "cbr",
+            Protocol::Poisson => "poisson",
+        }
+    }
+    fn is_tcp(self) -> bool {
+        matches!(self, Protocol::Newreno)
+    }
+}
+
+/// One flow: a sender at `from`, a receiver at `to`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    /// Unique name (keys the results).
+    pub name: String,
+    /// Protocol.
+    pub protocol: Protocol,
+    /// Sending node.
+    pub from: String,
+    /// Receiving node.
+    pub to: String,
+    /// Start time.
+    #[serde(default = "zero_dur")]
+    pub start: DurStr,
+    /// Stop offering new data at this time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<DurStr>,
+    /// Application bytes to transfer (TCP); absent for an unending transfer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<BytesStr>,
+    /// Sending rate (UDP sources, required there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<RateStr>,
+    /// Whole-packet size of data packets.
+    #[serde(default = "default_packet_size")]
+    pub packet_size: BytesStr,
+    /// TCP: delayed ACKs at the receiver (every second segment or 200 ms).
+    #[serde(default)]
+    pub delayed_ack: bool,
+    /// TCP: initial window, segments.
+    #[serde(default = "default_initial_window")]
+    pub initial_window: u32,
+    /// TCP: lower bound on the retransmission timeout.
+    #[serde(default = "default_min_rto")]
+    pub min_rto: DurStr,
+    /// TCP: receiver window in segments (absent: unbounded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_window: Option<u64>,
+}
+
+fn default_packet_size() -> BytesStr {
+    BytesStr(ccsim_core::Bytes(1000))
+}
+fn default_initial_window() -> u32 {
+    2
+}
+fn default_min_rto() -> DurStr {
+    DurStr(ccsim_core::Dur::from_millis(200))
+}
+
+/// Drop given data packets of a flow on one direction of a link, the first time each passes.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DropSpec {
+    /// The flow.
+    pub flow: String,
+    /// The link direction, as "a->b".
+    pub link: String,
+    /// Data sequence numbers (TCP segment numbers, UDP datagram numbers, from 0).
+    pub seqs: Vec<u64>,
+}
+
+/// What to record.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutputSpec {
+    /// Time-series resolution.
+    #[serde(default = "default_interval")]
+    pub interval: DurStr,
+    /// Series sampled every interval: "rate" (per flow), "queue" (per link direction), and
+    /// agent variables "cwnd", "ssthresh", "srtt", "rto", "inflight", "send_rate".
+    #[serde(default = "default_series")]
+    pub series: Vec<String>,
+    /// Agent variables recorded at every change (e.g. "cwnd"), beside the sampled series.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trace: Vec<String>,
+}
+
+impl Default for OutputSpec {
+    fn default() -> Self {
+        OutputSpec {
+            interval: default_interval(),
+            series: default_series(),
+            trace: Vec::new(),
+        }
+    }
+}
+
+fn default_interval() -> DurStr {
+    DurStr(ccsim_core::Dur::from_secs(1))
+}
+fn default_series() -> Vec<String> {
+    vec!["rate".into(), "cwnd".into(), "queue".into()]
+}
+
+/// Engine series names accepted in `output.series` besides the agent variables.
+pub const ENGINE_SERIES: [&str; 2] = ["rate", "queue"];
+
+/// Parse a TOML document into a validated spec.
+///
+/// # Errors
+/// [`ScenarioError::Syntax`] with line and column, or [`ScenarioError::Spec`] with a path.
+pub fn parse_spec_toml(text: &str) -> Result<Spec, ScenarioError> {
+    let value: serde_json::Value = toml::from_str(text).map_err(|e| {
+        let (line, column) = e.span().map_or((0, 0), |span| line_col(text, span.start));
+        ScenarioError::Syntax {
+            line,
+            column,
+            message: e.message().to_string(),
+        }
+    })?;
+    parse_spec_value(value)
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// Parse a JSON document (what the Python builder sends) into a validated spec.
+///
+/// # Errors
+/// [`ScenarioError::Spec`] naming the field path.
+pub fn parse_spec_json(text: &str) -> Result<Spec, ScenarioError> {
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| ScenarioError::spec("(document)", format!("not valid JSON: {e}")))?;
+    parse_spec_value(value)
+}
+
+/// Turn a JSON value into a validated spec.
+///
+/// # Errors
+/// [`ScenarioError::Spec`] naming the field path.
+pub fn parse_spec_value(value: serde_json::Value) -> Result<Spec, ScenarioError> {
+    let spec: Spec = serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let path = if path == "." {
+            "(document)".to_string()
+        } else {
+            path
+        };
+        ScenarioError::spec(path, e.into_inner().to_string())
+    })?;
+    validate(&spec)?;
+    Ok(spec)
+}
+
+/// The JSON Schema of the spec.
+#[must_use]
+pub fn schema_json() -> String {
+    let schema = schemars::schema_for!(Spec);
+    serde_json::to_string_pretty(&schema).expect("a schema always serialises")
+}
+
+impl Spec {
+    /// Node names in order of first appearance in `links`.
+    #[must_use]
+    pub fn node_names(&self) -> Vec<String> {
+        let mut seen = BTreeMap::new();
+        let mut order = Vec::new();
+        for l in &self.links {
+            for n in &l.between {
+                if seen.insert(n.clone(), ()).is_none() {
+                    order.push(n.clone());
+                }
+            }
+        }
+        order
+    }
+
+    /// The canonical JSON form (defaults filled in, units normalised).
+    #[must_use]
+    pub fn canonical_json(&self) -> String {
+        serde_json::to_string(self).expect("a spec always serialises")
+    }
+
+    /// A stable 64-bit FNV-1a hash of the canonical form, as 16 hex digits.
+    #[must_use]
+    pub fn hash(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self.canonical_json().bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+}
+
+fn err<T>(path: String, message: String) -> Result<T, ScenarioError> {
+    Err(ScenarioError::Spec { path, message })
+}
+
+/// Semantic checks that serde cannot express.
+fn validate(spec: &Spec) -> Result<(), ScenarioError> {
+    let duration = spec.run.duration.0;
+    if duration.0 == 0 {
+        return err(
+            "run.duration".into(),
+            "must be positive, found \"0s\"".into(),
+        );
+    }
+    if spec.run.warmup.0 >= duration {
+        return err(
+            "run.warmup".into(),
+            format!(
+                "{} is not before the end of the run ({})",
+                show(&spec.run.warmup),
+                show(&spec.run.duration)
+            ),
+        );
+    }
+    if spec.links.is_empty() {
+        return err("links".into(), "at least one link is needed".into());
+    }
+    let mut pairs: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (i, l) in spec.links.iter().enumerate() {
+        let [a, b] = &l.between;
+        for (j, n) in l.between.iter().enumerate() {
+            check_name(&format!("links[{i}].between[{j}]"), n)?;
+        }
+        if a == b {
+            return err(
+                format!("links[{i}].between"),
+                format!("a link needs two different nodes, found {a:?} twice"),
+            );
+        }
+        if l.rate.0 .0 == 0 {
+            return err(
+                format!("links[{i}].rate"),
+                format!("must be positive, found {}", show(&l.rate)),
+            );
+        }
+        if !(0.0..1.0).contains(&l.loss) || l.loss.is_nan() {
+            return err(
+                format!("links[{i}].loss"),
+                format!("must be a probability in [0, 1), found {}", l.loss),
+            );
+        }
+        let key = if a < b {
+            (a.clone(), b.clone())
+        } else {
+            (b.clone(), a.clone())
+        };
+        if let Some(first) = pairs.insert(key, i) {
+            return err(
+                format!("links[{i}].between"),
+                format!("a link between {a:?} and {b:?} already exists (links[{first}])"),
+            );
+        }
+    }
+    let nodes = spec.node_names();
+    let graph = Graph::new(spec);
+    let mut names = BTreeMap::new();
+    for (i, f) in spec.flows.iter().enumerate() {
+        let p = |field: &str| format!("flows[{i}].{field}");
+        check_name(&p("name"), &f.name)?;
+        if let Some(first) = names.insert(f.name.clone(), i) {
+            return err(
+                p("name"),
+                format!("duplicate flow name {:?} (also flows[{first}])", f.name),
+            );
+        }
+        for (field, node) in [("from", &f.from), ("to", &f.to)] {
+            if !nodes.contains(node) {
+                return err(
+                    p(field),
+                    format!(
+                        "node {node:?} is in no link (known nodes: {})",
+                        nodes.join(", ")
+                    ),
+                );
+            }
+        }
+        if f.from == f.to {
+            return err(
+                p("to"),
+                format!("a flow needs two different nodes, found {:?} twice", f.to),
+            );
+        }
+        if !graph.connected(&f.from, &f.to) {
+            return err(p("to"), format!("no route from {:?} to {:?}", f.from, f.to));
+        }
+        if f.start.0 >= duration {
+            return err(
+                p("start"),
+                format!(
+                    "{} is not before the end of the run ({})",
+                    show(&f.start),
+                    show(&spec.run.duration)
+                ),
+            );
+        }
+        if let Some(stop) = f.stop {
+            if stop.0 <= f.start.0 {
+                return err(
+                    p("stop"),
+                    format!("{} is not after start ({})", show(&stop), show(&f.start)),
+                );
+            }
+        }
+        let header = if f.protocol.is_tcp() {
+            ccsim_protocols::TCP_HEADER_BYTES
+        } else {
+            ccsim_protocols::UDP_HEADER_BYTES
+        };
+        if f.packet_size.0 .0 <= u64::from(header) || f.packet_size.0 .0 > 65_535 {
+            return err(
+                p("packet_size"),
+                format!(
+                    "must exceed the {header}-byte header and be at most 65535B, found {}",
+                    show(&f.packet_size)
+                ),
+            );
+        }
+        match f.protocol {
+            Protocol::Newreno => {
+                if f.rate.is_some() {
+                    return err(
+                        p("rate"),
+                        "newreno flows are window-controlled; remove rate".into(),
+                    );
+                }
+                if f.initial_window == 0 {
+                    return err(
+                        p("initial_window"),
+                        "must be at least 1 segment, found 0".into(),
+                    );
+                }
+                if f.max_window == Some(0) {
+                    return err(
+                        p("max_window"),
+                        "must be at least 1 segment, found 0".into(),
+                    );
+                }
+                if f.size.is_some_and(|s| s.0 .0 == 0) {
+                    return err(p("size"), "must be positive, found \"0B\"".into());
+                }
+            }
+            Protocol::Cbr | Protocol::Poisson => {
+                match f.rate {
+                    None => {
+                        return err(
+                            p("rate"),
+                            format!(
+                                "{} flows need a rate, e.g. rate = \"5Mbps\"",
+                                f.protocol.name()
+                            ),
+                        )
+                    }
+                    Some(r) if r.0 .0 == 0 => {
+                        return err(p("rate"), format!("must be positive, found {}", show(&r)))
+                    }
+                    Some(_) => {}
+                }
+                if f.size.is_some() {
+                    return err(
+                        p("size"),
+                        format!(
+                            "{} flows have no size; use stop to end them",
+                            f.protocol.name()
+                        ),
+                    );
+                }
+                if f.delayed_ack {
+                    return err(
+                        p("delayed_ack"),
+                        format!("{} flows have no ACKs", f.protocol.name()),
+                    );
+                }
+            }
+        }
+    }
+    for (i, d) in spec.drops.iter().enumerate() {
+        if !names.contains_key(&d.flow) {
+            return err(
+                format!("drops[{i}].flow"),
+                format!("no flow is called {:?}", d.flow),
+            );
+        }
+        let Some((a, b)) = d.link.split_once("->") else {
+            return err(
+                format!("drops[{i}].link"),
+                format!("{:?} is not a link direction (write \"a->b\")", d.link),
+            );
+        };
+        let key = if a < b {
+            (a.to_string(), b.to_string())
+        } else {
+            (b.to_string(), a.to_string())
+        };
+        if !pairs.contains_key(&key) {
+            return err(
+                format!("drops[{i}].link"),
+                format!("there is no link between {a:?} and {b:?}"),
+            );
+        }
+    }
+    let o = &spec.output;
+    if o.interval.0 .0 == 0 {
+        return err(
+            "output.interval".into(),
+            "must be positive, found \"0s\"".into(),
+        );
+    }
+    for (i, s) in o.series.iter().enumerate() {
+        if !ENGINE_SERIES.contains(&s.as_str()) && ccsim_core::VarId::from_name(s).is_none() {
+            return err(
+                format!("output.series[{i}]"),
+                format!("unknown series {s:?} (known: {})", known_series()),
+            );
+        }
+    }
+    for (i, s) in o.trace.iter().enumerate() {
+        if ccsim_core::VarId::from_name(s).is_none() {
+            let known: Vec<_> = ccsim_core::VarId::ALL.iter().map(|v| v.name()).collect();
+            return err(
+                format!("output.trace[{i}]"),
+                format!("unknown variable {s:?} (known: {})", known.join(", ")),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn known_series() -> String {
+    let mut all: Vec<&str> = ENGINE_SERIES.to_vec();
+    all.extend(ccsim_core::VarId::ALL.iter().map(|v| v.name()));
+    all.join(", ")
+}
+
+fn show<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+fn check_name(path: &str, name: &str) -> Result<(), ScenarioError> {
+    if name.is_empty() || name.contains("->") || name.chars().any(char::is_whitespace) {
+        return err(
+            path.into(),
+            format!("{name:?} is not a usable name (non-empty, no spaces, no \"->\")"),
+        );
+    }
+    Ok(())
+}
+
+/// Undirected connectivity, for the "no route" check.
+struct Graph {
+    index: BTreeMap<String, usize>,
+    adj: Vec<Vec<usize>>,
+}
+
+impl Graph {
+    fn new(spec: &Spec) -> Self {
+        let index: BTreeMap<String, usize> = spec
+            .node_names()
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| (n, i))
+            .collect();
+        let mut adj = vec![Vec::new(); index.len()];
+        for l in &spec.links {
+            let (a, b) = (index[&l.between[0]], index[&l.between[1]]);
+            adj[a].push(b);
+            adj[b].push(a);
+        }
+        Graph { index, adj }
+    }
+
+    fn connected(&self, from: &str, to: &str) -> bool {
+        let (Some(&s), Some(&t)) = (self.index.get(from), self.index.get(to)) else {
+            return false;
+        };
+        let mut seen = vec![false; self.adj.len()];
+        let mut stack = vec![s];
+        seen[s] = true;
+        while let Some(n) = stack.pop() {
+            if n == t {
+                return true;
+            }
+            for &m in &self.adj[n] {
+                if !seen[m] {
+                    seen[m] = true;
+                    stack.push(m);
+                }
+            }
+        }
+        false
+    }
+}

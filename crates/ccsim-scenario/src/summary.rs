@@ -1,0 +1,190 @@
+//! The run summary: per-flow, per-link, fairness and run statistics after the warm-up.
+
+use std::collections::BTreeMap;
+
+use ccsim_core::{Agent, AgentStats};
+use ccsim_engine::{DropReason, FlowStats, LinkStats};
+use serde::Serialize;
+
+use crate::run::Built;
+use crate::spec::Spec;
+
+/// Per-flow results over the measurement window [warmup, duration].
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FlowSummary {
+    /// Protocol name.
+    pub protocol: &'static str,
+    /// Application bytes delivered in order, per second of the window, in bit/s.
+    pub goodput_bps: f64,
+    /// Data packets sent (retransmissions included).
+    pub sent_packets: u64,
+    /// Data packets that reached the receiver.
+    pub received_packets: u64,
+    /// Data packets dropped in the network.
+    pub lost_packets: u64,
+    /// Data packets retransmitted.
+    pub retransmitted_packets: u64,
+    /// Retransmission timeouts (TCP).
+    pub timeouts: u64,
+    /// Seconds from start to the last byte acknowledged (finite TCP transfers that finished).
+    pub completion_time_s: Option<f64>,
+    /// Mean one-way delay of received data packets, seconds.
+    pub mean_delay_s: Option<f64>,
+}
+
+/// Per-link-direction results over the measurement window.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LinkSummary {
+    /// Fraction of the window the link spent transmitting (bytes sent / capacity).
+    pub utilization: f64,
+    /// Packets dropped, all reasons.
+    pub drops: u64,
+    /// Drops by reason.
+    pub drops_by_reason: BTreeMap<&'static str, u64>,
+    /// Time-averaged number of waiting packets.
+    pub mean_queue_packets: f64,
+    /// Packets transmitted.
+    pub tx_packets: u64,
+}
+
+/// Fairness over the flows' goodputs.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Fairness {
+    /// Jain's index, (sum x)^2 / (n sum x^2); absent without flows.
+    pub jain: Option<f64>,
+}
+
+/// Run statistics.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RunInfo {
+    /// Master seed.
+    pub seed: u64,
+    /// Hash of the canonical spec.
+    pub spec_hash: String,
+    /// Events processed.
+    pub events: u64,
+    /// Simulated seconds.
+    pub sim_seconds: f64,
+    /// Warm-up, seconds.
+    pub warmup_seconds: f64,
+    /// Wall-clock seconds (building and running).
+    pub wall_seconds: f64,
+    /// Events per wall-clock second.
+    pub events_per_second: f64,
+    /// Packet transmissions (all links) per wall-clock second.
+    pub packets_per_second: f64,
+}
+
+/// The whole summary, as written to `summary.json`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Summary {
+    /// Per flow, by name.
+    pub flows: BTreeMap<String, FlowSummary>,
+    /// Per link direction, by "a->b".
+    pub links: BTreeMap<String, LinkSummary>,
+    /// Fairness.
+    pub fairness: Fairness,
+    /// Run statistics.
+    pub run: RunInfo,
+}
+
+/// Jain's fairness index of `xs`; `None` for an empty slice, 1 when all are zero.
+#[must_use]
+pub fn jain(xs: &[f64]) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    let sum: f64 = xs.iter().sum();
+    let sq: f64 = xs.iter().map(|x| x * x).sum();
+    Some(if sq == 0.0 {
+        1.0
+    } else {
+        sum * sum / (xs.len() as f64 * sq)
+    })
+}
+
+pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summary {
+    let sim = &built.sim;
+    let end = sim.now().as_nanos();
+    let snapshot = sim.warmup_snapshot();
+    let start = snapshot.map_or(0, |s| s.at);
+    let window_s = (end - start) as f64 / 1e9;
+    let agents = sim.agents();
+    let zero_flow = FlowStats::default();
+    let zero_agent = AgentStats::default();
+    let zero_link = LinkStats::default();
+    let mut flows = BTreeMap::new();
+    let mut goodputs = Vec::new();
+    for (i, f) in spec.flows.iter().enumerate() {
+        let (flow, s, r) = built.flows[i];
+        let fs = &sim.flow_stats()[flow.0 as usize];
+        let f0 = snapshot.map_or(&zero_flow, |sn| &sn.flows[flow.0 as usize]);
+        let (ss, rs) = (
+            agents[s.agent as usize].stats(),
+            agents[r.agent as usize].stats(),
+        );
+        let ss0 = snapshot.map_or(&zero_agent, |sn| &sn.agents[s.agent as usize]);
+        let rs0 = snapshot.map_or(&zero_agent, |sn| &sn.agents[r.agent as usize]);
+        let goodput = (rs.app_bytes_delivered - rs0.app_bytes_delivered) as f64 * 8.0 / window_s;
+        goodputs.push(goodput);
+        let received = fs.delivered_packets - f0.delivered_packets;
+        let delay_count = rs.data_packets_received - rs0.data_packets_received;
+        flows.insert(
+            f.name.clone(),
+            FlowSummary {
+                protocol: f.protocol.name(),
+                goodput_bps: goodput,
+                sent_packets: fs.sent_packets - f0.sent_packets,
+                received_packets: received,
+                lost_packets: fs.dropped_packets - f0.dropped_packets,
+                retransmitted_packets: fs.retransmitted_packets - f0.retransmitted_packets,
+                timeouts: ss.timeouts - ss0.timeouts,
+                completion_time_s: ss.completed_at.map(|t| (t.0 - f.start.0 .0) as f64 / 1e9),
+                mean_delay_s: (delay_count > 0).then(|| {
+                    (rs.delay_sum_ns - rs0.delay_sum_ns) as f64 / 1e9 / delay_count as f64
+                }),
+            },
+        );
+    }
+    let mut links = BTreeMap::new();
+    let mut tx_total = 0;
+    for (name, id) in &built.links {
+        let ls = sim.link_stats(*id);
+        tx_total += ls.tx_packets;
+        let l0 = snapshot.map_or(&zero_link, |sn| &sn.links[id.0 as usize]);
+        let rate = sim.link_config(*id).rate.bps() as f64;
+        let drops_by_reason = DropReason::ALL
+            .iter()
+            .map(|r| (r.name(), ls.drops[*r as usize] - l0.drops[*r as usize]))
+            .collect();
+        links.insert(
+            name.clone(),
+            LinkSummary {
+                utilization: (ls.tx_bytes - l0.tx_bytes) as f64 * 8.0 / (rate * window_s),
+                drops: ls.total_drops() - l0.total_drops(),
+                drops_by_reason,
+                mean_queue_packets: (ls.queue_integral - l0.queue_integral) as f64
+                    / (end - start) as f64,
+                tx_packets: ls.tx_packets - l0.tx_packets,
+            },
+        );
+    }
+    let events = sim.events_processed();
+    Summary {
+        flows,
+        links,
+        fairness: Fairness {
+            jain: jain(&goodputs),
+        },
+        run: RunInfo {
+            seed: spec.run.seed,
+            spec_hash: spec.hash(),
+            events,
+            sim_seconds: end as f64 / 1e9,
+            warmup_seconds: start as f64 / 1e9,
+            wall_seconds,
+            events_per_second: events as f64 / wall_seconds.max(1e-9),
+            packets_per_second: tx_total as f64 / wall_seconds.max(1e-9),
+        },
+    }
+}

@@ -1,0 +1,133 @@
+//! NewReno in whole scenarios, against independent references: full utilisation with a
+//! one-BDP buffer, the Mathis et al. throughput formula, fairness (Jain's index), RTT bias,
+//! and the RFC 6582 / RFC 6298 recovery behaviour read off the cwnd trace.
+
+mod common;
+
+use common::{run_spec, spec};
+use serde_json::{json, Value};
+
+/// s -- r1 -- r2 -- d with a bottleneck r1-r2.
+fn single_flow(bottleneck: &str, delay: &str, queue: &str, duration: &str, warmup: &str) -> Value {
+    json!({
+        "run": {"duration": duration, "warmup": warmup},
+        "links": [
+            {"between": ["s", "r1"], "rate": "1Gbps", "delay": "1ms", "queue": "10000p"},
+            {"between": ["r1", "r2"], "rate": bottleneck, "delay": delay, "queue": queue},
+            {"between": ["r2", "d"], "rate": "1Gbps", "delay": "1ms", "queue": "10000p"}
+        ],
+        "flows": [{"name": "tcp", "protocol": "newreno", "from": "s", "to": "d"}]
+    })
+}
+
+#[test]
+fn one_flow_fills_a_link_with_a_bdp_buffer() {
+    // RTT = 2 * (1 + 20 + 1) ms = 44 ms; BDP at 10 Mbps = 55 000 B = 55 packets.
+    let out = run_spec(&spec(single_flow("10Mbps", "20ms", "55p", "60s", "10s")));
+    let u = out.summary.links["r1->r2"].utilization;
+    assert!(u >= 0.97, "utilisation {u}");
+}
+
+fn mathis_ratio(p: f64, seed: u64) -> f64 {
+    // Loss on the bottleneck's data direction only; the path has capacity to spare.
+    let mut s = single_flow("100Mbps", "48ms", "10000p", "300s", "20s");
+    s["run"]["seed"] = json!(seed);
+    s["links"][1]["loss"] = json!(p);
+    let out = run_spec(&spec(s));
+    let goodput = out.summary.flows["tcp"].goodput_bps;
+    let rtt = 2.0 * 0.050;
+    let mss_bits = 960.0 * 8.0;
+    let mathis = mss_bits / rtt * (1.5 / p).sqrt();
+    goodput / mathis
+}
+
+#[test]
+fn goodput_under_random_loss_follows_mathis() {
+    for p in [0.005, 0.01] {
+        let ratio = mathis_ratio(p, 11);
+        assert!(
+            (ratio - 1.0).abs() <= 0.25,
+            "p = {p}: goodput / Mathis = {ratio}"
+        );
+    }
+}
+
+fn two_flows(delay_b: &str) -> Value {
+    json!({
+        "run": {"duration": "100s", "warmup": "20s"},
+        "links": [
+            {"between": ["a", "r1"], "rate": "100Mbps", "delay": "1ms", "queue": "1000p"},
+            {"between": ["b", "r1"], "rate": "100Mbps", "delay": delay_b, "queue": "1000p"},
+            {"between": ["r1", "r2"], "rate": "10Mbps", "delay": "10ms", "queue": "50p"},
+            {"between": ["r2", "d"], "rate": "100Mbps", "delay": "1ms", "queue": "1000p"}
+        ],
+        "flows": [
+            {"name": "fa", "protocol": "newreno", "from": "a", "to": "d"},
+            {"name": "fb", "protocol": "newreno", "from": "b", "to": "d", "start": "0.5s"}
+        ]
+    })
+}
+
+#[test]
+fn two_equal_rtt_flows_share_fairly() {
+    let out = run_spec(&spec(two_flows("1ms")));
+    let jain = out.summary.fairness.jain.expect("two flows");
+    assert!(jain >= 0.95, "Jain's index {jain}");
+    assert!(out.summary.links["r1->r2"].utilization > 0.9);
+}
+
+#[test]
+fn shorter_rtt_flow_gets_more() {
+    // RTT of fa = 2 * 12 ms = 24 ms; fb with a 25 ms access link: 2 * 36 ms = 72 ms (1:3).
+    let out = run_spec(&spec(two_flows("25ms")));
+    let (a, b) = (
+        out.summary.flows["fa"].goodput_bps,
+        out.summary.flows["fb"].goodput_bps,
+    );
+    assert!(a > 1.3 * b, "short-RTT {a} vs long-RTT {b}");
+}
+
+fn drop_run(seqs: Vec<u64>) -> ccsim_scenario::RunOutcome {
+    let mut s = single_flow("10Mbps", "20ms", "200p", "10s", "0s");
+    s["drops"] = json!([{"flow": "tcp", "link": "r1->r2", "seqs": seqs}]);
+    s["output"] = json!({"series": [], "trace": ["cwnd"]});
+    run_spec(&spec(s))
+}
+
+fn cwnd_trace(out: &ccsim_scenario::RunOutcome) -> Vec<(u64, f64)> {
+    let t = &out.trace;
+    (0..t.len()).map(|i| (t.time_ns[i], t.value[i])).collect()
+}
+
+#[test]
+fn one_lost_segment_is_repaired_by_fast_retransmit() {
+    let out = drop_run(vec![100]);
+    let f = &out.summary.flows["tcp"];
+    assert_eq!(f.lost_packets, 1);
+    assert_eq!(f.retransmitted_packets, 1);
+    assert_eq!(f.timeouts, 0);
+    // The window was halved once (fast recovery), never collapsed to one segment.
+    let trace = cwnd_trace(&out);
+    assert!(
+        trace.iter().skip(1).all(|&(_, w)| w > 960.0),
+        "cwnd fell to 1 MSS"
+    );
+}
+
+#[test]
+fn a_lost_window_times_out_and_slow_starts() {
+    let out = drop_run((100..400).collect());
+    let f = &out.summary.flows["tcp"];
+    assert!(f.timeouts >= 1, "{f:?}");
+    let trace = cwnd_trace(&out);
+    let collapse = trace
+        .iter()
+        .position(|&(_, w)| w == 960.0)
+        .expect("cwnd falls to one MSS after the timeout");
+    // Slow start afterwards: the next values grow by one MSS per ACK: 2, 3, 4 MSS.
+    let after: Vec<f64> = trace[collapse + 1..collapse + 4]
+        .iter()
+        .map(|&(_, w)| w)
+        .collect();
+    assert_eq!(after, vec![2.0 * 960.0, 3.0 * 960.0, 4.0 * 960.0]);
+}
