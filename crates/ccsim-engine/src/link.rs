@@ -153,7 +153,7 @@ pub struct Link<H> {
     /// Deterministic drop rules.
     pub rules: Vec<DropRule>,
     /// Router function, if any.
-    pub hook: Option<Box<dyn RouterHook<H>>>,
+    pub hook: Option<Box<dyn RouterHook<H> + Send>>,
     /// Counters.
     pub stats: LinkStats,
     /// When the queue length last changed (for the occupancy integral).

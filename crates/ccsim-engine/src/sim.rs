@@ -274,7 +274,11 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     }
 
     /// Install a router function on `link`'s egress port.
-    pub fn set_router_hook(&mut self, link: LinkId, hook: Box<dyn crate::link::RouterHook<H>>) {
+    pub fn set_router_hook(
+        &mut self,
+        link: LinkId,
+        hook: Box<dyn crate::link::RouterHook<H> + Send>,
+    ) {
         self.core.links[link.0 as usize].hook = Some(hook);
     }
 

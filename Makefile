@@ -1,0 +1,42 @@
+# make demo  : install, then reproduce the headline experiment into ./out
+# make test  : install, then run every Rust and Python test
+VENV   ?= .venv
+PYTHON ?= python3
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+export CARGO_TERM_COLOR ?= never
+
+.PHONY: install demo test test-rust test-python bench lint clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+$(VENV)/.deps: pyproject.toml | $(PY)
+	$(PIP) install -q "maturin>=1.5,<2" "numpy>=1.24" "pandas>=2.0" "pyarrow>=14" "matplotlib>=3.7" "tqdm>=4.60" "pytest>=7" "mypy>=1.8"
+	touch $@
+
+install: $(VENV)/.deps
+	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
+
+demo: install
+	$(VENV)/bin/ccsim reproduce dumbbell-newreno -o out
+
+test: install test-rust test-python
+
+test-rust:
+	cargo test --workspace --exclude ccsim-py --profile fasttest
+
+test-python:
+	$(PY) -m pytest -q tests
+
+lint: install
+	cargo fmt --all -- --check
+	$(VENV)/bin/mypy
+	$(PY) -m mypy.stubtest ccsim._ccsim
+
+bench: install
+	$(VENV)/bin/ccsim bench
+
+clean:
+	rm -rf $(VENV) target out

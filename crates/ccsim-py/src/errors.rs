@@ -1,0 +1,45 @@
+//! The one place where Rust errors become Python exceptions.
+//!
+//! The classes live in `ccsim.errors` (Python), so they can use multiple inheritance:
+//! `SpecError(CcsimError, ValueError)` with `.path`, `SimulationError(CcsimError,
+//! RuntimeError)`, and `InternalError(CcsimError)` for caught panics and broken invariants.
+
+use ccsim_scenario::ScenarioError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
+use pyo3::prelude::*;
+
+fn make(py: Python<'_>, class: &str, args: (String, Option<String>)) -> PyErr {
+    let built = py
+        .import("ccsim.errors")
+        .and_then(|m| m.getattr(class))
+        .and_then(|c| c.call1(args.clone()));
+    match built {
+        Ok(exc) => PyErr::from_value(exc),
+        Err(_) => PyRuntimeError::new_err(args.0),
+    }
+}
+
+/// Convert a scenario error into the matching `ccsim.errors` exception.
+pub fn to_pyerr(py: Python<'_>, e: &ScenarioError) -> PyErr {
+    match e {
+        ScenarioError::Spec { path, message } => {
+            make(py, "SpecError", (message.clone(), Some(path.clone())))
+        }
+        ScenarioError::Syntax { line, column, .. } => make(
+            py,
+            "SpecError",
+            (e.to_string(), Some(format!("line {line}, column {column}"))),
+        ),
+        ScenarioError::Interrupted { .. } => PyKeyboardInterrupt::new_err(e.to_string()),
+        ScenarioError::Internal(_) => make(py, "InternalError", (e.to_string(), None)),
+    }
+}
+
+/// An `InternalError` for a caught panic or broken invariant.
+pub fn internal_error(py: Python<'_>, message: &str) -> PyErr {
+    make(
+        py,
+        "InternalError",
+        (format!("internal error (please report): {message}"), None),
+    )
+}

@@ -1,0 +1,31 @@
+"""ccsim: a fast, deterministic packet-level congestion-control laboratory.
+
+>>> import ccsim
+>>> res = ccsim.run("scenario.toml")          # or a dict, or a ccsim.Scenario
+>>> res.summary["flows"]["tcp1"]["goodput_bps"]
+>>> res.series("rate")                          # tidy pandas DataFrame
+"""
+
+from __future__ import annotations
+
+from . import _ccsim
+from .api import run
+from .errors import CcsimError, InternalError, SimulationError, SpecError
+from .results import Result
+from .spec import Scenario, load, schema, validate
+
+__version__: str = _ccsim.__version__
+
+__all__ = [
+    "CcsimError",
+    "InternalError",
+    "Result",
+    "Scenario",
+    "SimulationError",
+    "SpecError",
+    "load",
+    "run",
+    "schema",
+    "validate",
+    "__version__",
+]

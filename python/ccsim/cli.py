@@ -1,0 +1,158 @@
+"""The `ccsim` command line.
+
+Exit status: 0 success, 1 internal error (a ccsim bug), 2 bad input, 3 an experiment did
+not reproduce, 130 interrupted. Errors are one line on stderr; `--traceback` shows more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import InternalError, SpecError
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .api import run
+
+    result = run(args.scenario, progress=not args.quiet)
+    out = result.write(args.output, plots=not args.no_plots, csv=args.csv)
+    if not args.quiet:
+        s = result.summary
+        print(f"wrote {out}/ (summary.json, series.parquet{', plots' if not args.no_plots else ''})")
+        for name, f in s["flows"].items():
+            print(f"  {name:<16} goodput {f['goodput_bps'] / 1e6:9.3f} Mbit/s  lost {f['lost_packets']}")
+        jain = s["fairness"]["jain"]
+        r = s["run"]
+        print(f"  Jain {jain:.4f}" if jain is not None else "  (no flows)",
+              f"| {r['events']} events in {r['wall_seconds']:.2f} s ({r['events_per_second'] / 1e6:.1f} M/s)")
+    return 0
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from .spec import validate
+
+    spec = validate(args.scenario)
+    if args.print:
+        print(json.dumps(spec, indent=2))
+    elif not args.quiet:
+        print(f"{args.scenario}: ok ({len(spec['links'])} links, {len(spec['flows'])} flows)")
+    return 0
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from . import _ccsim
+
+    print(_ccsim.schema())
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from . import bench
+
+    names = args.names or bench.names()
+    unknown = [n for n in names if n not in bench.names()]
+    if unknown:
+        raise SpecError(f"unknown benchmark {unknown[0]!r} (known: {', '.join(bench.names())})", "bench")
+    if not args.json:
+        print(f"{'scenario':<16}{'events/s':>14}{'packets/s':>14}{'wall s':>9}{'peak RSS':>11}")
+    for name in names:
+        r = bench.run_isolated(name)
+        if args.json:
+            print(json.dumps(r), flush=True)
+        else:
+            print(f"{name:<16}{r['events_per_second'] / 1e6:>12.2f} M{r['packets_per_second'] / 1e6:>12.2f} M"
+                  f"{r['wall_seconds']:>9.2f}{r['peak_rss_bytes'] / 2**20:>9.0f} MB", flush=True)
+    return 0
+
+
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from .experiments import REGISTRY
+
+    if args.list or not args.name:
+        for name, e in REGISTRY.items():
+            print(f"{name:<22} {e.title}")
+        return 0
+    if args.name not in REGISTRY:
+        raise SpecError(f"unknown experiment {args.name!r} (known: {', '.join(REGISTRY)})", "reproduce")
+    exp = REGISTRY[args.name]
+    out = Path(args.output) / exp.name
+    start = time.perf_counter()
+    if not args.quiet:
+        print(f"{exp.name}: {exp.title}{' (quick)' if args.quick else ''}", file=sys.stderr)
+    report = exp.run(out, quick=args.quick, jobs=args.jobs)
+    report.write(out)
+    print(report.table_markdown(), end="")
+    verdict = "reproduced" if report.passed else "NOT reproduced"
+    print(f"{exp.name}: {verdict} in {time.perf_counter() - start:.1f} s; results in {out}/")
+    return 0 if report.passed else 3
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ccsim", description="ccsim: a congestion-control laboratory")
+    p.add_argument("--traceback", action="store_true", help="show Python tracebacks on errors")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="run a scenario file")
+    r.add_argument("scenario", help="scenario TOML file")
+    r.add_argument("-o", "--output", default="out", help="output folder (default: out)")
+    r.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+    r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    r.add_argument("--csv", action="store_true", help="also write series.csv")
+    r.set_defaults(func=_cmd_run)
+
+    v = sub.add_parser("validate", help="check a scenario file without running it")
+    v.add_argument("scenario")
+    v.add_argument("--print", action="store_true", help="print the canonical spec (defaults filled in)")
+    v.add_argument("-q", "--quiet", action="store_true")
+    v.set_defaults(func=_cmd_validate)
+
+    s = sub.add_parser("schema", help="print the JSON Schema of scenario files")
+    s.set_defaults(func=_cmd_schema)
+
+    b = sub.add_parser("bench", help="run the engine benchmark")
+    b.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
+    b.add_argument("--json", action="store_true", help="one JSON object per line")
+    b.set_defaults(func=_cmd_bench)
+
+    e = sub.add_parser("reproduce", help="run a registered experiment")
+    e.add_argument("name", nargs="?", help="experiment name")
+    e.add_argument("--list", action="store_true", help="list the experiments")
+    e.add_argument("--quick", action="store_true", help="the reduced variant (seconds)")
+    e.add_argument("-o", "--output", default="out", help="output folder (default: out)")
+    e.add_argument("-j", "--jobs", type=int, default=None, help="parallel runs (default: all cores)")
+    e.add_argument("-q", "--quiet", action="store_true")
+    e.set_defaults(func=_cmd_reproduce)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except SpecError as e:
+        if args.traceback:
+            raise
+        print(f"ccsim: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ccsim: interrupted", file=sys.stderr)
+        return 130
+    except (InternalError, Exception) as e:  # noqa: BLE001 - the CLI's last line of defence
+        if args.traceback:
+            raise
+        print(f"ccsim: internal error: {e} (run with --traceback and please report)", file=sys.stderr)
+        return 1
+
+
+def entry() -> Any:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,14 @@
+"""The experiment registry: named recipes that build specs, run them, and compare.
+
+An experiment produces a table of measured values beside the values the paper (or a
+closed-form model) gives, each with the band that counts as reproduced.
+"""
+
+from __future__ import annotations
+
+from .base import Check, Experiment, ExperimentReport
+from .dumbbell import DumbbellNewReno
+
+REGISTRY: dict[str, Experiment] = {e.name: e for e in [DumbbellNewReno()]}
+
+__all__ = ["Check", "Experiment", "ExperimentReport", "REGISTRY"]

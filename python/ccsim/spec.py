@@ -1,0 +1,123 @@
+"""Scenario specs: load a TOML file, pass a dict, or build one with :class:`Scenario`.
+
+All three produce the same JSON-shaped document; validation happens once, in Rust.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+from typing import Any, Union
+
+from . import _ccsim
+from .errors import SpecError
+
+SpecLike = Union[str, os.PathLike[str], dict[str, Any], "Scenario"]
+
+
+class Scenario:
+    """A fluent builder that mirrors the TOML format.
+
+    >>> s = (Scenario(duration="60s", seed=1)
+    ...      .link("s1", "r1", rate="100Mbps", delay="1ms", queue="100p")
+    ...      .link("r1", "d1", rate="10Mbps", delay="20ms")
+    ...      .flow("tcp1", "newreno", "s1", "d1"))
+    """
+
+    def __init__(self, duration: str, seed: int = 1, warmup: str | None = None, routing: str | None = None) -> None:
+        run: dict[str, Any] = {"duration": duration, "seed": seed}
+        if warmup is not None:
+            run["warmup"] = warmup
+        if routing is not None:
+            run["routing"] = routing
+        self._spec: dict[str, Any] = {"run": run, "links": [], "flows": []}
+
+    def link(self, a: str, b: str, *, rate: str, delay: str, queue: str | None = None, loss: float | None = None) -> Scenario:
+        """Add a duplex link between nodes ``a`` and ``b`` (created by naming them)."""
+        link: dict[str, Any] = {"between": [a, b], "rate": rate, "delay": delay}
+        if queue is not None:
+            link["queue"] = queue
+        if loss is not None:
+            link["loss"] = loss
+        self._spec["links"].append(link)
+        return self
+
+    def flow(self, name: str, protocol: str, src: str, dst: str, **options: Any) -> Scenario:
+        """Add a flow; ``options`` are the TOML keys (start, stop, size, rate, packet_size,
+        delayed_ack, initial_window, min_rto, max_window)."""
+        flow: dict[str, Any] = {"name": name, "protocol": protocol, "from": src, "to": dst}
+        flow.update(options)
+        self._spec["flows"].append(flow)
+        return self
+
+    def drop(self, flow: str, link: str, seqs: list[int]) -> Scenario:
+        """Drop the first arrival of data packets ``seqs`` of ``flow`` on direction ``link`` ("a->b")."""
+        self._spec.setdefault("drops", []).append({"flow": flow, "link": link, "seqs": list(seqs)})
+        return self
+
+    def output(self, *, interval: str | None = None, series: list[str] | None = None, trace: list[str] | None = None) -> Scenario:
+        """Choose the time series to record."""
+        out: dict[str, Any] = self._spec.setdefault("output", {})
+        if interval is not None:
+            out["interval"] = interval
+        if series is not None:
+            out["series"] = list(series)
+        if trace is not None:
+            out["trace"] = list(trace)
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec as a plain dict (not yet validated)."""
+        return copy.deepcopy(self._spec)
+
+    def validate(self) -> dict[str, Any]:
+        """Validate and return the canonical spec (defaults filled in)."""
+        return validate(self)
+
+    def run(self, **kwargs: Any) -> Any:
+        """Run this scenario; see :func:`ccsim.run`."""
+        from .api import run
+
+        return run(self, **kwargs)
+
+
+def load(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read and validate a TOML scenario file; return the canonical spec."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecError(f"no such scenario file: {p}", str(p)) from None
+    except UnicodeDecodeError as e:
+        raise SpecError(f"{p} is not UTF-8 text ({e.reason})", str(p)) from None
+    result: dict[str, Any] = json.loads(_ccsim.load_toml(text))
+    return result
+
+
+def to_spec_json(spec: SpecLike) -> str:
+    """Any accepted spec form, as canonical validated JSON text."""
+    if isinstance(spec, Scenario):
+        return _ccsim.validate(json.dumps(spec.to_dict()))
+    if isinstance(spec, dict):
+        try:
+            text = json.dumps(spec)
+        except (TypeError, ValueError) as e:
+            raise SpecError(f"the spec holds a value that is not JSON-like: {e}", "(document)") from None
+        return _ccsim.validate(text)
+    if isinstance(spec, (str, os.PathLike)):
+        return json.dumps(load(spec))
+    raise SpecError(f"expected a TOML path, a dict or a Scenario, found {type(spec).__name__}", "(document)")
+
+
+def validate(spec: SpecLike) -> dict[str, Any]:
+    """Validate any spec form; return the canonical spec."""
+    result: dict[str, Any] = json.loads(to_spec_json(spec))
+    return result
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the scenario format."""
+    result: dict[str, Any] = json.loads(_ccsim.schema())
+    return result
