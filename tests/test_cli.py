@@ -1,0 +1,75 @@
+"""The command line: run, validate, schema, bench, reproduce, exit codes, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import EXAMPLES, cli
+
+
+def test_run_writes_the_output_folder(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = cli("run", str(EXAMPLES / "dumbbell.toml"), "-o", str(out), "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "" and proc.stderr == ""
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary) == {"flows", "links", "fairness", "run"}
+    assert {"series.parquet", "rate.png", "cwnd.png", "queue.png", "spec.json"} <= {p.name for p in out.iterdir()}
+
+
+def test_validate_and_schema() -> None:
+    proc = cli("validate", str(EXAMPLES / "dumbbell.toml"))
+    assert proc.returncode == 0 and "ok (4 links, 3 flows)" in proc.stdout
+    schema = json.loads(cli("schema").stdout)
+    assert schema["title"] == "Spec"
+
+
+def test_bench_json_prints_one_object_per_benchmark() -> None:
+    proc = cli("bench", "cbr-4hop", "--json")
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["name"] for r in rows] == ["cbr-4hop"]
+    r = rows[0]
+    assert {"events_per_second", "packets_per_second", "wall_seconds", "peak_rss_bytes"} <= set(r)
+    # Packet j (8 us each at 1 Gbps) finishes hop k at (j + k + 1) * 8 us + k * 1 ms; count
+    # those finished by 10 s on each of the 4 hops.
+    expected = sum((10_000_000_000 - k * 1_000_000) // 8_000 - k for k in range(4))
+    assert r["packet_transmissions"] == expected
+
+
+def test_reproduce_list_and_unknown() -> None:
+    proc = cli("reproduce", "--list")
+    assert "dumbbell-newreno" in proc.stdout
+    proc = cli("reproduce", "nonesuch")
+    assert proc.returncode == 2 and "unknown experiment 'nonesuch'" in proc.stderr
+
+
+def test_reproduce_quick_dumbbell(tmp_path: Path) -> None:
+    proc = cli("reproduce", "dumbbell-newreno", "--quick", "-o", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "reproduced" in proc.stdout
+    table = json.loads((tmp_path / "dumbbell-newreno" / "table.json").read_text())
+    assert len(table) == 4 and all(row["passed"] for row in table)
+    assert (tmp_path / "dumbbell-newreno" / "goodput.png").exists()
+
+
+def test_ctrl_c_stops_a_run_cleanly(tmp_path: Path) -> None:
+    spec = tmp_path / "long.toml"
+    spec.write_text(
+        '[run]\nduration = "100000s"\n[[links]]\nbetween = ["a", "b"]\nrate = "1Gbps"\ndelay = "1ms"\n'
+        '[[flows]]\nname = "f"\nprotocol = "cbr"\nfrom = "a"\nto = "b"\nrate = "900Mbps"\n'
+    )
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "ccsim.cli", "run", str(spec), "-o", str(out), "-q"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert err.strip() == "ccsim: interrupted"
+    assert not out.exists()
