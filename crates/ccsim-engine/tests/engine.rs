@@ -1,0 +1,232 @@
+//! Engine behaviour with a minimal header and agent, independent of any real protocol:
+//! timer slots (re-arm, cancel), router hooks, loss accounting and routing choices.
+
+use ccsim_core::{Addr, Agent, Ctx, Dur, FlowId, Header, Packet, Rate, SimTime, TimerSlot};
+use ccsim_engine::{LinkConfig, QueueLimit, RouterHook, SeriesConfig, Sim, Verdict};
+
+#[derive(Clone, Debug)]
+struct H {
+    seq: u64,
+}
+
+impl Header for H {
+    fn is_data(&self) -> bool {
+        true
+    }
+    fn data_seq(&self) -> Option<u64> {
+        Some(self.seq)
+    }
+}
+
+/// Scripted behaviour: at start, send `burst` packets to `peer` and arm the timer `plan`
+/// (a list of (set or cancel, time) steps applied in order). Records what it sees.
+#[derive(Default)]
+struct Probe {
+    peer: Option<Addr>,
+    burst: u64,
+    plan: Vec<Option<u64>>,
+    fired: Vec<u64>,
+    received: Vec<(u64, u64)>,
+}
+
+impl Agent<H> for Probe {
+    fn on_start<C: Ctx<H>>(&mut self, ctx: &mut C) {
+        if let Some(peer) = self.peer {
+            for seq in 0..self.burst {
+                ctx.send(Packet {
+                    src: Addr::default(),
+                    dst: peer,
+                    flow: FlowId(0),
+                    size: 1000,
+                    sent_at: SimTime::ZERO,
+                    header: H { seq },
+                });
+            }
+        }
+        for step in self.plan.clone() {
+            match step {
+                Some(at) => ctx.set_timer(TimerSlot(1), SimTime(at)),
+                None => ctx.cancel_timer(TimerSlot(1)),
+            }
+        }
+    }
+    fn on_packet<C: Ctx<H>>(&mut self, pkt: &Packet<H>, ctx: &mut C) {
+        self.received.push((ctx.now().0, pkt.header.seq));
+    }
+    fn on_timer<C: Ctx<H>>(&mut self, slot: TimerSlot, ctx: &mut C) {
+        assert_eq!(slot, TimerSlot(1));
+        self.fired.push(ctx.now().0);
+    }
+}
+
+fn link(rate_bps: u64, delay_ns: u64) -> LinkConfig {
+    LinkConfig {
+        rate: Rate(rate_bps),
+        delay: Dur(delay_ns),
+        limit: QueueLimit::Packets(100),
+        loss: 0.0,
+    }
+}
+
+fn timer_run(plan: Vec<Option<u64>>) -> Vec<u64> {
+    let mut sim: Sim<H, Probe> = Sim::new(1);
+    let a = sim.add_node("a");
+    let f = sim.add_flow("f");
+    let addr = sim.add_agent(
+        a,
+        f,
+        "probe",
+        Probe {
+            plan,
+            ..Probe::default()
+        },
+    );
+    sim.schedule_start(addr, SimTime(0));
+    sim.build_routes();
+    sim.configure_run(SimTime(1_000), SimTime(0), SeriesConfig::default());
+    assert!(sim.run_until_horizon(u64::MAX).done);
+    sim.agents()[0].fired.clone()
+}
+
+#[test]
+fn a_timer_fires_once_at_its_deadline() {
+    assert_eq!(timer_run(vec![Some(10)]), vec![10]);
+}
+
+#[test]
+fn rearming_later_moves_the_deadline() {
+    assert_eq!(timer_run(vec![Some(10), Some(20)]), vec![20]);
+}
+
+#[test]
+fn rearming_earlier_fires_early_and_only_once() {
+    assert_eq!(timer_run(vec![Some(20), Some(5)]), vec![5]);
+}
+
+#[test]
+fn a_cancelled_timer_never_fires() {
+    assert_eq!(timer_run(vec![Some(10), None]), Vec::<u64>::new());
+    assert_eq!(timer_run(vec![Some(10), None, Some(30)]), vec![30]);
+}
+
+#[test]
+fn a_burst_is_serialised_back_to_back_in_order() {
+    let mut sim: Sim<H, Probe> = Sim::new(1);
+    let (a, b) = (sim.add_node("a"), sim.add_node("b"));
+    sim.add_link(a, b, link(8_000_000, 1_000)); // 1000 B take 1 ms
+    let f = sim.add_flow("f");
+    let dst = sim.next_agent_addr(a);
+    let dst = Addr {
+        node: b.0,
+        agent: dst.agent + 1,
+    };
+    let s = sim.add_agent(
+        a,
+        f,
+        "s",
+        Probe {
+            peer: Some(dst),
+            burst: 3,
+            ..Probe::default()
+        },
+    );
+    sim.add_agent(b, f, "r", Probe::default());
+    sim.schedule_start(s, SimTime(0));
+    sim.build_routes();
+    sim.configure_run(SimTime(1_000_000_000), SimTime(0), SeriesConfig::default());
+    sim.run_until_horizon(u64::MAX);
+    let ms = 1_000_000;
+    assert_eq!(
+        sim.agents()[1].received,
+        vec![(ms + 1_000, 0), (2 * ms + 1_000, 1), (3 * ms + 1_000, 2)]
+    );
+    sim.check_conservation().unwrap();
+}
+
+struct DropOdd;
+impl RouterHook<H> for DropOdd {
+    fn on_enqueue(
+        &mut self,
+        _now: u64,
+        pkt: &mut Packet<H>,
+        _port: &ccsim_engine::link::PortState,
+    ) -> Verdict {
+        if pkt.header.seq % 2 == 1 {
+            Verdict::Drop
+        } else {
+            Verdict::Forward
+        }
+    }
+}
+
+#[test]
+fn router_hook_drops_are_counted_and_conserved() {
+    let mut sim: Sim<H, Probe> = Sim::new(1);
+    let (a, b) = (sim.add_node("a"), sim.add_node("b"));
+    let l = sim.add_link(a, b, link(1_000_000_000, 0));
+    sim.set_router_hook(l, Box::new(DropOdd));
+    let f = sim.add_flow("f");
+    let dst = Addr {
+        node: b.0,
+        agent: 1,
+    };
+    let s = sim.add_agent(
+        a,
+        f,
+        "s",
+        Probe {
+            peer: Some(dst),
+            burst: 10,
+            ..Probe::default()
+        },
+    );
+    sim.add_agent(b, f, "r", Probe::default());
+    sim.schedule_start(s, SimTime(0));
+    sim.build_routes();
+    sim.configure_run(SimTime(1_000_000), SimTime(0), SeriesConfig::default());
+    sim.run_until_horizon(u64::MAX);
+    let got: Vec<u64> = sim.agents()[1].received.iter().map(|r| r.1).collect();
+    assert_eq!(got, vec![0, 2, 4, 6, 8]);
+    let stats = sim.link_stats(l);
+    assert_eq!(stats.drops[ccsim_engine::DropReason::Router as usize], 5);
+    assert_eq!(sim.flow_stats()[0].dropped_packets, 5);
+    sim.check_conservation().unwrap();
+}
+
+#[test]
+fn routes_prefer_lower_delay_and_hops_metric_prefers_fewer_hops() {
+    // a-b-c (2 hops, 2 ms in all) versus a-c directly (10 ms).
+    for (metric, expect_at) in [
+        (ccsim_engine::RouteMetric::Delay, 2_000_000 + 2 * 8_000),
+        (ccsim_engine::RouteMetric::Hops, 10_000_000 + 8_000),
+    ] {
+        let mut sim: Sim<H, Probe> = Sim::new(1);
+        let (a, b, c) = (sim.add_node("a"), sim.add_node("b"), sim.add_node("c"));
+        for (x, y, d) in [(a, b, 1_000_000), (b, c, 1_000_000), (a, c, 10_000_000)] {
+            sim.add_link(x, y, link(1_000_000_000, d));
+            sim.add_link(y, x, link(1_000_000_000, d));
+        }
+        let f = sim.add_flow("f");
+        let s = sim.add_agent(
+            a,
+            f,
+            "s",
+            Probe {
+                peer: Some(Addr {
+                    node: c.0,
+                    agent: 1,
+                }),
+                burst: 1,
+                ..Probe::default()
+            },
+        );
+        sim.add_agent(c, f, "r", Probe::default());
+        sim.schedule_start(s, SimTime(0));
+        sim.set_route_metric(metric);
+        sim.build_routes();
+        sim.configure_run(SimTime(1_000_000_000), SimTime(0), SeriesConfig::default());
+        sim.run_until_horizon(u64::MAX);
+        // Delay route: 2 hops of 8 us serialisation + 2 ms; hops route: 1 hop + 10 ms.
+        assert_eq!(sim.agents()[1].received, vec![(expect_at, 0)], "{metric:?}");
+    }
+}
