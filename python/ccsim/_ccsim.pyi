@@ -2,6 +2,8 @@
 
 from typing import Any, Callable
 
+__all__ = ["__version__", "bench_names", "bench_spec", "build_profile", "load_toml", "run", "schema", "validate"]
+
 __version__: str
 build_profile: str
 

@@ -733,9 +733,10 @@ impl<H: Header> Core<H> {
         }
         if link.hook.is_some() {
             let port = link.port_state();
-            let hook = link.hook.as_mut().expect("checked");
-            if hook.on_enqueue(now, pkt, &port) == Verdict::Drop {
-                return self.drop_at(l, idx, DropReason::Router);
+            if let Some(hook) = link.hook.as_mut() {
+                if hook.on_enqueue(now, pkt, &port) == Verdict::Drop {
+                    return self.drop_at(l, idx, DropReason::Router);
+                }
             }
         }
         let size = pkt.size;

@@ -28,7 +28,7 @@ const NUMBER: &str = r"^\s*[0-9]+(\.[0-9]+)?\s*";
 /// Format `value` (in base units) with the largest suffix that divides it exactly.
 fn canonical(value: u64, suffixes: &[(u64, &str)]) -> String {
     for &(mult, suffix) in suffixes.iter().rev() {
-        if value % mult == 0 && (value > 0 || mult == 1) {
+        if value.is_multiple_of(mult) && (value > 0 || mult == 1) {
             return format!("{}{suffix}", value / mult);
         }
     }
