@@ -141,3 +141,16 @@ def test_unit_less_number_is_rejected_with_a_hint() -> None:
     spec["run"]["duration"] = 60
     with pytest.raises(ccsim.SpecError, match='run.duration: 60 has no unit'):
         ccsim.validate(spec)
+
+
+def test_non_finite_or_non_data_values_are_spec_errors() -> None:
+    spec = small_spec()
+    spec["links"][0]["loss"] = float("inf")
+    with pytest.raises(ccsim.SpecError, match="not plain data"):
+        ccsim.validate(spec)
+    spec = small_spec()
+    spec["run"]["seed"] = object()
+    with pytest.raises(ccsim.SpecError, match="not plain data"):
+        ccsim.run(spec, progress=False)
+    with pytest.raises(ccsim.SpecError, match="expected a TOML path, a dict or a Scenario, found int"):
+        ccsim.run(42, progress=False)  # type: ignore[arg-type]

@@ -11,11 +11,24 @@ from typing import Any
 from . import _ccsim
 
 
+def _current_rss_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * resource.getpagesize()
+    except OSError:
+        return 0
+
+
 def run_one(name: str) -> dict[str, Any]:
-    """Run benchmark ``name`` in this process and measure it."""
+    """Run benchmark ``name`` in this process and measure it.
+
+    ``peak_rss_bytes`` is the process's peak; ``baseline_rss_bytes`` is what the interpreter
+    and libraries held before the run, so the difference is the simulation's own.
+    """
     import time
 
     spec = _ccsim.bench_spec(name)
+    baseline = _current_rss_bytes()
     start = time.perf_counter()
     raw = _ccsim.run(spec, None)
     wall = time.perf_counter() - start
@@ -31,6 +44,7 @@ def run_one(name: str) -> dict[str, Any]:
         "events_per_second": events / wall,
         "packets_per_second": packets / wall,
         "peak_rss_bytes": peak,
+        "baseline_rss_bytes": baseline,
     }
 
 

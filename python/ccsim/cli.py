@@ -59,14 +59,15 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if unknown:
         raise SpecError(f"unknown benchmark {unknown[0]!r} (known: {', '.join(bench.names())})", "bench")
     if not args.json:
-        print(f"{'scenario':<16}{'events/s':>14}{'packets/s':>14}{'wall s':>9}{'peak RSS':>11}")
+        print(f"{'scenario':<16}{'events/s':>14}{'packets/s':>14}{'wall s':>9}{'peak RSS':>11}{'(sim part)':>12}")
     for name in names:
         r = bench.run_isolated(name)
         if args.json:
             print(json.dumps(r), flush=True)
         else:
             print(f"{name:<16}{r['events_per_second'] / 1e6:>12.2f} M{r['packets_per_second'] / 1e6:>12.2f} M"
-                  f"{r['wall_seconds']:>9.2f}{r['peak_rss_bytes'] / 2**20:>9.0f} MB", flush=True)
+                  f"{r['wall_seconds']:>9.2f}{r['peak_rss_bytes'] / 2**20:>9.0f} MB"
+                  f"{(r['peak_rss_bytes'] - r['baseline_rss_bytes']) / 2**20:>9.0f} MB", flush=True)
     return 0
 
 

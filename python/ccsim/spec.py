@@ -99,12 +99,13 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
 def to_spec_json(spec: SpecLike) -> str:
     """Any accepted spec form, as canonical validated JSON text."""
     if isinstance(spec, Scenario):
-        return _ccsim.validate(json.dumps(spec.to_dict()))
+        spec = spec.to_dict()
     if isinstance(spec, dict):
         try:
-            text = json.dumps(spec)
+            text = json.dumps(spec, allow_nan=False)
         except (TypeError, ValueError) as e:
-            raise SpecError(f"the spec holds a value that is not JSON-like: {e}", "(document)") from None
+            raise SpecError(f"the spec holds a value that is not plain data (str, number, bool, list, dict): {e}",
+                            "(document)") from None
         return _ccsim.validate(text)
     if isinstance(spec, (str, os.PathLike)):
         return json.dumps(load(spec))
