@@ -40,6 +40,13 @@ class Result:
             }
         )
 
+    def __repr__(self) -> str:
+        r = self.summary["run"]
+        flows = ", ".join(f"{n}: {f['goodput_bps'] / 1e6:.3g} Mbit/s" for n, f in list(self.summary["flows"].items())[:4])
+        more = "" if len(self.summary["flows"]) <= 4 else f", ... ({len(self.summary['flows'])} flows)"
+        return (f"<ccsim.Result {r['sim_seconds']:g} s simulated, seed {self.seed}, spec {self.spec_hash}; "
+                f"{flows}{more}; {len(self._table)} series records>")
+
     @property
     def table(self) -> pd.DataFrame:
         """Every recorded series, in one tidy table."""
