@@ -95,8 +95,6 @@ pub struct AgentStats {
     pub timeouts: u64,
     /// For a finite transfer: when the last byte was acknowledged.
     pub completed_at: Option<SimTime>,
-    /// Sum of one-way delays of received packets, nanoseconds (receivers that record it).
-    pub delay_sum_ns: u128,
 }
 
 /// What an agent may do: the whole of its view of the world.

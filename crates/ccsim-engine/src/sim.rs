@@ -14,7 +14,7 @@ use ccsim_core::{
 use crate::link::{DropReason, DropRule, Link, LinkConfig, LinkId, LinkStats, Verdict};
 use crate::queue::{Event, EventQueue};
 use crate::routing::{next_hops, Edge, RouteMetric, NO_ROUTE};
-use crate::trace::{SeriesConfig, TraceBuf, VAR_QUEUE, VAR_QUEUE_BYTES, VAR_RATE};
+use crate::trace::{SeriesConfig, TraceBuf, VAR_DELAY, VAR_QUEUE, VAR_QUEUE_BYTES, VAR_RATE};
 
 /// Index of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -35,6 +35,8 @@ pub struct FlowStats {
     pub delivered_bytes: u64,
     /// Data packets dropped anywhere.
     pub dropped_packets: u64,
+    /// Sum of the one-way delays of delivered data packets, nanoseconds.
+    pub delivered_delay_ns: u128,
     /// Control packets (acknowledgements and the like) sent.
     pub control_sent: u64,
     /// Control packets dropped.
@@ -132,6 +134,8 @@ struct Core<H> {
     entity_names: Vec<String>,
     link_entity: Vec<u32>,
     last_sample_bytes: Vec<u64>,
+    /// Per flow: (delivered packets, delay sum) at the previous sample.
+    last_sample_delay: Vec<(u64, u128)>,
     warmup_at: u64,
     snapshot: Option<Snapshot>,
 }
@@ -175,6 +179,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 entity_names: Vec::new(),
                 link_entity: Vec::new(),
                 last_sample_bytes: Vec::new(),
+                last_sample_delay: Vec::new(),
                 warmup_at: 0,
                 snapshot: None,
             },
@@ -212,6 +217,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         self.core.flows.push(FlowStats::default());
         self.core.flow_receiver.push(None);
         self.core.last_sample_bytes.push(0);
+        self.core.last_sample_delay.push((0, 0));
         let entity = self.core.entity(name.to_string());
         self.core.flow_entity.push(entity);
         FlowId(u32::try_from(self.core.flows.len() - 1).expect("flow count fits u32"))
@@ -448,9 +454,11 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         let pkt = self.core.pool[idx as usize].clone();
         self.core.release(idx);
         if pkt.header.is_data() {
+            let now = self.core.now;
             let f = &mut self.core.flows[pkt.flow.0 as usize];
             f.delivered_packets += 1;
             f.delivered_bytes += u64::from(pkt.size);
+            f.delivered_delay_ns += u128::from(now - pkt.sent_at.0);
         }
         let a = pkt.dst.agent;
         let mut ctx = AgentCtx {
@@ -507,6 +515,17 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 core.last_sample_bytes[f] = bytes;
                 let rate = delta as f64 * 8.0 * 1e9 / interval as f64;
                 core.trace.push(now, core.flow_entity[f], VAR_RATE, rate);
+            }
+        }
+        if core.series.flow_delay {
+            for (f, stats) in core.flows.iter().enumerate() {
+                let (packets, delay) = core.last_sample_delay[f];
+                let dp = stats.delivered_packets - packets;
+                if dp > 0 {
+                    let mean_s = (stats.delivered_delay_ns - delay) as f64 / dp as f64 / 1e9;
+                    core.trace.push(now, core.flow_entity[f], VAR_DELAY, mean_s);
+                }
+                core.last_sample_delay[f] = (stats.delivered_packets, stats.delivered_delay_ns);
             }
         }
         if core.series.queue {

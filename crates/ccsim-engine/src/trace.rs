@@ -13,6 +13,8 @@ pub struct SeriesConfig {
     pub interval: Dur,
     /// Sample each flow's delivered rate (bit/s over the interval).
     pub flow_rate: bool,
+    /// Sample each flow's mean one-way delay of data delivered in the interval (seconds).
+    pub flow_delay: bool,
     /// Sample each link direction's queue length (packets and bytes).
     pub queue: bool,
     /// Agent variables to sample at each interval.
@@ -67,10 +69,12 @@ impl TraceBuf {
 }
 
 /// The engine's own series, after the agent variables.
-pub const ENGINE_VARS: [&str; 3] = ["rate", "queue", "queue_bytes"];
+pub const ENGINE_VARS: [&str; 4] = ["rate", "queue", "queue_bytes", "delay"];
 /// Index of "rate" in the variable table.
 pub const VAR_RATE: u16 = VarId::ALL.len() as u16;
 /// Index of "queue".
 pub const VAR_QUEUE: u16 = VAR_RATE + 1;
 /// Index of "queue_bytes".
 pub const VAR_QUEUE_BYTES: u16 = VAR_RATE + 2;
+/// Index of "delay".
+pub const VAR_DELAY: u16 = VAR_RATE + 3;

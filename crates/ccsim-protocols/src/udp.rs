@@ -171,7 +171,7 @@ impl Agent<Hdr> for PoissonSource {
     }
 }
 
-/// A UDP receiver: counts datagrams and bytes, sums one-way delays, and keeps the arrival
+/// A UDP receiver: counts datagrams and bytes, and keeps the arrival
 /// times of the first `record_limit` datagrams.
 #[derive(Clone, Debug, Default)]
 pub struct UdpSink {
@@ -210,7 +210,6 @@ impl Agent<Hdr> for UdpSink {
         };
         self.stats.data_packets_received += 1;
         self.stats.app_bytes_delivered += u64::from(payload);
-        self.stats.delay_sum_ns += u128::from((ctx.now() - pkt.sent_at).0);
         self.highest_seq = Some(self.highest_seq.map_or(seq, |h| h.max(seq)));
         if self.arrivals.len() < self.record_limit {
             self.arrivals.push(ctx.now());

@@ -190,6 +190,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
     let series = SeriesConfig {
         interval: o.interval.0,
         flow_rate: o.series.iter().any(|s| s == "rate"),
+        flow_delay: o.series.iter().any(|s| s == "delay"),
         queue: o.series.iter().any(|s| s == "queue"),
         sampled_vars: o
             .series

@@ -188,7 +188,7 @@ pub struct OutputSpec {
     /// Time-series resolution.
     #[serde(default = "default_interval")]
     pub interval: DurStr,
-    /// Series sampled every interval: "rate" (per flow), "queue" (per link direction), and
+    /// Series sampled every interval: "rate" and "delay" (per flow), "queue" (per link direction), and
     /// agent variables "cwnd", "ssthresh", "srtt", "rto", "inflight", "send_rate".
     #[serde(default = "default_series")]
     pub series: Vec<String>,
@@ -215,7 +215,7 @@ fn default_series() -> Vec<String> {
 }
 
 /// Engine series names accepted in `output.series` besides the agent variables.
-pub const ENGINE_SERIES: [&str; 2] = ["rate", "queue"];
+pub const ENGINE_SERIES: [&str; 3] = ["rate", "delay", "queue"];
 
 /// Parse a TOML document into a validated spec.
 ///

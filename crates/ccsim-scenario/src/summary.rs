@@ -28,7 +28,7 @@ pub struct FlowSummary {
     pub timeouts: u64,
     /// Seconds from start to the last byte acknowledged (finite TCP transfers that finished).
     pub completion_time_s: Option<f64>,
-    /// Mean one-way delay of received data packets, seconds.
+    /// Mean one-way delay of data packets delivered in the window, seconds.
     pub mean_delay_s: Option<f64>,
 }
 
@@ -128,7 +128,7 @@ pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summar
         let goodput = (rs.app_bytes_delivered - rs0.app_bytes_delivered) as f64 * 8.0 / window_s;
         goodputs.push(goodput);
         let received = fs.delivered_packets - f0.delivered_packets;
-        let delay_count = rs.data_packets_received - rs0.data_packets_received;
+        let delay_ns = fs.delivered_delay_ns - f0.delivered_delay_ns;
         flows.insert(
             f.name.clone(),
             FlowSummary {
@@ -140,9 +140,7 @@ pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summar
                 retransmitted_packets: fs.retransmitted_packets - f0.retransmitted_packets,
                 timeouts: ss.timeouts - ss0.timeouts,
                 completion_time_s: ss.completed_at.map(|t| (t.0 - f.start.0 .0) as f64 / 1e9),
-                mean_delay_s: (delay_count > 0).then(|| {
-                    (rs.delay_sum_ns - rs0.delay_sum_ns) as f64 / 1e9 / delay_count as f64
-                }),
+                mean_delay_s: (received > 0).then(|| delay_ns as f64 / 1e9 / received as f64),
             },
         );
     }

@@ -106,3 +106,24 @@ fn poisson_gaps_are_exponential() {
     assert!((mean / 1e6 - 1.0).abs() < 0.02, "mean gap {mean} ns");
     assert!((cv - 1.0).abs() < 0.03, "coefficient of variation {cv}");
 }
+
+#[test]
+fn delay_series_is_serialisation_plus_propagation_on_an_idle_path() {
+    let s = spec(json!({
+        "run": {"duration": "5s"},
+        "links": [{"between": ["a", "b"], "rate": "10Mbps", "delay": "10ms"}],
+        "flows": [{"name": "c", "protocol": "cbr", "from": "a", "to": "b", "rate": "1Mbps"}],
+        "output": {"series": ["delay"]}
+    }));
+    let out = run_spec(&s);
+    // 1000 B at 10 Mbps = 0.8 ms, plus 10 ms; no queueing at 10% load.
+    let expected = 0.0108;
+    assert_eq!(out.trace.len(), 5);
+    for &v in &out.trace.value {
+        assert!((v - expected).abs() < 1e-12, "delay sample {v}");
+    }
+    let mean = out.summary.flows["c"]
+        .mean_delay_s
+        .expect("packets were delivered");
+    assert!((mean - expected).abs() < 1e-12, "mean delay {mean}");
+}

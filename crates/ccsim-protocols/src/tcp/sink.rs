@@ -66,7 +66,7 @@ impl TcpSink {
     }
 
     /// Record segment `seq`; returns (was new, arrived in order with no gap behind it).
-    fn accept(&mut self, seq: u64, payload: u32, sent_at: SimTime, now: SimTime) -> (bool, bool) {
+    fn accept(&mut self, seq: u64, payload: u32) -> (bool, bool) {
         if seq < self.rcv_nxt {
             return (false, false);
         }
@@ -80,7 +80,6 @@ impl TcpSink {
         self.reorder[idx] = payload;
         // In order with nothing buffered behind it; a segment that fills a gap is not.
         let plain_in_order = idx == 0 && self.reorder.len() == 1;
-        self.stats.delay_sum_ns += u128::from((now - sent_at).0);
         while let Some(&p) = self.reorder.front() {
             if p == 0 {
                 break;
@@ -103,7 +102,7 @@ impl Agent<Hdr> for TcpSink {
         self.peer = Some(pkt.src);
         self.flow = pkt.flow;
         self.stats.data_packets_received += 1;
-        let (_, in_order) = self.accept(seq, payload, pkt.sent_at, ctx.now());
+        let (_, in_order) = self.accept(seq, payload);
         match self.delayed_ack {
             Some(timeout) if in_order => {
                 self.unacked += 1;
