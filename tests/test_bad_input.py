@@ -48,6 +48,7 @@ CASES = [
     ("node in no link", set_(["flows", 0, "to"], "nowhere"), "flows[0].to", 'node "nowhere" is in no link'),
     ("duplicate flow", add_flow(name="tcp1"), "flows[1].name", 'duplicate flow name "tcp1"'),
     ("start after end", set_(["flows", 0, "start"], "9s"), "flows[0].start", '"9s" is not before the end of the run ("5s")'),
+    ("min_rto above max", set_(["flows", 0, "min_rto"], "90s"), "flows[0].min_rto", "must be at most the 60 s maximum RTO"),
     ("unknown key", set_(["links", 0, "rat"], "1Mbps"), "links[0].rat", "unknown field `rat`"),
     ("unknown top-level key", set_(["flow"], []), "flow", "unknown field `flow`"),
 ]

@@ -110,8 +110,6 @@ pub struct LinkStats {
     pub drops: [u64; 4],
     /// Integral of the waiting-queue length over time, packet-nanoseconds.
     pub queue_integral: u128,
-    /// Nanoseconds during which the link was serialising.
-    pub busy_ns: u64,
 }
 
 impl LinkStats {

@@ -200,8 +200,21 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             "{}->{}",
             self.core.node_names[from.0 as usize], self.core.node_names[to.0 as usize]
         );
+        // Parallel links between the same nodes get distinct streams ("a->b", "a->b#2", ...)
+        // without renaming the first, so adding a link never changes another's draws.
+        let twins = self
+            .core
+            .links
+            .iter()
+            .filter(|l| l.from == from.0 && l.to == to.0)
+            .count();
+        let stream = if twins == 0 {
+            name.clone()
+        } else {
+            format!("{name}#{}", twins + 1)
+        };
         let loss_rng = (config.loss > 0.0)
-            .then(|| RngStream::new(self.core.seed, &format!("link/{name}/loss")));
+            .then(|| RngStream::new(self.core.seed, &format!("link/{stream}/loss")));
         let id = u32::try_from(self.core.links.len()).expect("link count fits u32");
         self.core
             .links

@@ -455,6 +455,15 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                         "must be at least 1 segment, found 0".into(),
                     );
                 }
+                if f.min_rto.0 > ccsim_core::Dur::from_secs(60) {
+                    return err(
+                        p("min_rto"),
+                        format!(
+                            "must be at most the 60 s maximum RTO, found {}",
+                            show(&f.min_rto)
+                        ),
+                    );
+                }
                 if f.size.is_some_and(|s| s.0 .0 == 0) {
                     return err(p("size"), "must be positive, found \"0B\"".into());
                 }

@@ -20,6 +20,7 @@ pub struct RttEstimator {
 
 impl RttEstimator {
     /// A fresh estimator: RTO = `initial` until the first sample (RFC 6298 section 2.1).
+    /// A maximum below the minimum is raised to the minimum.
     #[must_use]
     pub fn new(initial: Dur, min_rto: Dur, max_rto: Dur) -> Self {
         RttEstimator {
@@ -28,7 +29,7 @@ impl RttEstimator {
             rto: initial.0,
             backoff: 0,
             min_rto: min_rto.0,
-            max_rto: max_rto.0,
+            max_rto: max_rto.0.max(min_rto.0),
         }
     }
 

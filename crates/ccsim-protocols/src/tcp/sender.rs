@@ -104,8 +104,9 @@ impl NewRenoSender {
         let mss = u64::from(cfg.packet_size - TCP_HEADER_BYTES);
         let (total_segments, last_payload) = match cfg.size {
             None => (u64::MAX, cfg.packet_size - TCP_HEADER_BYTES),
+            Some(0) => (0, 0),
             Some(size) => {
-                let n = size.div_ceil(mss).max(1);
+                let n = size.div_ceil(mss);
                 let last = size - (n - 1) * mss;
                 (
                     n,
@@ -231,6 +232,8 @@ impl NewRenoSender {
     }
 
     fn on_ack<C: Ctx<Hdr>>(&mut self, ack: u64, ctx: &mut C) {
+        // An ACK for data never sent is treated as acknowledging everything sent.
+        let ack = ack.min(self.snd_max);
         if ack > self.snd_una {
             self.on_new_ack(ack, ctx);
         } else if ack == self.snd_una && self.snd_max > self.snd_una {
@@ -239,7 +242,6 @@ impl NewRenoSender {
     }
 
     fn on_new_ack<C: Ctx<Hdr>>(&mut self, ack: u64, ctx: &mut C) {
-        let ack = ack.min(self.snd_max);
         self.backed_off = false;
         let acked_segments = ack - self.snd_una;
         if let Some((seq, sent)) = self.timed {
@@ -356,6 +358,9 @@ impl NewRenoSender {
 impl Agent<Hdr> for NewRenoSender {
     fn on_start<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         self.started_at = ctx.now();
+        if self.total_segments == 0 {
+            self.stats.completed_at = Some(ctx.now()); // an empty transfer is done at once
+        }
         ctx.trace(VarId::Cwnd, self.cwnd as f64);
         self.send_allowed(ctx);
     }

@@ -20,8 +20,8 @@ pub struct TcpSink {
     delayed_ack: Option<Dur>,
     /// Next segment expected.
     rcv_nxt: u64,
-    /// Payload of segments `rcv_nxt + i` already received (0 = missing).
-    reorder: VecDeque<u32>,
+    /// Payload of segments `rcv_nxt + i` already received (`None` = missing).
+    reorder: VecDeque<Option<u32>>,
     /// In-order segments not yet acknowledged (delayed-ACK mode).
     unacked: u32,
     /// Where ACKs go (learned from the first data segment).
@@ -72,18 +72,15 @@ impl TcpSink {
         }
         let idx = usize::try_from(seq - self.rcv_nxt).expect("reorder window fits usize");
         if idx >= self.reorder.len() {
-            self.reorder.resize(idx + 1, 0);
+            self.reorder.resize(idx + 1, None);
         }
-        if self.reorder[idx] != 0 {
+        if self.reorder[idx].is_some() {
             return (false, false);
         }
-        self.reorder[idx] = payload;
+        self.reorder[idx] = Some(payload);
         // In order with nothing buffered behind it; a segment that fills a gap is not.
         let plain_in_order = idx == 0 && self.reorder.len() == 1;
-        while let Some(&p) = self.reorder.front() {
-            if p == 0 {
-                break;
-            }
+        while let Some(&Some(p)) = self.reorder.front() {
             self.reorder.pop_front();
             self.rcv_nxt += 1;
             self.stats.app_bytes_delivered += u64::from(p);

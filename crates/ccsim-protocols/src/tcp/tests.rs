@@ -259,3 +259,38 @@ fn sink_acks_out_of_order_segments_at_once_and_buffers_them() {
     assert_eq!(ctx.drain()[0].header, Hdr::TcpAck { ack: 4 });
     assert_eq!(sink.stats().app_bytes_delivered, 4 * 960);
 }
+
+#[test]
+fn an_empty_transfer_is_complete_at_start_and_sends_nothing() {
+    let cfg = TcpConfig {
+        size: Some(0),
+        ..TcpConfig::default()
+    };
+    let (s, mut ctx) = established(&cfg);
+    assert!(ctx.drain().is_empty());
+    assert_eq!(s.completed_at(), Some(SimTime::ZERO));
+    assert_eq!(ctx.timers[0], None);
+}
+
+#[test]
+fn an_ack_beyond_what_was_sent_acknowledges_only_what_was_sent() {
+    let (mut s, mut ctx) = sender_with_window(2);
+    s.on_packet(&ack(2), &mut ctx);
+    let cwnd = s.cwnd();
+    ctx.drain();
+    s.on_packet(&ack(99), &mut ctx);
+    // After ack(2) the window is 3 MSS and segments 2, 3, 4 went out (snd_max = 5); the
+    // bogus ACK counts as acknowledging exactly those.
+    assert_eq!(s.snd_una(), 5);
+    assert!(s.cwnd() <= cwnd + 2 * MSS);
+}
+
+#[test]
+fn a_minimum_rto_above_the_maximum_raises_the_maximum() {
+    let cfg = TcpConfig {
+        min_rto: Dur::from_secs(90),
+        ..TcpConfig::default()
+    };
+    let (_, ctx) = established(&cfg);
+    assert_eq!(ctx.timers[0], Some(SimTime(90_000_000_000)));
+}
