@@ -2,7 +2,7 @@
 
 from typing import Any, Callable
 
-__all__ = ["__version__", "bench_names", "bench_spec", "build_profile", "load_toml", "run", "schema", "validate"]
+__all__ = ["__version__", "_selftest_panic", "bench_names", "bench_spec", "build_profile", "load_toml", "run", "schema", "validate"]
 
 __version__: str
 build_profile: str
@@ -17,3 +17,5 @@ def load_toml(text: str) -> str: ...
 def schema() -> str: ...
 def bench_names() -> list[str]: ...
 def bench_spec(name: str) -> str: ...
+def _selftest_panic() -> None:
+    """Panic inside the guarded region (for the test suite); raises ccsim.InternalError."""

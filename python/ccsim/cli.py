@@ -144,10 +144,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ccsim: interrupted", file=sys.stderr)
         return 130
-    except (InternalError, Exception) as e:  # noqa: BLE001 - the CLI's last line of defence
+    except InternalError as e:
         if args.traceback:
             raise
-        print(f"ccsim: internal error: {e} (run with --traceback and please report)", file=sys.stderr)
+        print(f"ccsim: {e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # noqa: BLE001 - the CLI's last line of defence
+        if args.traceback:
+            raise
+        print(f"ccsim: internal error: {type(e).__name__}: {e} (run with --traceback and please report)",
+              file=sys.stderr)
         return 1
 
 

@@ -5,14 +5,14 @@
 //! without per-row objects. Errors become the exceptions of `ccsim.errors` (see `errors.rs`).
 
 mod errors;
-
-use std::panic::{catch_unwind, AssertUnwindSafe};
+mod guard;
 
 use ccsim_scenario::{bench, parse_spec_json, parse_spec_toml, RunOptions, ScenarioError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use errors::{internal_error, to_pyerr};
+use guard::guarded;
 
 fn le_bytes<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
     let mut out = Vec::with_capacity(v.len() * N);
@@ -81,7 +81,7 @@ fn run(
     let spec = parse_spec_json(spec_json).map_err(|e| to_pyerr(py, &e))?;
     let mut pending: Option<PyErr> = None;
     let outcome = py.allow_threads(|| {
-        catch_unwind(AssertUnwindSafe(|| {
+        guarded(|| {
             let options = RunOptions {
                 chunk_events,
                 ..RunOptions::default()
@@ -101,23 +101,11 @@ fn run(
                     true
                 })
             })
-        }))
+        })
     });
     let outcome = match outcome {
-        Err(panic) => {
-            let msg = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_string()))
-                .unwrap_or_else(|| "unknown panic".into());
-            return Err(internal_error(py, &msg));
-        }
-        Ok(Err(e)) => {
-            if let Some(err) = pending {
-                return Err(err);
-            }
-            return Err(to_pyerr(py, &e));
-        }
+        Err(panic_message) => return Err(internal_error(py, &panic_message)),
+        Ok(Err(e)) => return Err(pending.unwrap_or_else(|| to_pyerr(py, &e))),
         Ok(Ok(o)) => o,
     };
     let summary =
@@ -146,6 +134,14 @@ fn run(
     Ok(out.into_any().unbind())
 }
 
+/// For the test suite: panic inside the guarded region, as a bug would, so the tests can
+/// check that a panic surfaces as `ccsim.InternalError` and not as a crash.
+#[pyfunction]
+fn _selftest_panic(py: Python<'_>) -> PyResult<()> {
+    py.allow_threads(|| guarded(|| panic!("self-test panic")))
+        .map_err(|m| internal_error(py, &m))
+}
+
 /// The native module.
 #[pymodule]
 fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -155,6 +151,8 @@ fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(bench_names, m)?)?;
     m.add_function(wrap_pyfunction!(bench_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(_selftest_panic, m)?)?;
+    guard::install_panic_hook();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add(
         "build_profile",
