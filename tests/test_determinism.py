@@ -45,3 +45,24 @@ def test_different_seed_changes_random_traffic() -> None:
     noise_b = rb[rb["entity"] == "noise"]["value"].to_numpy()
     assert (noise_a != noise_b).any()
     assert a.spec_hash != b.spec_hash
+
+
+def test_adding_a_flow_does_not_change_another_flows_random_numbers() -> None:
+    base: dict[str, Any] = {
+        "run": {"duration": "10s", "seed": 3},
+        "links": [
+            {"between": ["a", "b"], "rate": "100Mbps", "delay": "1ms", "loss": 0.01},
+            {"between": ["x", "y"], "rate": "100Mbps", "delay": "1ms", "loss": 0.01},
+        ],
+        "flows": [{"name": "p", "protocol": "poisson", "from": "a", "to": "b", "rate": "5Mbps"}],
+        "output": {"interval": "0.1s", "series": ["rate"]},
+    }
+    alone = ccsim.run(base, progress=False)
+    more = dict(base, flows=[{"name": "other", "protocol": "poisson", "from": "x", "to": "y", "rate": "7Mbps"},
+                             *base["flows"]])
+    crowded = ccsim.run(more, progress=False)
+    pa, pc = alone.summary["flows"]["p"], crowded.summary["flows"]["p"]
+    assert (pa["sent_packets"], pa["lost_packets"]) == (pc["sent_packets"], pc["lost_packets"])
+    ra = alone.series("rate")
+    rc = crowded.series("rate")
+    assert list(ra[ra["entity"] == "p"]["value"]) == list(rc[rc["entity"] == "p"]["value"])

@@ -18,8 +18,12 @@ pub struct FlowSummary {
     pub goodput_bps: f64,
     /// Data packets sent (retransmissions included).
     pub sent_packets: u64,
+    /// Their bytes, headers included.
+    pub sent_bytes: u64,
     /// Data packets that reached the receiver.
     pub received_packets: u64,
+    /// Their bytes, headers included.
+    pub received_bytes: u64,
     /// Data packets dropped in the network.
     pub lost_packets: u64,
     /// Data packets retransmitted.
@@ -135,7 +139,9 @@ pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summar
                 protocol: f.protocol.name(),
                 goodput_bps: goodput,
                 sent_packets: fs.sent_packets - f0.sent_packets,
+                sent_bytes: fs.sent_bytes - f0.sent_bytes,
                 received_packets: received,
+                received_bytes: fs.delivered_bytes - f0.delivered_bytes,
                 lost_packets: fs.dropped_packets - f0.dropped_packets,
                 retransmitted_packets: fs.retransmitted_packets - f0.retransmitted_packets,
                 timeouts: ss.timeouts - ss0.timeouts,

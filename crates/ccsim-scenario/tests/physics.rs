@@ -127,3 +127,60 @@ fn delay_series_is_serialisation_plus_propagation_on_an_idle_path() {
         .expect("packets were delivered");
     assert!((mean - expected).abs() < 1e-12, "mean delay {mean}");
 }
+
+#[test]
+fn byte_limited_droptail_never_holds_more_than_its_limit() {
+    // 5000 B of 1000-byte packets: at most 5 wait; at 150% load a third is dropped.
+    let s = spec(json!({
+        "run": {"duration": "20s"},
+        "links": [
+            {"between": ["s", "r"], "rate": "100Mbps", "delay": "1ms", "queue": "1000p"},
+            {"between": ["r", "d"], "rate": "10Mbps", "delay": "10ms", "queue": "5000B"}
+        ],
+        "flows": [{"name": "cbr", "protocol": "cbr", "from": "s", "to": "d", "rate": "15Mbps"}],
+        "output": {"interval": "1ms", "series": ["queue"]}
+    }));
+    let out = run_spec(&s);
+    let t = &out.trace;
+    let names = ccsim_engine::TraceBuf::var_names();
+    let qbytes = names.iter().position(|n| *n == "queue_bytes").unwrap() as u16;
+    let max_bytes = (0..t.len())
+        .filter(|&i| t.var[i] == qbytes)
+        .map(|i| t.value[i])
+        .fold(0.0, f64::max);
+    assert_eq!(
+        max_bytes, 5000.0,
+        "the queue fills to exactly its byte limit"
+    );
+    let f = &out.summary.flows["cbr"];
+    let drop_fraction = f.lost_packets as f64 / f.sent_packets as f64;
+    assert!(
+        (drop_fraction - 1.0 / 3.0).abs() < 0.02,
+        "drop fraction {drop_fraction}"
+    );
+}
+
+#[test]
+fn bernoulli_loss_rate_matches_its_probability() {
+    // 100 000 packets at p = 0.05: the count of losses is binomial, sd = sqrt(n p (1-p)) = 69.
+    let s = spec(json!({
+        "run": {"duration": "100s", "seed": 5},
+        "links": [{"between": ["s", "d"], "rate": "100Mbps", "delay": "1ms", "loss": 0.05}],
+        "flows": [{"name": "cbr", "protocol": "cbr", "from": "s", "to": "d", "rate": "8Mbps"}],
+        "output": {"series": []}
+    }));
+    let out = run_spec(&s);
+    let f = &out.summary.flows["cbr"];
+    let n = f.sent_packets as f64;
+    let expected = 0.05 * n;
+    let sd = (n * 0.05 * 0.95).sqrt();
+    assert!(
+        (f.lost_packets as f64 - expected).abs() < 4.0 * sd,
+        "{} losses of {n}",
+        f.lost_packets
+    );
+    assert_eq!(
+        out.summary.links["s->d"].drops_by_reason["random_loss"],
+        f.lost_packets
+    );
+}
