@@ -10,7 +10,7 @@ pub mod udp;
 use ccsim_core::{Agent, AgentStats, Ctx, Header, Packet, TimerSlot, VarId};
 
 pub use tcp::{NewRenoSender, TcpConfig, TcpSink};
-pub use udp::{CbrSource, PoissonSource, UdpConfig, UdpSink};
+pub use udp::{Departures, UdpConfig, UdpSink, UdpSource};
 
 /// Bytes of IP and TCP header on every TCP packet (no options).
 pub const TCP_HEADER_BYTES: u32 = 40;
@@ -68,10 +68,8 @@ pub enum AnyAgent {
     NewReno(NewRenoSender),
     /// TCP receiver.
     TcpSink(TcpSink),
-    /// UDP constant-bit-rate source.
-    Cbr(CbrSource),
-    /// UDP Poisson source.
-    Poisson(PoissonSource),
+    /// UDP source (constant bit rate or Poisson).
+    Udp(UdpSource),
     /// UDP receiver.
     UdpSink(UdpSink),
 }
@@ -81,8 +79,7 @@ macro_rules! each_agent {
         match $self {
             AnyAgent::NewReno($a) => $body,
             AnyAgent::TcpSink($a) => $body,
-            AnyAgent::Cbr($a) => $body,
-            AnyAgent::Poisson($a) => $body,
+            AnyAgent::Udp($a) => $body,
             AnyAgent::UdpSink($a) => $body,
         }
     };

@@ -22,16 +22,42 @@ pub struct UdpConfig {
     pub packet_size: u32,
 }
 
+/// How a UDP source spaces its packets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Departures {
+    /// Constant bit rate: packet k at start + floor(k * size * 8 / rate).
+    Constant,
+    /// Poisson: exponential gaps with mean size * 8 / rate.
+    Poisson,
+}
+
+/// A UDP source: constant-bit-rate or Poisson departures.
 #[derive(Clone, Debug)]
-struct UdpSender {
+pub struct UdpSource {
     flow: FlowId,
     peer: Addr,
     cfg: UdpConfig,
+    departures: Departures,
     next_seq: u64,
+    started_at: SimTime,
     stopped: bool,
 }
 
-impl UdpSender {
+impl UdpSource {
+    /// A source for `flow` toward `peer`.
+    #[must_use]
+    pub fn new(flow: FlowId, peer: Addr, cfg: UdpConfig, departures: Departures) -> Self {
+        UdpSource {
+            flow,
+            peer,
+            cfg,
+            departures,
+            next_seq: 0,
+            started_at: SimTime::ZERO,
+            stopped: false,
+        }
+    }
+
     fn send_one<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         let seq = self.next_seq;
         self.next_seq += 1;
@@ -47,125 +73,57 @@ impl UdpSender {
             },
         });
     }
-}
 
-/// A constant-bit-rate source.
-#[derive(Clone, Debug)]
-pub struct CbrSource {
-    inner: UdpSender,
-    started_at: SimTime,
-}
-
-impl CbrSource {
-    /// A CBR source for `flow` toward `peer`.
-    #[must_use]
-    pub fn new(flow: FlowId, peer: Addr, cfg: UdpConfig) -> Self {
-        CbrSource {
-            inner: UdpSender {
-                flow,
-                peer,
-                cfg,
-                next_seq: 0,
-                stopped: false,
-            },
-            started_at: SimTime::ZERO,
+    /// When the next packet (number `self.next_seq`) leaves.
+    fn next_departure<C: Ctx<Hdr>>(&mut self, ctx: &mut C) -> SimTime {
+        let bits = u128::from(self.cfg.packet_size) * 8;
+        match self.departures {
+            Departures::Constant => {
+                let offset = u128::from(self.next_seq) * bits * 1_000_000_000
+                    / u128::from(self.cfg.rate.bps());
+                SimTime(
+                    self.started_at
+                        .0
+                        .saturating_add(u64::try_from(offset).unwrap_or(u64::MAX)),
+                )
+            }
+            Departures::Poisson => {
+                let mean_ns = bits as f64 * 1e9 / self.cfg.rate.bps() as f64;
+                let gap = ctx.rng().exponential(mean_ns).round();
+                // A gap beyond u64 nanoseconds (585 years) is as good as never.
+                let gap_ns = if gap < 1.8e19 { gap as u64 } else { u64::MAX };
+                SimTime(ctx.now().0.saturating_add(gap_ns))
+            }
         }
     }
-
-    fn send_time(&self, k: u64) -> SimTime {
-        let bits = u128::from(self.inner.cfg.packet_size) * 8;
-        let offset = u128::from(k) * bits * 1_000_000_000 / u128::from(self.inner.cfg.rate.bps());
-        SimTime(
-            self.started_at
-                .0
-                .saturating_add(u64::try_from(offset).unwrap_or(u64::MAX)),
-        )
-    }
 }
 
-impl Agent<Hdr> for CbrSource {
+impl Agent<Hdr> for UdpSource {
     fn on_start<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         self.started_at = ctx.now();
-        ctx.trace(VarId::Rate, self.inner.cfg.rate.bps() as f64);
+        ctx.trace(VarId::Rate, self.cfg.rate.bps() as f64);
         self.on_timer(SEND_TIMER, ctx);
     }
     fn on_packet<C: Ctx<Hdr>>(&mut self, _pkt: &Packet<Hdr>, _ctx: &mut C) {}
     fn on_timer<C: Ctx<Hdr>>(&mut self, _slot: TimerSlot, ctx: &mut C) {
-        if self.inner.stopped {
+        if self.stopped {
             return;
         }
-        self.inner.send_one(ctx);
-        let next = self.send_time(self.inner.next_seq);
+        self.send_one(ctx);
+        let next = self.next_departure(ctx);
         ctx.set_timer(SEND_TIMER, next);
     }
     fn on_stop<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        self.inner.stopped = true;
+        self.stopped = true;
         ctx.cancel_timer(SEND_TIMER);
+        ctx.trace(VarId::Rate, 0.0);
     }
     fn var(&self, var: VarId) -> Option<f64> {
         (var == VarId::Rate).then(|| {
-            if self.inner.stopped {
+            if self.stopped {
                 0.0
             } else {
-                self.inner.cfg.rate.bps() as f64
-            }
-        })
-    }
-}
-
-/// A Poisson source: exponential inter-departure times.
-#[derive(Clone, Debug)]
-pub struct PoissonSource {
-    inner: UdpSender,
-}
-
-impl PoissonSource {
-    /// A Poisson source for `flow` toward `peer`, with mean rate `cfg.rate`.
-    #[must_use]
-    pub fn new(flow: FlowId, peer: Addr, cfg: UdpConfig) -> Self {
-        PoissonSource {
-            inner: UdpSender {
-                flow,
-                peer,
-                cfg,
-                next_seq: 0,
-                stopped: false,
-            },
-        }
-    }
-
-    fn mean_gap_ns(&self) -> f64 {
-        f64::from(self.inner.cfg.packet_size) * 8.0 * 1e9 / self.inner.cfg.rate.bps() as f64
-    }
-}
-
-impl Agent<Hdr> for PoissonSource {
-    fn on_start<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        ctx.trace(VarId::Rate, self.inner.cfg.rate.bps() as f64);
-        self.on_timer(SEND_TIMER, ctx);
-    }
-    fn on_packet<C: Ctx<Hdr>>(&mut self, _pkt: &Packet<Hdr>, _ctx: &mut C) {}
-    fn on_timer<C: Ctx<Hdr>>(&mut self, _slot: TimerSlot, ctx: &mut C) {
-        if self.inner.stopped {
-            return;
-        }
-        self.inner.send_one(ctx);
-        let mean = self.mean_gap_ns();
-        let gap = ctx.rng().exponential(mean).round();
-        // A gap beyond u64 nanoseconds (585 years) is as good as never.
-        let gap_ns = if gap < 1.8e19 { gap as u64 } else { u64::MAX };
-        ctx.set_timer(SEND_TIMER, SimTime(ctx.now().0.saturating_add(gap_ns)));
-    }
-    fn on_stop<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        self.inner.stopped = true;
-        ctx.cancel_timer(SEND_TIMER);
-    }
-    fn var(&self, var: VarId) -> Option<f64> {
-        (var == VarId::Rate).then(|| {
-            if self.inner.stopped {
-                0.0
-            } else {
-                self.inner.cfg.rate.bps() as f64
+                self.cfg.rate.bps() as f64
             }
         })
     }

@@ -8,7 +8,7 @@ use ccsim_engine::{
     LinkConfig, LinkId, NodeId, QueueLimit, RouteMetric, SeriesConfig, Sim, TraceBuf,
 };
 use ccsim_protocols::{
-    AnyAgent, CbrSource, Hdr, NewRenoSender, PoissonSource, TcpConfig, TcpSink, UdpConfig, UdpSink,
+    AnyAgent, Departures, Hdr, NewRenoSender, TcpConfig, TcpSink, UdpConfig, UdpSink, UdpSource,
 };
 
 use crate::error::ScenarioError;
@@ -140,11 +140,12 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                     rate: rate.0,
                     packet_size,
                 };
-                let source = if f.protocol == Protocol::Cbr {
-                    AnyAgent::Cbr(CbrSource::new(flow, receiver_addr, cfg))
+                let departures = if f.protocol == Protocol::Cbr {
+                    Departures::Constant
                 } else {
-                    AnyAgent::Poisson(PoissonSource::new(flow, receiver_addr, cfg))
+                    Departures::Poisson
                 };
+                let source = AnyAgent::Udp(UdpSource::new(flow, receiver_addr, cfg, departures));
                 (
                     source,
                     AnyAgent::UdpSink(UdpSink::new(options.record_arrivals)),
