@@ -67,7 +67,9 @@ def test_ctrl_c_stops_a_run_cleanly(tmp_path: Path) -> None:
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "ccsim.cli", "run", str(spec), "-o", str(out), "-q"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.0)
+    # Let the interpreter start and the run begin (imports take about a second) before Ctrl-C.
+    time.sleep(5.0)
+    assert proc.poll() is None, "the run should still be going"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
