@@ -115,3 +115,19 @@ def test_schema_describes_the_spec() -> None:
     schema: dict[str, Any] = ccsim.schema()
     assert set(schema["required"]) == {"run", "links"}
     assert "flows" in schema["properties"]
+
+
+def test_on_progress_reports_monotonic_time_and_can_stop_a_run() -> None:
+    seen: list[tuple[float, float, int]] = []
+    ccsim.run(small_spec(duration="20s"), progress=False, on_progress=lambda t, h, e: seen.append((t, h, e)))
+    assert seen[-1][0] == seen[-1][1] == 20.0
+    assert all(a[0] <= b[0] and a[2] <= b[2] for a, b in zip(seen, seen[1:]))
+
+    class Stop(Exception):
+        pass
+
+    def stop(t: float, h: float, e: int) -> None:
+        raise Stop(f"stopped at {t}")
+
+    with pytest.raises(Stop):
+        ccsim.run(small_spec(duration="1000s"), progress=False, on_progress=stop)

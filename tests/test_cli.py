@@ -75,3 +75,24 @@ def test_ctrl_c_stops_a_run_cleanly(tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     assert err.strip() == "ccsim: interrupted"
     assert not out.exists()
+
+
+def test_ctrl_c_stops_parallel_runs_promptly() -> None:
+    code = (
+        "import ccsim.experiments.base as b\n"
+        "spec = {'run': {'duration': '100000s'}, 'links': [{'between': ['a', 'b'], 'rate': '1Gbps', 'delay': '1ms'}],\n"
+        "        'flows': [{'name': 'f', 'protocol': 'cbr', 'from': 'a', 'to': 'b', 'rate': '900Mbps'}],\n"
+        "        'output': {'series': []}}\n"
+        "try:\n"
+        "    b.run_many([spec, spec], jobs=2)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('stopped')\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(5.0)
+    assert proc.poll() is None, "the runs should still be going"
+    start = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert out.strip() == "stopped", err
+    assert time.perf_counter() - start < 5.0

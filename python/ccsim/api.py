@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import Any, Callable
 
 from . import _ccsim
 from .results import Result
@@ -33,17 +33,29 @@ class _ProgressBar:
         self._bar.close()
 
 
-def run(spec: SpecLike, *, progress: bool = True, label: str = "") -> Result:
+ProgressCallback = Callable[[float, float, int], None]
+
+
+def run(spec: SpecLike, *, progress: bool = True, label: str = "",
+        on_progress: ProgressCallback | None = None) -> Result:
     """Run a scenario: a TOML path, a spec dict or a :class:`ccsim.Scenario`.
 
     Shows a progress bar on stderr for runs that take more than a second unless
-    ``progress=False``. Ctrl-C stops the run and raises ``KeyboardInterrupt``.
+    ``progress=False``. ``on_progress(sim_seconds, horizon_seconds, events)`` is called
+    every few hundred thousand events; an exception it raises stops the run and propagates.
+    Ctrl-C stops the run and raises ``KeyboardInterrupt``.
     Raises :class:`ccsim.SpecError` for bad input, :class:`ccsim.InternalError` for bugs.
     """
     text = to_spec_json(spec)
     bar = _ProgressBar(None, label) if progress else None
+    callbacks = [cb for cb in (bar, on_progress) if cb is not None]
+
+    def report(sim_seconds: float, horizon: float, events: int) -> None:
+        for cb in callbacks:
+            cb(sim_seconds, horizon, events)
+
     try:
-        raw: dict[str, Any] = _ccsim.run(text, bar)
+        raw: dict[str, Any] = _ccsim.run(text, report if callbacks else None)
     finally:
         if bar is not None:
             bar.close()
