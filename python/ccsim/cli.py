@@ -16,6 +16,9 @@ from typing import Any, Callable
 from .errors import InternalError, SpecError
 
 
+_MAX_FLOW_LINES = 20
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from .api import run
 
@@ -24,8 +27,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if not args.quiet:
         s = result.summary
         print(f"wrote {out}/ (summary.json, series.parquet{', plots' if not args.no_plots else ''})")
-        for name, f in s["flows"].items():
+        flows = list(s["flows"].items())
+        for name, f in flows[:_MAX_FLOW_LINES]:
             print(f"  {name:<16} goodput {f['goodput_bps'] / 1e6:9.3f} Mbit/s  lost {f['lost_packets']}")
+        if len(flows) > _MAX_FLOW_LINES:
+            print(f"  ... and {len(flows) - _MAX_FLOW_LINES} more flows (see summary.json)")
         jain = s["fairness"]["jain"]
         r = s["run"]
         print(f"  Jain {jain:.4f}" if jain is not None else "  (no flows)",
@@ -93,9 +99,16 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     return 0 if report.passed else 3
 
 
+def _version() -> str:
+    from . import _ccsim
+
+    return f"{_ccsim.__version__} ({_ccsim.build_profile} build)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ccsim", description="ccsim: a congestion-control laboratory")
     p.add_argument("--traceback", action="store_true", help="show Python tracebacks on errors")
+    p.add_argument("--version", action="version", version=f"ccsim {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     r = sub.add_parser("run", help="run a scenario file")
