@@ -40,9 +40,10 @@ def test_only_the_binding_crate_links_pyo3() -> None:
             assert "pyo3" not in deps(crate), crate
 
 
-def test_protocols_use_no_engine_clock_or_hash_maps() -> None:
-    src = ROOT / "crates" / "ccsim-protocols" / "src"
-    for path in src.rglob("*.rs"):
+@pytest.mark.parametrize("crate", ["ccsim-core", "ccsim-engine", "ccsim-protocols"])
+def test_simulation_crates_use_no_wall_clock_or_hash_maps(crate: str) -> None:
+    """Determinism by construction: no wall clock, no hash-order iteration, no global RNG."""
+    for path in (ROOT / "crates" / crate / "src").rglob("*.rs"):
         text = path.read_text()
-        for banned in ("std::time", "HashMap", "HashSet", "thread_rng", "ccsim_engine"):
+        for banned in ("std::time", "Instant::now", "HashMap", "HashSet", "thread_rng"):
             assert banned not in text, f"{path.relative_to(ROOT)} uses {banned}"
