@@ -131,3 +131,33 @@ fn a_lost_window_times_out_and_slow_starts() {
         .collect();
     assert_eq!(after, vec![2.0 * 960.0, 3.0 * 960.0, 4.0 * 960.0]);
 }
+
+/// Utilisation of a link fed by one Reno-style flow whose window saws linearly between
+/// (P + B) / 2 and P + B packets (P = bandwidth-delay product, B = buffer): while W < P the
+/// link carries W packets per round trip of the empty-queue RTT, above P it is full and the
+/// round trip stretches to W / C. Integrating over one sawtooth:
+/// U = [(Wmax^2 - Wmin^2) / 2] / [P (P - Wmin) + (Wmax^2 - P^2) / 2]  (3/4 when B = 0).
+fn sawtooth_utilisation(p: f64, b: f64) -> f64 {
+    let (w_min, w_max) = ((p + b) / 2.0, p + b);
+    ((w_max * w_max - w_min * w_min) / 2.0) / (p * (p - w_min) + (w_max * w_max - p * p) / 2.0)
+}
+
+#[test]
+fn utilisation_with_a_small_buffer_follows_the_sawtooth_model() {
+    // 10 Mbps of 1000 B packets = 1250 packets/s; RTT = 2 * 42 ms + serialisation 0.96 ms.
+    let p: f64 = 1250.0 * (0.084 + 0.0008 + 2.0 * 0.000_008 + 2.0 * 0.000_000_32);
+    for fraction in [0.25_f64, 0.5] {
+        let b = (fraction * p).round();
+        let mut s = single_flow("10Mbps", "40ms", &format!("{b}p"), "400s", "50s");
+        s["output"] = json!({"series": []});
+        let out = run_spec(&spec(s));
+        let measured = out.summary.links["r1->r2"].utilization;
+        // The packet in service is a buffer place too.
+        let model = sawtooth_utilisation(p, b + 1.0);
+        assert!(
+            (measured - model).abs() < 0.02,
+            "B = {b}: utilisation {measured}, model {model}"
+        );
+        assert_eq!(out.summary.flows["tcp"].timeouts, 0);
+    }
+}
