@@ -28,27 +28,34 @@ fn one_flow_fills_a_link_with_a_bdp_buffer() {
     assert!(u >= 0.97, "utilisation {u}");
 }
 
-fn mathis_ratio(p: f64, seed: u64) -> f64 {
-    // Loss on the bottleneck's data direction only; the path has capacity to spare.
+/// Goodput over the Mathis et al. prediction MSS/RTT * sqrt(3 / (2 b p)), where b is the
+/// number of segments per ACK (2 with delayed ACKs).
+fn mathis_ratio(p: f64, delayed_ack: bool, seed: u64) -> f64 {
+    // Loss on the bottleneck, in each direction (ACKs are lost too); the path has capacity
+    // to spare, so the RTT stays at its propagation value.
     let mut s = single_flow("100Mbps", "48ms", "10000p", "300s", "20s");
     s["run"]["seed"] = json!(seed);
     s["links"][1]["loss"] = json!(p);
+    s["flows"][0]["delayed_ack"] = json!(delayed_ack);
     let out = run_spec(&spec(s));
     let goodput = out.summary.flows["tcp"].goodput_bps;
     let rtt = 2.0 * 0.050;
     let mss_bits = 960.0 * 8.0;
-    let mathis = mss_bits / rtt * (1.5 / p).sqrt();
+    let b = if delayed_ack { 2.0 } else { 1.0 };
+    let mathis = mss_bits / rtt * (3.0 / (2.0 * b * p)).sqrt();
     goodput / mathis
 }
 
 #[test]
 fn goodput_under_random_loss_follows_mathis() {
-    for p in [0.005, 0.01] {
-        let ratio = mathis_ratio(p, 11);
-        assert!(
-            (ratio - 1.0).abs() <= 0.25,
-            "p = {p}: goodput / Mathis = {ratio}"
-        );
+    for delayed_ack in [false, true] {
+        for p in [0.005, 0.01] {
+            let ratio = mathis_ratio(p, delayed_ack, 11);
+            assert!(
+                (ratio - 1.0).abs() <= 0.25,
+                "p = {p}, delayed ACKs {delayed_ack}: goodput / Mathis = {ratio}"
+            );
+        }
     }
 }
 
