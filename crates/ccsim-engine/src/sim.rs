@@ -405,13 +405,12 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 let (idx, node) = self.core.arrive(l);
                 self.at_node(idx, node);
             }
-            Event::LocalDeliver(_) => {
+            Event::LocalDeliver(idx) => {
                 self.core.processed += 1;
-                let idx = self
-                    .core
-                    .local
-                    .pop_front()
-                    .expect("a local delivery is queued");
+                // Local deliveries are scheduled at `now` in send order, so they pop in the
+                // order of the `local` list that the conservation check scans.
+                let front = self.core.local.pop_front();
+                debug_assert_eq!(front, Some(idx), "local deliveries pop in order");
                 self.deliver(idx);
             }
             Event::Timer {

@@ -86,7 +86,6 @@ pub struct NewRenoSender {
     /// Whether the last timer expiry has not yet been followed by a new ACK.
     backed_off: bool,
     stopped: bool,
-    started_at: SimTime,
     stats: AgentStats,
 }
 
@@ -136,7 +135,6 @@ impl NewRenoSender {
             rto_armed: false,
             backed_off: false,
             stopped: false,
-            started_at: SimTime::ZERO,
             stats: AgentStats::default(),
         }
     }
@@ -357,7 +355,6 @@ impl NewRenoSender {
 
 impl Agent<Hdr> for NewRenoSender {
     fn on_start<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        self.started_at = ctx.now();
         if self.total_segments == 0 {
             self.stats.completed_at = Some(ctx.now()); // an empty transfer is done at once
         }
