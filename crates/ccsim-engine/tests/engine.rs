@@ -230,3 +230,31 @@ fn routes_prefer_lower_delay_and_hops_metric_prefers_fewer_hops() {
         assert_eq!(sim.agents()[1].received, vec![(expect_at, 0)], "{metric:?}");
     }
 }
+
+#[test]
+fn packets_to_an_agent_on_the_same_node_arrive_at_once_in_order() {
+    let mut sim: Sim<H, Probe> = Sim::new(1);
+    let a = sim.add_node("a");
+    let f = sim.add_flow("f");
+    let s = sim.add_agent(
+        a,
+        f,
+        "s",
+        Probe {
+            peer: Some(Addr {
+                node: a.0,
+                agent: 1,
+            }),
+            burst: 3,
+            ..Probe::default()
+        },
+    );
+    sim.add_agent(a, f, "r", Probe::default());
+    sim.schedule_start(s, SimTime(7));
+    sim.build_routes();
+    sim.configure_run(SimTime(100), SimTime(0), SeriesConfig::default());
+    sim.run_until_horizon(u64::MAX);
+    assert_eq!(sim.agents()[1].received, vec![(7, 0), (7, 1), (7, 2)]);
+    assert_eq!(sim.flow_stats()[0].delivered_packets, 3);
+    sim.check_conservation().unwrap();
+}
