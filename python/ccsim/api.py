@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from . import _ccsim
 from .results import Result
-from .spec import SpecLike, to_spec_json
+from .spec import SpecLike, to_json_text
 
 
 class _ProgressBar:
@@ -46,7 +46,7 @@ def run(spec: SpecLike, *, progress: bool = True, label: str = "",
     Ctrl-C stops the run and raises ``KeyboardInterrupt``.
     Raises :class:`ccsim.SpecError` for bad input, :class:`ccsim.InternalError` for bugs.
     """
-    text = to_spec_json(spec)
+    text = to_json_text(spec)  # validated once, by the native run
     bar = _ProgressBar(None, label) if progress else None
     callbacks = [cb for cb in (bar, on_progress) if cb is not None]
 

@@ -96,20 +96,24 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     return result
 
 
-def to_spec_json(spec: SpecLike) -> str:
-    """Any accepted spec form, as canonical validated JSON text."""
+def to_json_text(spec: SpecLike) -> str:
+    """Any accepted spec form as JSON text, not yet validated (TOML files are, on loading)."""
     if isinstance(spec, Scenario):
         spec = spec.to_dict()
     if isinstance(spec, dict):
         try:
-            text = json.dumps(spec, allow_nan=False)
+            return json.dumps(spec, allow_nan=False)
         except (TypeError, ValueError) as e:
             raise SpecError(f"the spec holds a value that is not plain data (str, number, bool, list, dict): {e}",
                             "(document)") from None
-        return _ccsim.validate(text)
     if isinstance(spec, (str, os.PathLike)):
         return json.dumps(load(spec))
     raise SpecError(f"expected a TOML path, a dict or a Scenario, found {type(spec).__name__}", "(document)")
+
+
+def to_spec_json(spec: SpecLike) -> str:
+    """Any accepted spec form, as canonical validated JSON text."""
+    return _ccsim.validate(to_json_text(spec))
 
 
 def validate(spec: SpecLike) -> dict[str, Any]:

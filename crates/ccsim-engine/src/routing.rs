@@ -74,3 +74,144 @@ pub fn next_hops(
     }
     next
 }
+
+/// Next-hop routing toward every destination that needs it.
+///
+/// A destination with a single duplex neighbour (a host hanging off one router: a "leaf")
+/// gets no table of its own: every path to it ends with the link from that neighbour, so a
+/// packet follows the neighbour's table and then takes that link. The shortest paths are
+/// exactly those of a table built for the leaf, and memory and build time scale with the
+/// number of routers rather than hosts (a 10 000-host dumbbell needs two tables, not 10 000).
+#[derive(Clone, Debug, Default)]
+pub struct Routes {
+    /// `tables[node]`: next-hop link of every node toward `node` (empty if not needed).
+    tables: Vec<Vec<u32>>,
+    /// For a leaf node: (its neighbour, the neighbour's link to it); `(NO_ROUTE, NO_ROUTE)`
+    /// otherwise.
+    leaf: Vec<(u32, u32)>,
+}
+
+impl Routes {
+    /// Build routes toward each node of `dsts` over `edges` (`incoming[n]`: links into `n`).
+    #[must_use]
+    pub fn build(
+        n_nodes: usize,
+        edges: &[Edge],
+        incoming: &[Vec<u32>],
+        dsts: &[u32],
+        metric: RouteMetric,
+    ) -> Routes {
+        let mut outgoing: Vec<Vec<u32>> = vec![Vec::new(); n_nodes];
+        for (i, e) in edges.iter().enumerate() {
+            outgoing[e.from as usize].push(u32::try_from(i).expect("link count fits u32"));
+        }
+        let leaf_of = |d: usize| -> Option<(u32, u32)> {
+            let [out] = outgoing[d][..] else { return None };
+            let [inc] = incoming[d][..] else { return None };
+            let parent = edges[out as usize].to;
+            (edges[inc as usize].from == parent).then_some((parent, inc))
+        };
+        let mut routes = Routes {
+            tables: vec![Vec::new(); n_nodes],
+            leaf: vec![(NO_ROUTE, NO_ROUTE); n_nodes],
+        };
+        let mut anchors = Vec::new();
+        for &d in dsts {
+            match leaf_of(d as usize) {
+                Some((parent, link)) => {
+                    routes.leaf[d as usize] = (parent, link);
+                    anchors.push(parent);
+                }
+                None => anchors.push(d),
+            }
+        }
+        anchors.sort_unstable();
+        anchors.dedup();
+        for a in anchors {
+            routes.tables[a as usize] = next_hops(n_nodes, edges, incoming, a, metric);
+        }
+        routes
+    }
+
+    /// The link a packet at `node` takes toward `dst` (`node != dst`), or `NO_ROUTE`.
+    #[inline]
+    #[must_use]
+    pub fn next_link(&self, node: u32, dst: u32) -> u32 {
+        let (parent, last) = self.leaf[dst as usize];
+        let table = if parent == NO_ROUTE {
+            &self.tables[dst as usize]
+        } else if node == parent {
+            return last;
+        } else {
+            &self.tables[parent as usize]
+        };
+        table.get(node as usize).copied().unwrap_or(NO_ROUTE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ring of 6 routers with chords, 12 single-homed hosts, and a dual-homed host.
+    fn graph() -> (usize, Vec<Edge>, Vec<Vec<u32>>) {
+        let mut duplex = Vec::new();
+        for r in 0..6u32 {
+            duplex.push((r, (r + 1) % 6, 1 + u64::from(r % 3)));
+        }
+        duplex.push((0, 3, 2));
+        duplex.push((1, 4, 5));
+        for h in 0..12u32 {
+            duplex.push((6 + h, h % 6, 1 + u64::from(h % 4)));
+        }
+        duplex.push((18, 2, 1));
+        duplex.push((18, 5, 1));
+        let n = 19;
+        let mut edges = Vec::new();
+        for &(a, b, d) in &duplex {
+            edges.push(Edge {
+                from: a,
+                to: b,
+                delay: d,
+            });
+            edges.push(Edge {
+                from: b,
+                to: a,
+                delay: d,
+            });
+        }
+        let mut incoming = vec![Vec::new(); n];
+        for (i, e) in edges.iter().enumerate() {
+            incoming[e.to as usize].push(i as u32);
+        }
+        (n, edges, incoming)
+    }
+
+    #[test]
+    fn leaf_compression_gives_the_same_next_hops_as_full_tables() {
+        let (n, edges, incoming) = graph();
+        let all: Vec<u32> = (0..n as u32).collect();
+        for metric in [RouteMetric::Delay, RouteMetric::Hops] {
+            let routes = Routes::build(n, &edges, &incoming, &all, metric);
+            for dst in 0..n as u32 {
+                let full = next_hops(n, &edges, &incoming, dst, metric);
+                for node in (0..n as u32).filter(|&x| x != dst) {
+                    assert_eq!(
+                        routes.next_link(node, dst),
+                        full[node as usize],
+                        "{metric:?}: {node} -> {dst}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_routers_get_tables() {
+        let (n, edges, incoming) = graph();
+        let hosts: Vec<u32> = (6..18).collect();
+        let routes = Routes::build(n, &edges, &incoming, &hosts, RouteMetric::Delay);
+        let with_tables = routes.tables.iter().filter(|t| !t.is_empty()).count();
+        assert_eq!(with_tables, 6, "one table per access router, none per host");
+    }
+}

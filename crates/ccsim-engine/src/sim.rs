@@ -5,7 +5,7 @@
 //! destination is handed straight to the next-hop link (a function call, no event); only
 //! serialisation, propagation, timers and bookkeeping create events.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use ccsim_core::{
     Addr, Agent, AgentStats, Ctx, FlowId, Header, Packet, RngStream, SimTime, TimerSlot, VarId,
@@ -13,7 +13,7 @@ use ccsim_core::{
 
 use crate::link::{DropReason, DropRule, Link, LinkConfig, LinkId, LinkStats, Verdict};
 use crate::queue::{Event, EventQueue};
-use crate::routing::{next_hops, Edge, RouteMetric, NO_ROUTE};
+use crate::routing::{Edge, RouteMetric, Routes, NO_ROUTE};
 use crate::trace::{SeriesConfig, TraceBuf, VAR_DELAY, VAR_QUEUE, VAR_QUEUE_BYTES, VAR_RATE};
 
 /// Index of a node.
@@ -116,9 +116,10 @@ struct Core<H> {
     free: Vec<u32>,
     node_names: Vec<String>,
     links: Vec<Link<H>>,
+    /// Simplex links built so far per (from, to), to name parallel links' random streams.
+    link_count: BTreeMap<(u32, u32), u32>,
     incoming: Vec<Vec<u32>>,
-    /// `routes[dst]` is the next-hop table toward node `dst` (empty if no agent lives there).
-    routes: Vec<Vec<u32>>,
+    routes: Routes,
     metric: RouteMetric,
     agent_addr: Vec<Addr>,
     agent_entity: Vec<u32>,
@@ -162,8 +163,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 free: Vec::new(),
                 node_names: Vec::new(),
                 links: Vec::new(),
+                link_count: BTreeMap::new(),
                 incoming: Vec::new(),
-                routes: Vec::new(),
+                routes: Routes::default(),
                 metric: RouteMetric::default(),
                 agent_addr: Vec::new(),
                 agent_entity: Vec::new(),
@@ -190,7 +192,6 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     pub fn add_node(&mut self, name: &str) -> NodeId {
         self.core.node_names.push(name.to_string());
         self.core.incoming.push(Vec::new());
-        self.core.routes.push(Vec::new());
         NodeId(u32::try_from(self.core.node_names.len() - 1).expect("node count fits u32"))
     }
 
@@ -202,12 +203,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         );
         // Parallel links between the same nodes get distinct streams ("a->b", "a->b#2", ...)
         // without renaming the first, so adding a link never changes another's draws.
-        let twins = self
-            .core
-            .links
-            .iter()
-            .filter(|l| l.from == from.0 && l.to == to.0)
-            .count();
+        let built = self.core.link_count.entry((from.0, to.0)).or_insert(0);
+        let twins = *built;
+        *built += 1;
         let stream = if twins == 0 {
             name.clone()
         } else {
@@ -322,10 +320,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         dsts.sort_unstable();
         dsts.dedup();
         let n = self.core.node_names.len();
-        for dst in dsts {
-            self.core.routes[dst as usize] =
-                next_hops(n, &edges, &self.core.incoming, dst, self.core.metric);
-        }
+        self.core.routes = Routes::build(n, &edges, &self.core.incoming, &dsts, self.core.metric);
     }
 
     /// Whether a packet from `from` can reach `to` (after [`Sim::build_routes`]).
@@ -334,8 +329,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         if from == to {
             return true;
         }
-        let table = &self.core.routes[to.0 as usize];
-        !table.is_empty() && table[from.0 as usize] != NO_ROUTE
+        self.core.routes.next_link(from.0, to.0) != NO_ROUTE
     }
 
     /// Declare the series to record, the warm-up end and the horizon of the run.
@@ -716,13 +710,8 @@ impl<H: Header> Core<H> {
 
     #[inline]
     fn forward(&mut self, idx: u32, node: u32) {
-        let dst = self.pool[idx as usize].dst.node as usize;
-        let table = &self.routes[dst];
-        let link = if table.is_empty() {
-            NO_ROUTE
-        } else {
-            table[node as usize]
-        };
+        let dst = self.pool[idx as usize].dst.node;
+        let link = self.routes.next_link(node, dst);
         if link == NO_ROUTE {
             // Validation rejects unroutable flows; count rather than lose a stray packet.
             self.count_flow_drop(idx);

@@ -372,7 +372,8 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
         }
     }
     let nodes = spec.node_names();
-    let graph = Graph::new(spec);
+    let node_set: std::collections::BTreeSet<&String> = nodes.iter().collect();
+    let graph = Components::new(spec);
     let mut names = BTreeMap::new();
     for (i, f) in spec.flows.iter().enumerate() {
         let p = |field: &str| format!("flows[{i}].{field}");
@@ -384,7 +385,7 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
             );
         }
         for (field, node) in [("from", &f.from), ("to", &f.to)] {
-            if !nodes.contains(node) {
+            if !node_set.contains(node) {
                 return err(
                     p(field),
                     format!(
@@ -574,13 +575,13 @@ fn check_name(path: &str, name: &str) -> Result<(), ScenarioError> {
     Ok(())
 }
 
-/// Undirected connectivity, for the "no route" check.
-struct Graph {
+/// Connected components of the undirected link graph (union-find), for the "no route" check.
+struct Components {
     index: BTreeMap<String, usize>,
-    adj: Vec<Vec<usize>>,
+    root: Vec<usize>,
 }
 
-impl Graph {
+impl Components {
     fn new(spec: &Spec) -> Self {
         let index: BTreeMap<String, usize> = spec
             .node_names()
@@ -588,33 +589,29 @@ impl Graph {
             .enumerate()
             .map(|(i, n)| (n, i))
             .collect();
-        let mut adj = vec![Vec::new(); index.len()];
-        for l in &spec.links {
-            let (a, b) = (index[&l.between[0]], index[&l.between[1]]);
-            adj[a].push(b);
-            adj[b].push(a);
+        let mut parent: Vec<usize> = (0..index.len()).collect();
+        fn find(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
         }
-        Graph { index, adj }
+        for l in &spec.links {
+            let (a, b) = (
+                find(&mut parent, index[&l.between[0]]),
+                find(&mut parent, index[&l.between[1]]),
+            );
+            parent[a.max(b)] = a.min(b);
+        }
+        let root = (0..parent.len()).map(|x| find(&mut parent, x)).collect();
+        Components { index, root }
     }
 
     fn connected(&self, from: &str, to: &str) -> bool {
-        let (Some(&s), Some(&t)) = (self.index.get(from), self.index.get(to)) else {
-            return false;
-        };
-        let mut seen = vec![false; self.adj.len()];
-        let mut stack = vec![s];
-        seen[s] = true;
-        while let Some(n) = stack.pop() {
-            if n == t {
-                return true;
-            }
-            for &m in &self.adj[n] {
-                if !seen[m] {
-                    seen[m] = true;
-                    stack.push(m);
-                }
-            }
+        match (self.index.get(from), self.index.get(to)) {
+            (Some(&a), Some(&b)) => self.root[a] == self.root[b],
+            _ => false,
         }
-        false
     }
 }
