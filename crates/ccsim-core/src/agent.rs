@@ -69,6 +69,20 @@ impl VarId {
         }
     }
 
+    /// The name of this variable's change trace in result tables (`"cwnd:change"`), kept
+    /// apart from its interval samples (`"cwnd"`).
+    #[must_use]
+    pub fn change_name(self) -> &'static str {
+        match self {
+            VarId::Cwnd => "cwnd:change",
+            VarId::Ssthresh => "ssthresh:change",
+            VarId::Srtt => "srtt:change",
+            VarId::Rto => "rto:change",
+            VarId::BytesInFlight => "inflight:change",
+            VarId::Rate => "send_rate:change",
+        }
+    }
+
     /// The variable called `name`, if any.
     #[must_use]
     pub fn from_name(name: &str) -> Option<VarId> {
@@ -134,5 +148,39 @@ pub trait Agent<H> {
     /// The agent's own counters.
     fn stats(&self) -> AgentStats {
         AgentStats::default()
+    }
+}
+
+/// The current values of those of `vars` that `ctx` is tracing (NaN for the others); take
+/// this before an input and hand it to [`trace_changes`] after, so an agent records every
+/// change of a traced variable without tracking each mutation by hand.
+pub fn traced_values<H, A: Agent<H>, C: Ctx<H>, const N: usize>(
+    agent: &A,
+    ctx: &C,
+    vars: [VarId; N],
+) -> [f64; N] {
+    vars.map(|v| {
+        if ctx.tracing(v) {
+            agent.var(v).unwrap_or(f64::NAN)
+        } else {
+            f64::NAN
+        }
+    })
+}
+
+/// Record each traced variable of `vars` whose value differs from `before`.
+pub fn trace_changes<H, A: Agent<H>, C: Ctx<H>, const N: usize>(
+    agent: &A,
+    ctx: &mut C,
+    vars: [VarId; N],
+    before: [f64; N],
+) {
+    for (v, old) in vars.into_iter().zip(before) {
+        if ctx.tracing(v) {
+            let now = agent.var(v).unwrap_or(f64::NAN);
+            if now.to_bits() != old.to_bits() {
+                ctx.trace(v, now);
+            }
+        }
     }
 }

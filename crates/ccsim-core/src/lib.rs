@@ -10,7 +10,7 @@ pub mod packet;
 pub mod rng;
 pub mod units;
 
-pub use agent::{Agent, AgentStats, Ctx, TimerSlot, VarId};
+pub use agent::{trace_changes, traced_values, Agent, AgentStats, Ctx, TimerSlot, VarId};
 pub use packet::{Addr, FlowId, Header, Packet};
 pub use rng::RngStream;
 pub use units::{Bytes, Dur, Rate, SimTime, UnitError};

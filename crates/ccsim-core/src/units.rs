@@ -172,18 +172,90 @@ impl Decimal {
             scale: u32::try_from(frac.len()).ok()?,
         })
     }
-    /// `self * multiplier`, rounded to the nearest integer; `None` on overflow.
-    fn times(self, multiplier: u64) -> Option<u64> {
-        let num = self.mantissa.checked_mul(u128::from(multiplier))?;
+    /// `self * multiplier` if it is a whole number that fits `u64`.
+    fn times(self, multiplier: u64) -> Result<u64, Inexact> {
+        let num = self
+            .mantissa
+            .checked_mul(u128::from(multiplier))
+            .ok_or(Inexact::TooLarge)?;
         let den = 10u128.pow(self.scale);
-        u64::try_from((num + den / 2) / den).ok()
+        if num % den != 0 {
+            return Err(Inexact::Fraction);
+        }
+        u64::try_from(num / den).map_err(|_| Inexact::TooLarge)
     }
 }
 
-fn unit_error(s: &str, what: &str, hint: &str) -> UnitError {
-    UnitError {
-        message: format!("{s:?} is not {what} (try {hint})"),
-    }
+enum Inexact {
+    TooLarge,
+    Fraction,
+}
+
+/// One kind of quantity: its name, its units with multipliers, and an example.
+struct Kind {
+    what: &'static str,
+    units: &'static [(&'static str, u64)],
+    base: &'static str,
+    example: &'static str,
+}
+
+const RATE: Kind = Kind {
+    what: "a rate",
+    units: &[
+        ("bps", 1),
+        ("kbps", 1_000),
+        ("Kbps", 1_000),
+        ("Mbps", 1_000_000),
+        ("Gbps", 1_000_000_000),
+    ],
+    base: "bit/s",
+    example: "\"10Mbps\"",
+};
+const DURATION: Kind = Kind {
+    what: "a duration",
+    units: &[
+        ("ns", 1),
+        ("us", 1_000),
+        ("\u{b5}s", 1_000),
+        ("\u{3bc}s", 1_000),
+        ("ms", 1_000_000),
+        ("s", NANOS_PER_SEC),
+    ],
+    base: "ns",
+    example: "\"20ms\"",
+};
+const SIZE: Kind = Kind {
+    what: "a size",
+    units: &[
+        ("B", 1),
+        ("kB", 1_000),
+        ("KB", 1_000),
+        ("MB", 1_000_000),
+        ("GB", 1_000_000_000),
+    ],
+    base: "B",
+    example: "\"1000B\"",
+};
+
+fn parse_kind(s: &str, kind: &Kind) -> Result<u64, UnitError> {
+    let bad = |hint: String| UnitError {
+        message: format!("{s:?} is not {} (try {hint})", kind.what),
+    };
+    let Some((num, unit)) = split_number(s) else {
+        return Err(bad(kind.example.to_string()));
+    };
+    let Some(&(_, mult)) = kind.units.iter().find(|(u, _)| *u == unit) else {
+        return Err(bad(suggest(s, unit, kind)));
+    };
+    num.times(mult).map_err(|e| UnitError {
+        message: match e {
+            Inexact::TooLarge => format!("{s:?} is too large for {}", kind.what),
+            Inexact::Fraction => format!(
+                "{s:?} is not a whole number of {} (the resolution)",
+                kind.base
+            ),
+        },
+    })
 }
 
 /// Parse a rate: "10Mbps", "1.5Gbps", "64kbps", "9600bps".
@@ -191,37 +263,15 @@ fn unit_error(s: &str, what: &str, hint: &str) -> UnitError {
 /// # Errors
 /// Returns a [`UnitError`] naming the bad text and a correct example.
 pub fn parse_rate(s: &str) -> Result<Rate, UnitError> {
-    let hint = suggest(s, &["bps", "kbps", "Mbps", "Gbps"], "\"10Mbps\"");
-    let (num, unit) = split_number(s).ok_or_else(|| unit_error(s, "a rate", &hint))?;
-    let mult = match unit {
-        "bps" => 1,
-        "kbps" | "Kbps" => 1_000,
-        "Mbps" => 1_000_000,
-        "Gbps" => 1_000_000_000,
-        _ => return Err(unit_error(s, "a rate", &hint)),
-    };
-    num.times(mult)
-        .map(Rate)
-        .ok_or_else(|| unit_error(s, "a rate", &hint))
+    parse_kind(s, &RATE).map(Rate)
 }
 
-/// Parse a duration: "20ms", "1.5s", "250us", "100ns".
+/// Parse a duration: "20ms", "1.5s", "250us" (or "250µs"), "100ns".
 ///
 /// # Errors
 /// Returns a [`UnitError`] naming the bad text and a correct example.
 pub fn parse_duration(s: &str) -> Result<Dur, UnitError> {
-    let hint = suggest(s, &["ns", "us", "ms", "s"], "\"20ms\"");
-    let (num, unit) = split_number(s).ok_or_else(|| unit_error(s, "a duration", &hint))?;
-    let mult = match unit {
-        "ns" => 1,
-        "us" => 1_000,
-        "ms" => 1_000_000,
-        "s" => NANOS_PER_SEC,
-        _ => return Err(unit_error(s, "a duration", &hint)),
-    };
-    num.times(mult)
-        .map(Dur)
-        .ok_or_else(|| unit_error(s, "a duration", &hint))
+    parse_kind(s, &DURATION).map(Dur)
 }
 
 /// Parse a size in bytes: "1000B", "20kB", "30MB", "1GB".
@@ -229,35 +279,26 @@ pub fn parse_duration(s: &str) -> Result<Dur, UnitError> {
 /// # Errors
 /// Returns a [`UnitError`] naming the bad text and a correct example.
 pub fn parse_bytes(s: &str) -> Result<Bytes, UnitError> {
-    let hint = suggest(s, &["B", "kB", "MB", "GB"], "\"1000B\"");
-    let (num, unit) = split_number(s).ok_or_else(|| unit_error(s, "a size", &hint))?;
-    let mult = match unit {
-        "B" => 1,
-        "kB" | "KB" => 1_000,
-        "MB" => 1_000_000,
-        "GB" => 1_000_000_000,
-        _ => return Err(unit_error(s, "a size", &hint)),
-    };
-    num.times(mult)
-        .map(Bytes)
-        .ok_or_else(|| unit_error(s, "a size", &hint))
+    parse_kind(s, &SIZE).map(Bytes)
 }
 
-/// A hint: the input's number with the closest known unit, or a default example.
-fn suggest(s: &str, units: &[&str], default: &str) -> String {
-    let Some((_, unit)) = split_number(s) else {
-        return default.to_string();
-    };
-    if unit.is_empty() {
-        return default.to_string();
-    }
-    let number = &s.trim()[..s.trim().len() - unit.len()].trim();
-    let best = units
+/// A hint for an unknown unit: the input's number with a known unit that is a near miss of
+/// the same magnitude ("Mbs" -> "Mbps": same first letter, one edit), else the
+/// kind's example. A hint never changes the order of magnitude ("1min" is not "1ms").
+fn suggest(s: &str, unit: &str, kind: &Kind) -> String {
+    let number = s.trim()[..s.trim().len() - unit.len()].trim();
+    let near = kind
+        .units
         .iter()
-        .min_by_key(|u| edit_distance(&unit.to_lowercase(), &u.to_lowercase()))
-        .copied()
-        .unwrap_or(units[0]);
-    format!("\"{number}{best}\"")
+        .map(|(u, _)| *u)
+        .filter(|u| u.chars().next() == unit.chars().next() && u.is_ascii())
+        .map(|u| (edit_distance(unit, u), u))
+        .filter(|(d, _)| *d <= 1)
+        .min();
+    match near {
+        Some((_, u)) if !number.is_empty() => format!("\"{number}{u}\""),
+        _ => kind.example.to_string(),
+    }
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -283,16 +324,47 @@ mod tests {
         assert_eq!(parse_rate("10Mbps").unwrap(), Rate(10_000_000));
         assert_eq!(parse_rate("1.5Gbps").unwrap(), Rate(1_500_000_000));
         assert_eq!(parse_rate("64kbps").unwrap(), Rate(64_000));
-        assert_eq!(parse_rate("0.1bps").unwrap(), Rate(0));
     }
 
     #[test]
-    fn bad_rate_suggests_the_nearest_unit() {
+    fn bad_rate_suggests_the_nearest_unit_of_the_same_magnitude() {
         let e = parse_rate("10Mbs").unwrap_err();
         assert_eq!(e.message, r#""10Mbs" is not a rate (try "10Mbps")"#);
         assert!(parse_rate("-5Mbps").is_err());
         assert!(parse_rate("Mbps").is_err());
         assert!(parse_rate("1.2.3Mbps").is_err());
+        // No hint that changes the magnitude.
+        assert_eq!(
+            parse_rate("10M").unwrap_err().message,
+            r#""10M" is not a rate (try "10Mbps")"#
+        );
+        assert_eq!(
+            parse_duration("1min").unwrap_err().message,
+            r#""1min" is not a duration (try "20ms")"#
+        );
+        assert_eq!(
+            parse_duration("0.5h").unwrap_err().message,
+            r#""0.5h" is not a duration (try "20ms")"#
+        );
+        assert_eq!(
+            parse_duration("1e-3s").unwrap_err().message,
+            r#""1e-3s" is not a duration (try "20ms")"#
+        );
+    }
+
+    #[test]
+    fn values_are_exact_or_rejected() {
+        assert_eq!(parse_duration("20\u{b5}s").unwrap(), Dur(20_000));
+        assert_eq!(
+            parse_rate("0.5bps").unwrap_err().message,
+            r#""0.5bps" is not a whole number of bit/s (the resolution)"#
+        );
+        assert!(parse_duration("0.1ns").is_err());
+        assert_eq!(parse_duration("1.000000001s").unwrap(), Dur(1_000_000_001));
+        assert_eq!(
+            parse_duration("18446744074s").unwrap_err().message,
+            r#""18446744074s" is too large for a duration"#
+        );
     }
 
     #[test]

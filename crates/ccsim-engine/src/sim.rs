@@ -14,7 +14,9 @@ use ccsim_core::{
 use crate::link::{DropReason, DropRule, Link, LinkConfig, LinkId, LinkStats, Verdict};
 use crate::queue::{Event, EventQueue};
 use crate::routing::{Edge, RouteMetric, Routes, NO_ROUTE};
-use crate::trace::{SeriesConfig, TraceBuf, VAR_DELAY, VAR_QUEUE, VAR_QUEUE_BYTES, VAR_RATE};
+use crate::trace::{
+    SeriesConfig, TraceBuf, VAR_CHANGE_BASE, VAR_DELAY, VAR_QUEUE, VAR_QUEUE_BYTES, VAR_RATE,
+};
 
 /// Index of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -135,6 +137,7 @@ struct Core<H> {
     entity_names: Vec<String>,
     link_entity: Vec<u32>,
     last_sample_bytes: Vec<u64>,
+    last_sample_at: u64,
     /// Per flow: (delivered packets, delay sum) at the previous sample.
     last_sample_delay: Vec<(u64, u128)>,
     warmup_at: u64,
@@ -181,6 +184,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 entity_names: Vec::new(),
                 link_entity: Vec::new(),
                 last_sample_bytes: Vec::new(),
+                last_sample_at: 0,
                 last_sample_delay: Vec::new(),
                 warmup_at: 0,
                 snapshot: None,
@@ -339,8 +343,10 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         if warmup.0 > 0 {
             self.core.events.push(warmup.0, Event::Warmup);
         }
-        if series.interval.0 > 0 && series.interval.0 <= horizon.0 {
-            self.core.events.push(series.interval.0, Event::Sample);
+        if series.interval.0 > 0 && series.samples_anything() && horizon.0 > 0 {
+            self.core
+                .events
+                .push(series.interval.0.min(horizon.0), Event::Sample);
         }
         let mask = series.change_vars.iter().fold(0, |m, v| m | v.bit());
         for m in &mut self.core.trace_mask {
@@ -510,7 +516,8 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     fn sample(&mut self) {
         let core = &mut self.core;
         let now = core.now;
-        let interval = core.series.interval.0;
+        let elapsed = now - core.last_sample_at;
+        core.last_sample_at = now;
         if core.series.flow_rate {
             for f in 0..core.flows.len() {
                 let bytes = match core.flow_receiver[f] {
@@ -519,7 +526,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 };
                 let delta = bytes - core.last_sample_bytes[f];
                 core.last_sample_bytes[f] = bytes;
-                let rate = delta as f64 * 8.0 * 1e9 / interval as f64;
+                let rate = delta as f64 * 8.0 * 1e9 / elapsed as f64;
                 core.trace.push(now, core.flow_entity[f], VAR_RATE, rate);
             }
         }
@@ -551,8 +558,10 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 }
             }
         }
-        let next = now + interval;
-        if next <= core.horizon {
+        // The last interval may be partial: it ends at the horizon, so the rate series always
+        // accounts for every delivered byte.
+        if now < core.horizon {
+            let next = (now + core.series.interval.0).min(core.horizon);
             core.events.push(next, Event::Sample);
         }
     }
@@ -879,7 +888,9 @@ impl<H: Header> Ctx<H> for AgentCtx<'_, H> {
     fn trace(&mut self, var: VarId, value: f64) {
         if self.tracing(var) {
             let e = self.core.agent_entity[self.agent as usize];
-            self.core.trace.push(self.core.now, e, var as u16, value);
+            self.core
+                .trace
+                .push(self.core.now, e, VAR_CHANGE_BASE + var as u16, value);
         }
     }
 }

@@ -23,6 +23,14 @@ pub struct SeriesConfig {
     pub change_vars: Vec<VarId>,
 }
 
+impl SeriesConfig {
+    /// Whether any series is sampled at intervals (otherwise no sampling event is scheduled).
+    #[must_use]
+    pub fn samples_anything(&self) -> bool {
+        self.flow_rate || self.flow_delay || self.queue || !self.sampled_vars.is_empty()
+    }
+}
+
 /// Columnar trace records.
 #[derive(Clone, Debug, Default)]
 pub struct TraceBuf {
@@ -37,12 +45,14 @@ pub struct TraceBuf {
 }
 
 impl TraceBuf {
-    /// Variable names, indexed by the `var` column: agent variables first, in [`VarId`] code
-    /// order, then the engine's own.
+    /// Variable names, indexed by the `var` column: agent variables sampled at intervals, in
+    /// [`VarId`] code order; the engine's own series; then the agents' change traces
+    /// (`"cwnd:change"`, ...), so samples and change points never share a name.
     #[must_use]
     pub fn var_names() -> Vec<&'static str> {
         let mut names: Vec<&'static str> = VarId::ALL.iter().map(|v| v.name()).collect();
         names.extend(ENGINE_VARS);
+        names.extend(VarId::ALL.iter().map(|v| v.change_name()));
         names
     }
 
@@ -78,3 +88,5 @@ pub const VAR_QUEUE: u16 = VAR_RATE + 1;
 pub const VAR_QUEUE_BYTES: u16 = VAR_RATE + 2;
 /// Index of "delay".
 pub const VAR_DELAY: u16 = VAR_RATE + 3;
+/// Index of the first change trace; variable `v`'s is `VAR_CHANGE_BASE + v as u16`.
+pub const VAR_CHANGE_BASE: u16 = VAR_RATE + ENGINE_VARS.len() as u16;

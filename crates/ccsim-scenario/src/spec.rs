@@ -214,6 +214,9 @@ fn default_series() -> Vec<String> {
     vec!["rate".into(), "cwnd".into(), "queue".into()]
 }
 
+/// Most sampling instants a run may ask for (each holds one record per entity and series).
+pub const MAX_SAMPLES: u64 = 1_000_000;
+
 /// Engine series names accepted in `output.series` besides the agent variables.
 pub const ENGINE_SERIES: [&str; 3] = ["rate", "delay", "queue"];
 
@@ -533,6 +536,17 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
         return err(
             "output.interval".into(),
             "must be positive, found \"0s\"".into(),
+        );
+    }
+    let samples = duration.0.div_ceil(o.interval.0 .0);
+    if !o.series.is_empty() && samples > MAX_SAMPLES {
+        return err(
+            "output.interval".into(),
+            format!(
+                "{} gives {samples} samples over {}; at most {MAX_SAMPLES} (use a longer interval)",
+                show(&o.interval),
+                show(&spec.run.duration)
+            ),
         );
     }
     for (i, s) in o.series.iter().enumerate() {

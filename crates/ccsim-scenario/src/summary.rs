@@ -54,7 +54,7 @@ pub struct LinkSummary {
 /// Fairness over the flows' goodputs.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Fairness {
-    /// Jain's index, (sum x)^2 / (n sum x^2); absent without flows.
+    /// Jain's index, (sum x)^2 / (n sum x^2); absent without flows or when all got nothing.
     pub jain: Option<f64>,
 }
 
@@ -92,19 +92,28 @@ pub struct Summary {
     pub run: RunInfo,
 }
 
-/// Jain's fairness index of `xs`; `None` for an empty slice, 1 when all are zero.
+/// Jain's fairness index of `xs`, (sum x)^2 / (n sum x^2); `None` when it is undefined
+/// (no flows, or every flow got nothing).
 #[must_use]
 pub fn jain(xs: &[f64]) -> Option<f64> {
-    if xs.is_empty() {
-        return None;
-    }
     let sum: f64 = xs.iter().sum();
     let sq: f64 = xs.iter().map(|x| x * x).sum();
-    Some(if sq == 0.0 {
-        1.0
-    } else {
-        sum * sum / (xs.len() as f64 * sq)
-    })
+    (sq > 0.0).then(|| sum * sum / (xs.len() as f64 * sq))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::jain;
+
+    #[test]
+    fn jain_index_follows_its_definition() {
+        assert_eq!(jain(&[5.0, 5.0, 5.0]), Some(1.0));
+        // One flow of n takes everything: 1/n.
+        assert_eq!(jain(&[8.0, 0.0, 0.0, 0.0]), Some(0.25));
+        assert_eq!(jain(&[1.0, 3.0]), Some(16.0 / 20.0));
+        assert_eq!(jain(&[]), None);
+        assert_eq!(jain(&[0.0, 0.0]), None);
+    }
 }
 
 pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summary {

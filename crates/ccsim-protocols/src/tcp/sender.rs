@@ -12,7 +12,10 @@
 //! CHOICE: no limited transmit, no SACK; the receiver window is `max_window` (unbounded by
 //! default).
 
-use ccsim_core::{Addr, Agent, AgentStats, Ctx, Dur, FlowId, Packet, SimTime, TimerSlot, VarId};
+use ccsim_core::{
+    trace_changes, traced_values, Addr, Agent, AgentStats, Ctx, Dur, FlowId, Packet, SimTime,
+    TimerSlot, VarId,
+};
 
 use super::rtt::RttEstimator;
 use crate::{Hdr, TCP_HEADER_BYTES};
@@ -342,39 +345,40 @@ impl NewRenoSender {
             self.arm_rto(ctx);
         }
     }
-
-    fn trace_changes<C: Ctx<Hdr>>(&self, ctx: &mut C, cwnd: u64, ssthresh: u64) {
-        if self.cwnd != cwnd {
-            ctx.trace(VarId::Cwnd, self.cwnd as f64);
-        }
-        if self.ssthresh != ssthresh {
-            ctx.trace(VarId::Ssthresh, self.ssthresh as f64);
-        }
-    }
 }
+
+/// The variables a sender records on change when asked.
+const TRACED: [VarId; 5] = [
+    VarId::Cwnd,
+    VarId::Ssthresh,
+    VarId::Srtt,
+    VarId::Rto,
+    VarId::BytesInFlight,
+];
 
 impl Agent<Hdr> for NewRenoSender {
     fn on_start<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         if self.total_segments == 0 {
             self.stats.completed_at = Some(ctx.now()); // an empty transfer is done at once
         }
-        ctx.trace(VarId::Cwnd, self.cwnd as f64);
+        let before = [f64::NAN; TRACED.len()];
         self.send_allowed(ctx);
+        trace_changes(self, ctx, TRACED, before);
     }
 
     fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
         if let Hdr::TcpAck { ack } = pkt.header {
-            let (cwnd, ssthresh) = (self.cwnd, self.ssthresh);
+            let before = traced_values(self, ctx, TRACED);
             self.on_ack(ack, ctx);
-            self.trace_changes(ctx, cwnd, ssthresh);
+            trace_changes(self, ctx, TRACED, before);
         }
     }
 
     fn on_timer<C: Ctx<Hdr>>(&mut self, slot: TimerSlot, ctx: &mut C) {
         if slot == RTO_TIMER {
-            let (cwnd, ssthresh) = (self.cwnd, self.ssthresh);
+            let before = traced_values(self, ctx, TRACED);
             self.on_rto(ctx);
-            self.trace_changes(ctx, cwnd, ssthresh);
+            trace_changes(self, ctx, TRACED, before);
         }
     }
 
