@@ -79,7 +79,7 @@ def test_ctrl_c_stops_a_run_cleanly(tmp_path: Path) -> None:
 
 def test_ctrl_c_stops_parallel_runs_promptly() -> None:
     code = (
-        "import ccsim.experiments.base as b\n"
+        "import ccsim.sweep as b\n"
         "spec = {'run': {'duration': '100000s'}, 'links': [{'between': ['a', 'b'], 'rate': '1Gbps', 'delay': '1ms'}],\n"
         "        'flows': [{'name': 'f', 'protocol': 'cbr', 'from': 'a', 'to': 'b', 'rate': '900Mbps'}],\n"
         "        'output': {'series': []}}\n"

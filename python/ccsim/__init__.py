@@ -13,6 +13,7 @@ from .api import run
 from .errors import CcsimError, InternalError, SimulationError, SpecError
 from .results import Result
 from .spec import Scenario, load, schema, validate
+from .sweep import run_many
 
 __version__: str = _ccsim.__version__
 
@@ -25,6 +26,7 @@ __all__ = [
     "SpecError",
     "load",
     "run",
+    "run_many",
     "schema",
     "validate",
     "__version__",

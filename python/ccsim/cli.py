@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -21,12 +24,15 @@ _MAX_FLOW_LINES = 20
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from .api import run
+    from .results import check_output_dir
 
+    check_output_dir(args.output)  # a bad output path fails before the simulation, not after
     result = run(args.scenario, progress=not args.quiet)
     out = result.write(args.output, plots=not args.no_plots, csv=args.csv)
     if not args.quiet:
         s = result.summary
-        print(f"wrote {out}/ (summary.json, series.parquet{', plots' if not args.no_plots else ''})")
+        files = sorted(f.name for f in out.iterdir() if not f.name.startswith("."))
+        print(f"wrote {out}/ ({', '.join(files)})")
         flows = list(s["flows"].items())
         for name, f in flows[:_MAX_FLOW_LINES]:
             print(f"  {name:<16} goodput {f['goodput_bps'] / 1e6:9.3f} Mbit/s  lost {f['lost_packets']}")
@@ -87,16 +93,38 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     if args.name not in REGISTRY:
         raise SpecError(f"unknown experiment {args.name!r} (known: {', '.join(REGISTRY)})", "reproduce")
     exp = REGISTRY[args.name]
-    out = Path(args.output) / exp.name
+    from .results import check_output_dir, prepare_output_dir
+
+    check_output_dir(args.output)
+    parent = prepare_output_dir(args.output)
+    out = parent / exp.name
     start = time.perf_counter()
     if not args.quiet:
         print(f"{exp.name}: {exp.title}{' (quick)' if args.quick else ''}", file=sys.stderr)
-    report = exp.run(out, quick=args.quick, jobs=args.jobs)
-    report.write(out)
-    print(report.table_markdown(), end="")
+    # The experiment's folder is replaced whole at the end, so results of an earlier run
+    # (another variant, more sweep points) never mix with these; an interrupted run leaves
+    # the old folder as it was.
+    tmp = Path(tempfile.mkdtemp(prefix=f".{exp.name}.tmp-", dir=parent))
+    try:
+        report = exp.run(tmp, quick=args.quick, jobs=args.jobs)
+        report.write(tmp)
+        if out.exists():
+            shutil.rmtree(out)
+        os.replace(tmp, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     verdict = "reproduced" if report.passed else "NOT reproduced"
+    if not args.quiet:
+        print(report.table_markdown(), end="")
     print(f"{exp.name}: {verdict} in {time.perf_counter() - start:.1f} s; results in {out}/")
     return 0 if report.passed else 3
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, found {value}")
+    return value
 
 
 def _version() -> str:
@@ -106,39 +134,41 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="ccsim", description="ccsim: a congestion-control laboratory")
-    p.add_argument("--traceback", action="store_true", help="show Python tracebacks on errors")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--traceback", action="store_true", default=argparse.SUPPRESS,
+                        help="show Python tracebacks on errors")
+    p = argparse.ArgumentParser(prog="ccsim", description="ccsim: a congestion-control laboratory", parents=[common])
     p.add_argument("--version", action="version", version=f"ccsim {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    r = sub.add_parser("run", help="run a scenario file")
-    r.add_argument("scenario", help="scenario TOML file")
+    r = sub.add_parser("run", help="run a scenario file", parents=[common])
+    r.add_argument("scenario", help="scenario file (TOML, or the JSON of spec.json)")
     r.add_argument("-o", "--output", default="out", help="output folder (default: out)")
     r.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     r.add_argument("--csv", action="store_true", help="also write series.csv")
     r.set_defaults(func=_cmd_run)
 
-    v = sub.add_parser("validate", help="check a scenario file without running it")
+    v = sub.add_parser("validate", help="check a scenario file without running it", parents=[common])
     v.add_argument("scenario")
     v.add_argument("--print", action="store_true", help="print the canonical spec (defaults filled in)")
     v.add_argument("-q", "--quiet", action="store_true")
     v.set_defaults(func=_cmd_validate)
 
-    s = sub.add_parser("schema", help="print the JSON Schema of scenario files")
+    s = sub.add_parser("schema", help="print the JSON Schema of scenario files", parents=[common])
     s.set_defaults(func=_cmd_schema)
 
-    b = sub.add_parser("bench", help="run the engine benchmark")
+    b = sub.add_parser("bench", help="run the engine benchmark", parents=[common])
     b.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
     b.set_defaults(func=_cmd_bench)
 
-    e = sub.add_parser("reproduce", help="run a registered experiment")
+    e = sub.add_parser("reproduce", help="run a registered experiment", parents=[common])
     e.add_argument("name", nargs="?", help="experiment name")
     e.add_argument("--list", action="store_true", help="list the experiments")
     e.add_argument("--quick", action="store_true", help="the reduced variant (seconds)")
     e.add_argument("-o", "--output", default="out", help="output folder (default: out)")
-    e.add_argument("-j", "--jobs", type=int, default=None, help="parallel runs (default: all cores)")
+    e.add_argument("-j", "--jobs", type=_positive_int, default=None, help="parallel runs (default: all cores)")
     e.add_argument("-q", "--quiet", action="store_true")
     e.set_defaults(func=_cmd_reproduce)
     return p
@@ -146,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.traceback = getattr(args, "traceback", False)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)

@@ -71,20 +71,22 @@ class Result:
     def wide(self, variable: str) -> pd.DataFrame:
         """One variable as a wide table: index time, one column per entity."""
         s = self.series(variable)
-        return s.pivot_table(index="time", columns="entity", values="value", observed=True, aggfunc="last")
+        return s.pivot_table(index="time", columns="entity", values="value", observed=True, aggfunc="last",
+                             dropna=False)
 
     def write(self, out_dir: str | os.PathLike[str], *, plots: bool = True, csv: bool = False) -> Path:
-        """Write ``summary.json``, ``series.parquet`` (and ``series.csv``) and PNG plots.
+        """Write ``summary.json``, ``spec.json``, ``series.parquet`` (and ``series.csv``) and PNG
+        plots into ``out_dir``, creating it if needed.
 
-        Files are written to a temporary folder beside ``out_dir`` and moved in at the end,
-        so an error never leaves a half-written folder.
+        Files are written to a temporary folder inside ``out_dir`` and moved into place at the
+        end, so an error never leaves a half-written set; files a previous run of ccsim left
+        there and this run does not write (an old ``series.csv`` or plot) are removed.
         """
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        out = Path(out_dir)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+        out = prepare_output_dir(out_dir)
+        tmp = Path(tempfile.mkdtemp(prefix=".ccsim-tmp-", dir=out))
         try:
             (tmp / "summary.json").write_text(json.dumps(self.summary, indent=2, allow_nan=False) + "\n")
             (tmp / "spec.json").write_text(json.dumps(self.spec, indent=2) + "\n")
@@ -99,9 +101,48 @@ class Result:
                 from .plots import plot_result
 
                 plot_result(self, tmp)
-            out.mkdir(parents=True, exist_ok=True)
+            written = {f.name for f in tmp.iterdir()}
+            for name in OUTPUT_FILES - written:
+                (out / name).unlink(missing_ok=True)
             for f in tmp.iterdir():
                 os.replace(f, out / f.name)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         return out
+
+
+#: Every file a run writes into its output folder.
+OUTPUT_FILES = {"summary.json", "spec.json", "series.parquet", "series.csv", "rate.png", "cwnd.png", "queue.png"}
+
+
+def check_output_dir(out_dir: str | os.PathLike[str]) -> Path:
+    """Check, without creating anything, that ``out_dir`` is or can become a writable folder."""
+    from .errors import SpecError
+
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise SpecError(f"{out} exists and is not a folder", "output")
+    ancestor = out
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise SpecError(f"cannot create the output folder {out}: {ancestor} is not a folder", "output")
+    if not os.access(ancestor, os.W_OK):
+        raise SpecError(f"cannot create the output folder {out}: {ancestor} is not writable", "output")
+    return out
+
+
+def prepare_output_dir(out_dir: str | os.PathLike[str]) -> Path:
+    """Create ``out_dir`` (and its parents) if needed; a clear SpecError if it cannot be one."""
+    from .errors import SpecError
+
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise SpecError(f"{out} exists and is not a folder", "output")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SpecError(f"cannot create the output folder {out}: {e.strerror or e}", "output") from None
+    if not os.access(out, os.W_OK):
+        raise SpecError(f"the output folder {out} is not writable", "output")
+    return out

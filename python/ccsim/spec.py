@@ -47,6 +47,10 @@ class Scenario:
     def flow(self, name: str, protocol: str, src: str, dst: str, **options: Any) -> Scenario:
         """Add a flow; ``options`` are the TOML keys (start, stop, size, rate, packet_size,
         delayed_ack, initial_window, min_rto, max_window)."""
+        clash = sorted({"name", "protocol", "from", "to"} & set(options))
+        if clash:
+            raise SpecError(f"{clash[0]!r} is a positional argument of flow(), not an option",
+                            f"flows[{len(self._spec['flows'])}].{clash[0]}")
         flow: dict[str, Any] = {"name": name, "protocol": protocol, "from": src, "to": dst}
         flow.update(options)
         self._spec["flows"].append(flow)
@@ -57,15 +61,16 @@ class Scenario:
         self._spec.setdefault("drops", []).append({"flow": flow, "link": link, "seqs": list(seqs)})
         return self
 
-    def output(self, *, interval: str | None = None, series: list[str] | None = None, trace: list[str] | None = None) -> Scenario:
-        """Choose the time series to record."""
+    def output(self, *, interval: str | None = None, series: list[str] | str | None = None,
+               trace: list[str] | str | None = None) -> Scenario:
+        """Choose the time series to record (a single name may be given as a string)."""
         out: dict[str, Any] = self._spec.setdefault("output", {})
         if interval is not None:
             out["interval"] = interval
         if series is not None:
-            out["series"] = list(series)
+            out["series"] = [series] if isinstance(series, str) else list(series)
         if trace is not None:
-            out["trace"] = list(trace)
+            out["trace"] = [trace] if isinstance(trace, str) else list(trace)
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -84,16 +89,31 @@ class Scenario:
 
 
 def load(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read and validate a TOML scenario file; return the canonical spec."""
+    """Read and validate a scenario file, TOML or (``.json``) the JSON form that
+    ``spec.json`` and ``ccsim validate --print`` write; return the canonical spec."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SpecError(f"no such scenario file: {p}", str(p)) from None
+    except IsADirectoryError:
+        raise SpecError(f"{p} is a folder, not a scenario file", str(p)) from None
     except UnicodeDecodeError as e:
         raise SpecError(f"{p} is not UTF-8 text ({e.reason})", str(p)) from None
-    result: dict[str, Any] = json.loads(_ccsim.load_toml(text))
+    except OSError as e:
+        raise SpecError(f"cannot read scenario file {str(p)[:80]!r}: {e.strerror or e}", "(document)") from None
+    canonical = _ccsim.validate(text) if p.suffix.lower() == ".json" else _ccsim.load_toml(text)
+    result: dict[str, Any] = json.loads(canonical)
     return result
+
+
+def _plain(value: Any) -> Any:
+    """JSON fallback for numpy scalars and arrays (seed sweeps from ``np.arange``)."""
+    if hasattr(value, "item") and callable(value.item) and getattr(value, "ndim", 0) == 0:
+        return value.item()
+    if hasattr(value, "tolist") and callable(value.tolist):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not plain data")
 
 
 def to_json_text(spec: SpecLike) -> str:
@@ -102,7 +122,7 @@ def to_json_text(spec: SpecLike) -> str:
         spec = spec.to_dict()
     if isinstance(spec, dict):
         try:
-            return json.dumps(spec, allow_nan=False)
+            return json.dumps(spec, allow_nan=False, default=_plain)
         except (TypeError, ValueError) as e:
             raise SpecError(f"the spec holds a value that is not plain data (str, number, bool, list, dict): {e}",
                             "(document)") from None

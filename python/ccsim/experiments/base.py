@@ -5,13 +5,9 @@ from __future__ import annotations
 import json
 import math
 import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
 
-from ..api import run
 from ..results import Result
 
 
@@ -55,31 +51,6 @@ class ExperimentReport:
         (out_dir / "table.md").write_text(f"# {self.name}\n\n" + self.table_markdown())
         data = [dict(asdict(c), passed=c.passed) for c in self.checks]
         (out_dir / "table.json").write_text(json.dumps(data, indent=2) + "\n")
-
-
-def run_many(specs: Sequence[dict[str, Any]], jobs: int | None = None, progress: bool = False) -> list[Result]:
-    """Run specs in parallel over local cores (the native run releases the GIL).
-
-    Ctrl-C stops every run still going, promptly, and raises ``KeyboardInterrupt``.
-    """
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(specs)))
-    if workers == 1:
-        return [run(s, progress=progress) for s in specs]
-    cancelled = threading.Event()
-
-    def stop_if_cancelled(_sim: float, _horizon: float, _events: int) -> None:
-        if cancelled.is_set():
-            raise KeyboardInterrupt
-
-    pool = ThreadPoolExecutor(max_workers=workers)
-    try:
-        futures = [pool.submit(run, s, progress=False, on_progress=stop_if_cancelled) for s in specs]
-        return [f.result() for f in futures]
-    except KeyboardInterrupt:
-        cancelled.set()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 class Experiment:

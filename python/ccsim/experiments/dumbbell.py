@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ..results import Result
-from .base import Check, Experiment, ExperimentReport, run_many
+from ..sweep import run_many
+from .base import Check, Experiment, ExperimentReport
 
 
 def dumbbell_spec(n: int, duration: str, warmup: str, seed: int = 1) -> dict[str, Any]:
