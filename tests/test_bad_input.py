@@ -49,6 +49,8 @@ CASES = [
     ("duplicate flow", add_flow(name="tcp1"), "flows[1].name", 'duplicate flow name "tcp1"'),
     ("start after end", set_(["flows", 0, "start"], "9s"), "flows[0].start", '"9s" is not before the end of the run ("5s")'),
     ("min_rto above max", set_(["flows", 0, "min_rto"], "90s"), "flows[0].min_rto", "must be at most the 60 s maximum RTO"),
+    ("drop off the data path", set_(["drops"], [{"flow": "tcp1", "link": "d->r", "seqs": [1]}]), "drops[0].link",
+     '"d->r" is not on the path of flow "tcp1"\'s data (s->r, r->d)'),
     ("unknown key", set_(["links", 0, "rat"], "1Mbps"), "links[0].rat", "unknown field `rat`"),
     ("unknown top-level key", set_(["flow"], []), "flow", "unknown field `flow`"),
 ]

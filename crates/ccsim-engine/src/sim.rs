@@ -336,6 +336,23 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         self.core.routes.next_link(from.0, to.0) != NO_ROUTE
     }
 
+    /// The links a packet from `from` to `to` crosses, in order (after [`Sim::build_routes`]);
+    /// `None` without a route.
+    #[must_use]
+    pub fn route(&self, from: NodeId, to: NodeId) -> Option<Vec<LinkId>> {
+        let mut path = Vec::new();
+        let mut node = from.0;
+        while node != to.0 {
+            let link = self.core.routes.next_link(node, to.0);
+            if link == NO_ROUTE || path.len() > self.core.links.len() {
+                return None;
+            }
+            path.push(LinkId(link));
+            node = self.core.links[link as usize].to;
+        }
+        Some(path)
+    }
+
     /// Declare the series to record, the warm-up end and the horizon of the run.
     pub fn configure_run(&mut self, horizon: SimTime, warmup: SimTime, series: SeriesConfig) {
         self.core.horizon = horizon.0;

@@ -26,7 +26,7 @@ fn le_bytes<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u
 #[pyfunction]
 fn validate(py: Python<'_>, spec_json: &str) -> PyResult<String> {
     parse_spec_json(spec_json)
-        .map(|s| s.canonical_json())
+        .and_then(|s| ccsim_scenario::check(&s).map(|()| s.canonical_json()))
         .map_err(|e| to_pyerr(py, &e))
 }
 
@@ -34,7 +34,7 @@ fn validate(py: Python<'_>, spec_json: &str) -> PyResult<String> {
 #[pyfunction]
 fn load_toml(py: Python<'_>, text: &str) -> PyResult<String> {
     parse_spec_toml(text)
-        .map(|s| s.canonical_json())
+        .and_then(|s| ccsim_scenario::check(&s).map(|()| s.canonical_json()))
         .map_err(|e| to_pyerr(py, &e))
 }
 

@@ -12,5 +12,5 @@ pub mod summary;
 pub mod units;
 
 pub use error::ScenarioError;
-pub use run::{run, RunOptions, RunOutcome, RunProgress};
+pub use run::{check, run, RunOptions, RunOutcome, RunProgress};
 pub use spec::{parse_spec_json, parse_spec_toml, parse_spec_value, schema_json, Spec};

@@ -163,16 +163,6 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         }
         flows.push((flow, s, r));
     }
-    let link_ids: BTreeMap<&str, LinkId> = links.iter().map(|(n, id)| (n.as_str(), *id)).collect();
-    for (i, d) in spec.drops.iter().enumerate() {
-        let link = link_ids.get(d.link.as_str()).ok_or_else(|| {
-            ScenarioError::spec(
-                format!("drops[{i}].link"),
-                format!("no link direction {:?}", d.link),
-            )
-        })?;
-        sim.add_drop_rule(*link, flow_ids[&d.flow], &d.seqs);
-    }
     sim.set_route_metric(match spec.run.routing {
         Routing::Delay => RouteMetric::Delay,
         Routing::Hops => RouteMetric::Hops,
@@ -186,6 +176,42 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                 format!("no route between {:?} and {:?}", f.from, f.to),
             ));
         }
+    }
+    let link_ids: BTreeMap<&str, LinkId> = links.iter().map(|(n, id)| (n.as_str(), *id)).collect();
+    for (i, d) in spec.drops.iter().enumerate() {
+        let link = *link_ids.get(d.link.as_str()).ok_or_else(|| {
+            ScenarioError::spec(
+                format!("drops[{i}].link"),
+                format!("no link direction {:?}", d.link),
+            )
+        })?;
+        let f = spec
+            .flows
+            .iter()
+            .find(|f| f.name == d.flow)
+            .ok_or_else(|| {
+                ScenarioError::spec(
+                    format!("drops[{i}].flow"),
+                    format!("no flow is called {:?}", d.flow),
+                )
+            })?;
+        let path = sim.route(node(&f.from), node(&f.to)).unwrap_or_default();
+        if !path.contains(&link) {
+            let names: Vec<&str> = path
+                .iter()
+                .map(|l| links[l.0 as usize].0.as_str())
+                .collect();
+            return Err(ScenarioError::spec(
+                format!("drops[{i}].link"),
+                format!(
+                    "{:?} is not on the path of flow {:?}'s data ({}), so the rule would drop nothing",
+                    d.link,
+                    d.flow,
+                    names.join(", ")
+                ),
+            ));
+        }
+        sim.add_drop_rule(link, flow_ids[&d.flow], &d.seqs);
     }
     let o = &spec.output;
     let series = SeriesConfig {
@@ -206,6 +232,15 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         series,
     );
     Ok(Built { sim, flows, links })
+}
+
+/// Everything a run checks before its first event: the spec and the simulation built from it
+/// (routes, drop rules on the data path), without running it.
+///
+/// # Errors
+/// The first [`ScenarioError`] found.
+pub fn check(spec: &Spec) -> Result<(), ScenarioError> {
+    build(spec, &RunOptions::default()).map(|_| ())
 }
 
 /// Run a validated spec to its end. `on_progress` is called every `chunk_events` events;
