@@ -4,7 +4,6 @@ protocols see nothing but ccsim-core (sans-IO), and only the binding crate links
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..results import Result
 
 
 @dataclass
