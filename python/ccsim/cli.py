@@ -79,7 +79,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         else:
             print(f"{name:<16}{r['events_per_second'] / 1e6:>12.2f} M{r['packets_per_second'] / 1e6:>12.2f} M"
                   f"{r['wall_seconds']:>9.2f}{r['peak_rss_bytes'] / 2**20:>9.0f} MB"
-                  f"{(r['peak_rss_bytes'] - r['baseline_rss_bytes']) / 2**20:>9.0f} MB", flush=True)
+                  f"{max(0, r['peak_rss_bytes'] - r['baseline_rss_bytes']) / 2**20:>9.0f} MB", flush=True)
     return 0
 
 
