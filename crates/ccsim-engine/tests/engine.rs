@@ -2,7 +2,7 @@
 //! timer slots (re-arm, cancel), router hooks, loss accounting and routing choices.
 
 use ccsim_core::{Addr, Agent, Ctx, Dur, FlowId, Header, Packet, Rate, SimTime, TimerSlot};
-use ccsim_engine::{LinkConfig, QueueLimit, RouterHook, SeriesConfig, Sim, Verdict};
+use ccsim_engine::{LinkConfig, NodeId, QueueLimit, RouterHook, SeriesConfig, Sim, Verdict};
 
 #[derive(Clone, Debug)]
 struct H {
@@ -109,38 +109,48 @@ fn a_cancelled_timer_never_fires() {
     assert_eq!(timer_run(vec![Some(10), None, Some(30)]), vec![30]);
 }
 
+/// Attach a sender (agent 0) at `from` that sends `burst` packets at `start` to a receiver
+/// (agent 1) at `to`, on one flow.
+fn add_sender_receiver(sim: &mut Sim<H, Probe>, from: NodeId, to: NodeId, burst: u64, start: u64) {
+    let f = sim.add_flow("f");
+    let peer = Addr {
+        node: to.0,
+        agent: 1,
+    };
+    let s = sim.add_agent(
+        from,
+        f,
+        "s",
+        Probe {
+            peer: Some(peer),
+            burst,
+            ..Probe::default()
+        },
+    );
+    sim.add_agent(to, f, "r", Probe::default());
+    sim.schedule_start(s, SimTime(start));
+}
+
+/// Build routes, run to `horizon_ns`, check conservation; return the receiver's arrivals.
+fn run_to(sim: &mut Sim<H, Probe>, horizon_ns: u64) -> Vec<(u64, u64)> {
+    sim.build_routes();
+    sim.configure_run(SimTime(horizon_ns), SimTime(0), SeriesConfig::default());
+    assert!(sim.run_until_horizon(u64::MAX).done);
+    sim.check_conservation().unwrap();
+    sim.agents()[1].received.clone()
+}
+
 #[test]
 fn a_burst_is_serialised_back_to_back_in_order() {
     let mut sim: Sim<H, Probe> = Sim::new(1);
     let (a, b) = (sim.add_node("a"), sim.add_node("b"));
     sim.add_link(a, b, link(8_000_000, 1_000)); // 1000 B take 1 ms
-    let f = sim.add_flow("f");
-    let dst = sim.next_agent_addr(a);
-    let dst = Addr {
-        node: b.0,
-        agent: dst.agent + 1,
-    };
-    let s = sim.add_agent(
-        a,
-        f,
-        "s",
-        Probe {
-            peer: Some(dst),
-            burst: 3,
-            ..Probe::default()
-        },
-    );
-    sim.add_agent(b, f, "r", Probe::default());
-    sim.schedule_start(s, SimTime(0));
-    sim.build_routes();
-    sim.configure_run(SimTime(1_000_000_000), SimTime(0), SeriesConfig::default());
-    sim.run_until_horizon(u64::MAX);
+    add_sender_receiver(&mut sim, a, b, 3, 0);
     let ms = 1_000_000;
     assert_eq!(
-        sim.agents()[1].received,
+        run_to(&mut sim, 1_000_000_000),
         vec![(ms + 1_000, 0), (2 * ms + 1_000, 1), (3 * ms + 1_000, 2)]
     );
-    sim.check_conservation().unwrap();
 }
 
 struct DropOdd;
@@ -165,37 +175,20 @@ fn router_hook_drops_are_counted_and_conserved() {
     let (a, b) = (sim.add_node("a"), sim.add_node("b"));
     let l = sim.add_link(a, b, link(1_000_000_000, 0));
     sim.set_router_hook(l, Box::new(DropOdd));
-    let f = sim.add_flow("f");
-    let dst = Addr {
-        node: b.0,
-        agent: 1,
-    };
-    let s = sim.add_agent(
-        a,
-        f,
-        "s",
-        Probe {
-            peer: Some(dst),
-            burst: 10,
-            ..Probe::default()
-        },
-    );
-    sim.add_agent(b, f, "r", Probe::default());
-    sim.schedule_start(s, SimTime(0));
-    sim.build_routes();
-    sim.configure_run(SimTime(1_000_000), SimTime(0), SeriesConfig::default());
-    sim.run_until_horizon(u64::MAX);
-    let got: Vec<u64> = sim.agents()[1].received.iter().map(|r| r.1).collect();
+    add_sender_receiver(&mut sim, a, b, 10, 0);
+    let got: Vec<u64> = run_to(&mut sim, 1_000_000).iter().map(|r| r.1).collect();
     assert_eq!(got, vec![0, 2, 4, 6, 8]);
-    let stats = sim.link_stats(l);
-    assert_eq!(stats.drops[ccsim_engine::DropReason::Router as usize], 5);
+    assert_eq!(
+        sim.link_stats(l).drops[ccsim_engine::DropReason::Router as usize],
+        5
+    );
     assert_eq!(sim.flow_stats()[0].dropped_packets, 5);
-    sim.check_conservation().unwrap();
 }
 
 #[test]
 fn routes_prefer_lower_delay_and_hops_metric_prefers_fewer_hops() {
-    // a-b-c (2 hops, 2 ms in all) versus a-c directly (10 ms).
+    // a-b-c (2 hops, 2 ms in all) versus a-c directly (10 ms). Delay route: 2 hops of 8 us
+    // serialisation + 2 ms; hops route: 1 hop + 10 ms.
     for (metric, expect_at) in [
         (ccsim_engine::RouteMetric::Delay, 2_000_000 + 2 * 8_000),
         (ccsim_engine::RouteMetric::Hops, 10_000_000 + 8_000),
@@ -206,28 +199,13 @@ fn routes_prefer_lower_delay_and_hops_metric_prefers_fewer_hops() {
             sim.add_link(x, y, link(1_000_000_000, d));
             sim.add_link(y, x, link(1_000_000_000, d));
         }
-        let f = sim.add_flow("f");
-        let s = sim.add_agent(
-            a,
-            f,
-            "s",
-            Probe {
-                peer: Some(Addr {
-                    node: c.0,
-                    agent: 1,
-                }),
-                burst: 1,
-                ..Probe::default()
-            },
-        );
-        sim.add_agent(c, f, "r", Probe::default());
-        sim.schedule_start(s, SimTime(0));
+        add_sender_receiver(&mut sim, a, c, 1, 0);
         sim.set_route_metric(metric);
-        sim.build_routes();
-        sim.configure_run(SimTime(1_000_000_000), SimTime(0), SeriesConfig::default());
-        sim.run_until_horizon(u64::MAX);
-        // Delay route: 2 hops of 8 us serialisation + 2 ms; hops route: 1 hop + 10 ms.
-        assert_eq!(sim.agents()[1].received, vec![(expect_at, 0)], "{metric:?}");
+        assert_eq!(
+            run_to(&mut sim, 1_000_000_000),
+            vec![(expect_at, 0)],
+            "{metric:?}"
+        );
     }
 }
 
@@ -235,26 +213,7 @@ fn routes_prefer_lower_delay_and_hops_metric_prefers_fewer_hops() {
 fn packets_to_an_agent_on_the_same_node_arrive_at_once_in_order() {
     let mut sim: Sim<H, Probe> = Sim::new(1);
     let a = sim.add_node("a");
-    let f = sim.add_flow("f");
-    let s = sim.add_agent(
-        a,
-        f,
-        "s",
-        Probe {
-            peer: Some(Addr {
-                node: a.0,
-                agent: 1,
-            }),
-            burst: 3,
-            ..Probe::default()
-        },
-    );
-    sim.add_agent(a, f, "r", Probe::default());
-    sim.schedule_start(s, SimTime(7));
-    sim.build_routes();
-    sim.configure_run(SimTime(100), SimTime(0), SeriesConfig::default());
-    sim.run_until_horizon(u64::MAX);
-    assert_eq!(sim.agents()[1].received, vec![(7, 0), (7, 1), (7, 2)]);
+    add_sender_receiver(&mut sim, a, a, 3, 7);
+    assert_eq!(run_to(&mut sim, 100), vec![(7, 0), (7, 1), (7, 2)]);
     assert_eq!(sim.flow_stats()[0].delivered_packets, 3);
-    sim.check_conservation().unwrap();
 }
