@@ -101,21 +101,6 @@ pub fn jain(xs: &[f64]) -> Option<f64> {
     (sq > 0.0).then(|| sum * sum / (xs.len() as f64 * sq))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::jain;
-
-    #[test]
-    fn jain_index_follows_its_definition() {
-        assert_eq!(jain(&[5.0, 5.0, 5.0]), Some(1.0));
-        // One flow of n takes everything: 1/n.
-        assert_eq!(jain(&[8.0, 0.0, 0.0, 0.0]), Some(0.25));
-        assert_eq!(jain(&[1.0, 3.0]), Some(16.0 / 20.0));
-        assert_eq!(jain(&[]), None);
-        assert_eq!(jain(&[0.0, 0.0]), None);
-    }
-}
-
 pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summary {
     let sim = &built.sim;
     let end = sim.now().as_nanos();
@@ -199,5 +184,20 @@ pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summar
             events_per_second: events as f64 / wall_seconds.max(1e-9),
             packets_per_second: tx_total as f64 / wall_seconds.max(1e-9),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::jain;
+
+    #[test]
+    fn jain_index_follows_its_definition() {
+        assert_eq!(jain(&[5.0, 5.0, 5.0]), Some(1.0));
+        // One flow of n takes everything: 1/n.
+        assert_eq!(jain(&[8.0, 0.0, 0.0, 0.0]), Some(0.25));
+        assert_eq!(jain(&[1.0, 3.0]), Some(16.0 / 20.0));
+        assert_eq!(jain(&[]), None);
+        assert_eq!(jain(&[0.0, 0.0]), None);
     }
 }
