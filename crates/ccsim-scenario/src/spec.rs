@@ -362,11 +362,7 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                 format!("must be a probability in [0, 1), found {}", l.loss),
             );
         }
-        let key = if a < b {
-            (a.clone(), b.clone())
-        } else {
-            (b.clone(), a.clone())
-        };
+        let key = pair_key(a, b);
         if let Some(first) = pairs.insert(key, i) {
             return err(
                 format!("links[{i}].between"),
@@ -519,11 +515,7 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                 format!("{:?} is not a link direction (write \"a->b\")", d.link),
             );
         };
-        let key = if a < b {
-            (a.to_string(), b.to_string())
-        } else {
-            (b.to_string(), a.to_string())
-        };
+        let key = pair_key(a, b);
         if !pairs.contains_key(&key) {
             return err(
                 format!("drops[{i}].link"),
@@ -567,6 +559,15 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
         }
     }
     Ok(())
+}
+
+/// The key of the duplex link between `a` and `b`, whichever way round they are named.
+fn pair_key(a: &str, b: &str) -> (String, String) {
+    if a < b {
+        (a.to_string(), b.to_string())
+    } else {
+        (b.to_string(), a.to_string())
+    }
 }
 
 fn known_series() -> String {
