@@ -31,7 +31,7 @@ impl TimerSlot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum VarId {
-    /// Congestion window, bytes.
+    /// Congestion window: bytes for TCP, request messages for TICP.
     Cwnd = 0,
     /// Slow-start threshold, bytes.
     Ssthresh = 1,
@@ -43,17 +43,26 @@ pub enum VarId {
     BytesInFlight = 4,
     /// Sending rate, bits per second.
     Rate = 5,
+    /// Reports collected so far (an information-collection protocol's collector).
+    Reports = 6,
+    /// Current error-recovery round (1, 2, ...).
+    Round = 7,
+    /// Rank of the cluster being probed (0 = the first probed).
+    Cluster = 8,
 }
 
 impl VarId {
     /// Every variable, in code order.
-    pub const ALL: [VarId; 6] = [
+    pub const ALL: [VarId; 9] = [
         VarId::Cwnd,
         VarId::Ssthresh,
         VarId::Srtt,
         VarId::Rto,
         VarId::BytesInFlight,
         VarId::Rate,
+        VarId::Reports,
+        VarId::Round,
+        VarId::Cluster,
     ];
 
     /// The name used in scenario files and result tables.
@@ -66,6 +75,9 @@ impl VarId {
             VarId::Rto => "rto",
             VarId::BytesInFlight => "inflight",
             VarId::Rate => "send_rate",
+            VarId::Reports => "reports",
+            VarId::Round => "round",
+            VarId::Cluster => "cluster",
         }
     }
 
@@ -80,6 +92,9 @@ impl VarId {
             VarId::Rto => "rto:change",
             VarId::BytesInFlight => "inflight:change",
             VarId::Rate => "send_rate:change",
+            VarId::Reports => "reports:change",
+            VarId::Round => "round:change",
+            VarId::Cluster => "cluster:change",
         }
     }
 
@@ -129,6 +144,10 @@ pub trait Ctx<H> {
     fn tracing(&self, var: VarId) -> bool;
     /// Record the new value of a traced variable (a no-op unless the spec asked for it).
     fn trace(&mut self, var: VarId, value: f64);
+    /// Join multicast group `key` (see [`Addr::group`]); joining twice is a no-op.
+    fn join_group(&mut self, key: u32);
+    /// Leave multicast group `key`; a no-op if not a member.
+    fn leave_group(&mut self, key: u32);
 }
 
 /// A protocol end point (sender, receiver or both), driven through a [`Ctx`].

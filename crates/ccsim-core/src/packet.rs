@@ -6,13 +6,38 @@
 
 use crate::units::SimTime;
 
-/// A packet's end point: a node and an agent attached to it.
+/// A packet's end point: a node and an agent attached to it, or a multicast group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Addr {
-    /// Index of the node.
+    /// Index of the node ([`Addr::GROUP_NODE`] for a multicast group).
     pub node: u32,
-    /// Index of the agent (unique across the whole simulation).
+    /// Index of the agent (unique across the whole simulation), or the group's key.
     pub agent: u32,
+}
+
+impl Addr {
+    /// The `node` value that marks a multicast group address.
+    pub const GROUP_NODE: u32 = u32::MAX;
+
+    /// The address of multicast group `key`: a packet sent to it is replicated along the
+    /// sender-rooted shortest-path tree to every agent that joined the group.
+    #[must_use]
+    pub const fn group(key: u32) -> Addr {
+        Addr {
+            node: Self::GROUP_NODE,
+            agent: key,
+        }
+    }
+
+    /// The group key, if this is a group address.
+    #[must_use]
+    pub const fn group_key(self) -> Option<u32> {
+        if self.node == Self::GROUP_NODE {
+            Some(self.agent)
+        } else {
+            None
+        }
+    }
 }
 
 /// Index of a flow, used for per-flow counters.

@@ -16,6 +16,7 @@ use crate::queue::{Event, EventQueue};
 use crate::routing::{Edge, RouteMetric, Routes, NO_ROUTE};
 use crate::trace::{
     SeriesConfig, TraceBuf, VAR_CHANGE_BASE, VAR_DELAY, VAR_QUEUE, VAR_QUEUE_BYTES, VAR_RATE,
+    VAR_SENT_RATE,
 };
 
 /// Index of a node.
@@ -31,11 +32,15 @@ pub struct FlowStats {
     pub sent_bytes: u64,
     /// Data packets that were retransmissions.
     pub retransmitted_packets: u64,
+    /// Extra data packets made by multicast replication: a packet forwarded as k copies
+    /// adds k - 1. Conservation: sent + replicated = delivered + dropped + in flight.
+    pub replicated_packets: u64,
     /// Data packets that reached their destination node.
     pub delivered_packets: u64,
     /// Their bytes.
     pub delivered_bytes: u64,
-    /// Data packets dropped anywhere.
+    /// Data packets dropped anywhere (including multicast copies with no member left to
+    /// reach).
     pub dropped_packets: u64,
     /// Sum of the one-way delays of delivered data packets, nanoseconds.
     pub delivered_delay_ns: u128,
@@ -107,6 +112,21 @@ impl Default for TimerState {
     }
 }
 
+/// A multicast group: its member agents and, per sending node, the cached tree.
+#[derive(Clone, Debug, Default)]
+struct Group {
+    /// Member agents, sorted.
+    members: Vec<Addr>,
+    /// Per source node: per tree node, the links to copy onto and the member agents there.
+    trees: BTreeMap<u32, BTreeMap<u32, TreeHop>>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct TreeHop {
+    links: Vec<u32>,
+    members: Vec<Addr>,
+}
+
 /// Everything but the agents, so an agent can be borrowed beside its context.
 struct Core<H> {
     now: u64,
@@ -132,11 +152,13 @@ struct Core<H> {
     flow_entity: Vec<u32>,
     flow_receiver: Vec<Option<u32>>,
     local: VecDeque<u32>,
+    groups: BTreeMap<u32, Group>,
     series: SeriesConfig,
     trace: TraceBuf,
     entity_names: Vec<String>,
     link_entity: Vec<u32>,
     last_sample_bytes: Vec<u64>,
+    last_sample_sent: Vec<u64>,
     last_sample_at: u64,
     /// Per flow: (delivered packets, delay sum) at the previous sample.
     last_sample_delay: Vec<(u64, u128)>,
@@ -179,11 +201,13 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 flow_entity: Vec::new(),
                 flow_receiver: Vec::new(),
                 local: VecDeque::new(),
+                groups: BTreeMap::new(),
                 series: SeriesConfig::default(),
                 trace: TraceBuf::default(),
                 entity_names: Vec::new(),
                 link_entity: Vec::new(),
                 last_sample_bytes: Vec::new(),
+                last_sample_sent: Vec::new(),
                 last_sample_at: 0,
                 last_sample_delay: Vec::new(),
                 warmup_at: 0,
@@ -232,6 +256,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         self.core.flows.push(FlowStats::default());
         self.core.flow_receiver.push(None);
         self.core.last_sample_bytes.push(0);
+        self.core.last_sample_sent.push(0);
         self.core.last_sample_delay.push((0, 0));
         let entity = self.core.entity(name.to_string());
         self.core.flow_entity.push(entity);
@@ -272,6 +297,20 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     /// Use `agent`'s application-byte counter for `flow`'s rate series.
     pub fn set_flow_receiver(&mut self, flow: FlowId, agent: Addr) {
         self.core.flow_receiver[flow.0 as usize] = Some(agent.agent);
+    }
+
+    /// Make `agent` a member of multicast group `key` (see [`Addr::group`]).
+    pub fn join_group(&mut self, key: u32, agent: Addr) {
+        self.core.join_group(key, agent);
+    }
+
+    /// The member agents of multicast group `key`, sorted.
+    #[must_use]
+    pub fn group_members(&self, key: u32) -> &[Addr] {
+        self.core
+            .groups
+            .get(&key)
+            .map_or(&[], |g| g.members.as_slice())
     }
 
     /// Start `agent` at `at`.
@@ -472,7 +511,8 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     }
 
     fn at_node(&mut self, idx: u32, node: u32) {
-        if self.core.pool[idx as usize].dst.node == node {
+        let dst = self.core.pool[idx as usize].dst.node;
+        if dst == node {
             self.deliver(idx);
         } else {
             self.core.forward(idx, node);
@@ -545,6 +585,14 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 core.last_sample_bytes[f] = bytes;
                 let rate = delta as f64 * 8.0 * 1e9 / elapsed as f64;
                 core.trace.push(now, core.flow_entity[f], VAR_RATE, rate);
+            }
+        }
+        if core.series.flow_sent_rate {
+            for (f, stats) in core.flows.iter().enumerate() {
+                let delta = stats.sent_bytes - core.last_sample_sent[f];
+                core.last_sample_sent[f] = stats.sent_bytes;
+                let rate = delta as f64 * 8.0 * 1e9 / elapsed as f64;
+                core.trace.push(now, core.flow_entity[f], VAR_SENT_RATE, rate);
             }
         }
         if core.series.flow_delay {
@@ -676,11 +724,15 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         core.local.iter().copied().for_each(&mut count);
         for (f, s) in core.flows.iter().enumerate() {
             let flight = in_flight[f];
-            if s.sent_packets != s.delivered_packets + s.dropped_packets + flight {
+            if s.sent_packets + s.replicated_packets
+                != s.delivered_packets + s.dropped_packets + flight
+            {
                 return Err(SimError::Conservation(format!(
-                    "flow {}: sent {} != delivered {} + dropped {} + in flight {flight}",
+                    "flow {}: sent {} + replicated {} != delivered {} + dropped {} + in flight \
+                     {flight}",
                     core.entity_names[core.flow_entity[f] as usize],
                     s.sent_packets,
+                    s.replicated_packets,
                     s.delivered_packets,
                     s.dropped_packets
                 )));
@@ -737,6 +789,9 @@ impl<H: Header> Core<H> {
     #[inline]
     fn forward(&mut self, idx: u32, node: u32) {
         let dst = self.pool[idx as usize].dst.node;
+        if dst == Addr::GROUP_NODE {
+            return self.multicast(idx, node);
+        }
         let link = self.routes.next_link(node, dst);
         if link == NO_ROUTE {
             // Validation rejects unroutable flows; count rather than lose a stray packet.
@@ -745,6 +800,107 @@ impl<H: Header> Core<H> {
             return;
         }
         self.offer(link, idx);
+    }
+
+    fn join_group(&mut self, key: u32, agent: Addr) {
+        let group = self.groups.entry(key).or_default();
+        if let Err(pos) = group.members.binary_search(&agent) {
+            group.members.insert(pos, agent);
+            group.trees.clear();
+        }
+    }
+
+    fn leave_group(&mut self, key: u32, agent: Addr) {
+        if let Some(group) = self.groups.get_mut(&key) {
+            if let Ok(pos) = group.members.binary_search(&agent) {
+                group.members.remove(pos);
+                group.trees.clear();
+            }
+        }
+    }
+
+    /// The shortest-path tree rooted at `source` reaching every member of `group`: the union
+    /// of the unicast routes from `source` to each member's node.
+    fn build_tree(&self, group: &Group, source: u32) -> BTreeMap<u32, TreeHop> {
+        let mut tree: BTreeMap<u32, TreeHop> = BTreeMap::new();
+        for &member in &group.members {
+            let mut node = source;
+            let mut hops = 0;
+            while node != member.node && hops <= self.links.len() {
+                let link = self.routes.next_link(node, member.node);
+                if link == NO_ROUTE {
+                    break;
+                }
+                let links = &mut tree.entry(node).or_default().links;
+                if !links.contains(&link) {
+                    links.push(link);
+                }
+                node = self.links[link as usize].to;
+                hops += 1;
+            }
+            if node == member.node {
+                tree.entry(node).or_default().members.push(member);
+            }
+        }
+        tree
+    }
+
+    /// Replicate a group-addressed packet at `node`: one copy per outgoing tree link and
+    /// one local delivery per member agent at `node`.
+    fn multicast(&mut self, idx: u32, node: u32) {
+        let (key, source) = {
+            let p = &self.pool[idx as usize];
+            (p.dst.agent, p.src.node)
+        };
+        let Some(group) = self.groups.get(&key) else {
+            self.count_flow_drop(idx);
+            return self.release(idx);
+        };
+        if !group.trees.contains_key(&source) {
+            let tree = self.build_tree(group, source);
+            self.groups
+                .get_mut(&key)
+                .expect("group exists")
+                .trees
+                .insert(source, tree);
+        }
+        let hop = self.groups[&key].trees[&source]
+            .get(&node)
+            .cloned()
+            .unwrap_or_default();
+        let copies = hop.links.len() + hop.members.len();
+        if copies == 0 {
+            self.count_flow_drop(idx);
+            return self.release(idx);
+        }
+        let extra = (copies - 1) as u64;
+        let f = &mut self.flows[self.pool[idx as usize].flow.0 as usize];
+        if self.pool[idx as usize].header.is_data() {
+            f.replicated_packets += extra;
+        } else {
+            f.control_sent += extra;
+        }
+        let mut targets = hop
+            .links
+            .iter()
+            .map(|&l| (Some(l), None))
+            .chain(hop.members.iter().map(|&m| (None, Some(m))))
+            .peekable();
+        while let Some((link, member)) = targets.next() {
+            let copy = if targets.peek().is_some() {
+                let pkt = self.pool[idx as usize].clone();
+                self.alloc(pkt)
+            } else {
+                idx
+            };
+            if let Some(l) = link {
+                self.offer(l, copy);
+            } else if let Some(m) = member {
+                self.pool[copy as usize].dst = m;
+                self.local.push_back(copy);
+                self.events.push(self.now, Event::LocalDeliver(copy));
+            }
+        }
     }
 
     fn count_flow_drop(&mut self, idx: u32) {
@@ -893,6 +1049,14 @@ impl<H: Header> Ctx<H> for AgentCtx<'_, H> {
     #[inline]
     fn cancel_timer(&mut self, slot: TimerSlot) {
         self.core.timers[self.agent as usize][slot.0 as usize].deadline = DISARMED;
+    }
+    fn join_group(&mut self, key: u32) {
+        let me = self.core.agent_addr[self.agent as usize];
+        self.core.join_group(key, me);
+    }
+    fn leave_group(&mut self, key: u32) {
+        let me = self.core.agent_addr[self.agent as usize];
+        self.core.leave_group(key, me);
     }
     fn rng(&mut self) -> &mut RngStream {
         &mut self.core.rngs[self.agent as usize]

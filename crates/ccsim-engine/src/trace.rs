@@ -13,6 +13,8 @@ pub struct SeriesConfig {
     pub interval: Dur,
     /// Sample each flow's delivered rate (bit/s over the interval).
     pub flow_rate: bool,
+    /// Sample each flow's sent rate (bit/s of data handed to the network over the interval).
+    pub flow_sent_rate: bool,
     /// Sample each flow's mean one-way delay of data delivered in the interval (seconds).
     pub flow_delay: bool,
     /// Sample each link direction's queue length (packets and bytes).
@@ -27,7 +29,7 @@ impl SeriesConfig {
     /// Whether any series is sampled at intervals (otherwise no sampling event is scheduled).
     #[must_use]
     pub fn samples_anything(&self) -> bool {
-        self.flow_rate || self.flow_delay || self.queue || !self.sampled_vars.is_empty()
+        self.flow_rate || self.flow_sent_rate || self.flow_delay || self.queue || !self.sampled_vars.is_empty()
     }
 }
 
@@ -79,7 +81,7 @@ impl TraceBuf {
 }
 
 /// The engine's own series, after the agent variables.
-pub const ENGINE_VARS: [&str; 4] = ["rate", "queue", "queue_bytes", "delay"];
+pub const ENGINE_VARS: [&str; 5] = ["rate", "queue", "queue_bytes", "delay", "sent_rate"];
 /// Index of "rate" in the variable table.
 pub const VAR_RATE: u16 = VarId::ALL.len() as u16;
 /// Index of "queue".
@@ -88,5 +90,7 @@ pub const VAR_QUEUE: u16 = VAR_RATE + 1;
 pub const VAR_QUEUE_BYTES: u16 = VAR_RATE + 2;
 /// Index of "delay".
 pub const VAR_DELAY: u16 = VAR_RATE + 3;
+/// Index of "sent_rate".
+pub const VAR_SENT_RATE: u16 = VAR_RATE + 4;
 /// Index of the first change trace; variable `v`'s is `VAR_CHANGE_BASE + v as u16`.
 pub const VAR_CHANGE_BASE: u16 = VAR_RATE + ENGINE_VARS.len() as u16;

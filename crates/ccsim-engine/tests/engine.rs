@@ -25,12 +25,17 @@ struct Probe {
     peer: Option<Addr>,
     burst: u64,
     plan: Vec<Option<u64>>,
+    /// Multicast group to join at start.
+    join: Option<u32>,
     fired: Vec<u64>,
     received: Vec<(u64, u64)>,
 }
 
 impl Agent<H> for Probe {
     fn on_start<C: Ctx<H>>(&mut self, ctx: &mut C) {
+        if let Some(group) = self.join {
+            ctx.join_group(group);
+        }
         if let Some(peer) = self.peer {
             for seq in 0..self.burst {
                 ctx.send(Packet {
@@ -216,4 +221,83 @@ fn packets_to_an_agent_on_the_same_node_arrive_at_once_in_order() {
     add_sender_receiver(&mut sim, a, a, 3, 7);
     assert_eq!(run_to(&mut sim, 100), vec![(7, 0), (7, 1), (7, 2)]);
     assert_eq!(sim.flow_stats()[0].delivered_packets, 3);
+}
+
+/// s - r, then r fans out to a (two member agents), b (one member) and c (no member); the
+/// group is sent `n` packets from s. Returns the simulation after the run.
+fn multicast_tree(n: u64, join_at_runtime: bool, loss_to_b: f64) -> (Sim<H, Probe>, Vec<u64>) {
+    let mut sim: Sim<H, Probe> = Sim::new(7);
+    let [s, r, a, b, c] = ["s", "r", "a", "b", "c"].map(|x| sim.add_node(x));
+    let mut links = Vec::new();
+    for (x, y) in [(s, r), (r, a), (r, b), (r, c)] {
+        let mut cfg = link(1_000_000_000, 1_000);
+        cfg.limit = QueueLimit::Packets(10_000);
+        if y == b {
+            cfg.loss = loss_to_b;
+        }
+        links.push(sim.add_link(x, y, cfg).0);
+        sim.add_link(y, x, link(1_000_000_000, 1_000));
+    }
+    let f = sim.add_flow("mcast");
+    let sender = sim.add_agent(
+        s,
+        f,
+        "s",
+        Probe {
+            peer: Some(Addr::group(9)),
+            burst: n,
+            ..Probe::default()
+        },
+    );
+    for (node, name) in [(a, "a1"), (a, "a2"), (b, "b1")] {
+        let probe = Probe {
+            join: join_at_runtime.then_some(9),
+            ..Probe::default()
+        };
+        let addr = sim.add_agent(node, f, name, probe);
+        if join_at_runtime {
+            sim.schedule_start(addr, SimTime(0));
+        } else {
+            sim.join_group(9, addr);
+        }
+    }
+    sim.add_agent(c, f, "c1", Probe::default());
+    sim.schedule_start(sender, SimTime(10));
+    sim.build_routes();
+    sim.configure_run(SimTime(1_000_000_000), SimTime(0), SeriesConfig::default());
+    assert!(sim.run_until_horizon(u64::MAX).done);
+    sim.check_conservation().unwrap();
+    (sim, links.into_iter().map(u64::from).collect())
+}
+
+#[test]
+fn multicast_sends_one_copy_per_tree_link_and_one_delivery_per_member() {
+    for join_at_runtime in [false, true] {
+        let (sim, links) = multicast_tree(5, join_at_runtime, 0.0);
+        let tx = |i: usize| sim.link_stats(ccsim_engine::LinkId(links[i] as u32)).tx_packets;
+        // s->r, r->a, r->b carry each packet once; r->c is off the tree.
+        assert_eq!([tx(0), tx(1), tx(2), tx(3)], [5, 5, 5, 0]);
+        for member in 1..=3 {
+            let seqs: Vec<u64> = sim.agents()[member].received.iter().map(|r| r.1).collect();
+            assert_eq!(seqs, vec![0, 1, 2, 3, 4], "member {member}");
+        }
+        assert!(sim.agents()[4].received.is_empty());
+        let f = sim.flow_stats()[0];
+        // At r: 2 links (1 extra copy); at a: 2 members (1 extra).
+        assert_eq!((f.sent_packets, f.replicated_packets), (5, 10));
+        assert_eq!(f.delivered_packets, 15);
+        assert_eq!(sim.group_members(9).len(), 3);
+    }
+}
+
+#[test]
+fn multicast_loss_on_one_branch_spares_the_others() {
+    let (sim, _) = multicast_tree(2000, false, 0.1);
+    let f = sim.flow_stats()[0];
+    let at_b = sim.agents()[3].received.len() as u64;
+    assert_eq!(sim.agents()[1].received.len(), 2000);
+    assert_eq!(sim.agents()[2].received.len(), 2000);
+    assert_eq!(f.dropped_packets, 2000 - at_b);
+    // 10 % loss over 2000 copies: 200 expected, sd about 13.
+    assert!((140..=260).contains(&f.dropped_packets), "{}", f.dropped_packets);
 }

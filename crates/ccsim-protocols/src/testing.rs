@@ -10,6 +10,7 @@ pub struct MockCtx {
     pub sent: Vec<Packet<Hdr>>,
     pub timers: [Option<SimTime>; TimerSlot::MAX],
     pub traces: Vec<(VarId, f64)>,
+    pub groups: Vec<u32>,
     rng: RngStream,
 }
 
@@ -20,6 +21,7 @@ impl MockCtx {
             sent: Vec::new(),
             timers: [None; TimerSlot::MAX],
             traces: Vec::new(),
+            groups: Vec::new(),
             rng: RngStream::new(1, "mock"),
         }
     }
@@ -55,5 +57,13 @@ impl Ctx<Hdr> for MockCtx {
     }
     fn trace(&mut self, var: VarId, value: f64) {
         self.traces.push((var, value));
+    }
+    fn join_group(&mut self, key: u32) {
+        if !self.groups.contains(&key) {
+            self.groups.push(key);
+        }
+    }
+    fn leave_group(&mut self, key: u32) {
+        self.groups.retain(|&g| g != key);
     }
 }
