@@ -592,7 +592,8 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 let delta = stats.sent_bytes - core.last_sample_sent[f];
                 core.last_sample_sent[f] = stats.sent_bytes;
                 let rate = delta as f64 * 8.0 * 1e9 / elapsed as f64;
-                core.trace.push(now, core.flow_entity[f], VAR_SENT_RATE, rate);
+                core.trace
+                    .push(now, core.flow_entity[f], VAR_SENT_RATE, rate);
             }
         }
         if core.series.flow_delay {

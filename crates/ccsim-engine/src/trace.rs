@@ -29,7 +29,11 @@ impl SeriesConfig {
     /// Whether any series is sampled at intervals (otherwise no sampling event is scheduled).
     #[must_use]
     pub fn samples_anything(&self) -> bool {
-        self.flow_rate || self.flow_sent_rate || self.flow_delay || self.queue || !self.sampled_vars.is_empty()
+        self.flow_rate
+            || self.flow_sent_rate
+            || self.flow_delay
+            || self.queue
+            || !self.sampled_vars.is_empty()
     }
 }
 

@@ -274,7 +274,10 @@ fn multicast_tree(n: u64, join_at_runtime: bool, loss_to_b: f64) -> (Sim<H, Prob
 fn multicast_sends_one_copy_per_tree_link_and_one_delivery_per_member() {
     for join_at_runtime in [false, true] {
         let (sim, links) = multicast_tree(5, join_at_runtime, 0.0);
-        let tx = |i: usize| sim.link_stats(ccsim_engine::LinkId(links[i] as u32)).tx_packets;
+        let tx = |i: usize| {
+            sim.link_stats(ccsim_engine::LinkId(links[i] as u32))
+                .tx_packets
+        };
         // s->r, r->a, r->b carry each packet once; r->c is off the tree.
         assert_eq!([tx(0), tx(1), tx(2), tx(3)], [5, 5, 5, 0]);
         for member in 1..=3 {
@@ -299,5 +302,9 @@ fn multicast_loss_on_one_branch_spares_the_others() {
     assert_eq!(sim.agents()[2].received.len(), 2000);
     assert_eq!(f.dropped_packets, 2000 - at_b);
     // 10 % loss over 2000 copies: 200 expected, sd about 13.
-    assert!((140..=260).contains(&f.dropped_packets), "{}", f.dropped_packets);
+    assert!(
+        (140..=260).contains(&f.dropped_packets),
+        "{}",
+        f.dropped_packets
+    );
 }

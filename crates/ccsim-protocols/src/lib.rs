@@ -5,11 +5,13 @@
 //! statically.
 
 pub mod tcp;
+pub mod ticp;
 pub mod udp;
 
-use ccsim_core::{Agent, AgentStats, Ctx, Header, Packet, TimerSlot, VarId};
+use ccsim_core::{Agent, AgentStats, Ctx, Header, Packet, SimTime, TimerSlot, VarId};
 
 pub use tcp::{NewRenoSender, TcpConfig, TcpSink};
+pub use ticp::{LandmarkEcho, TicpCollector, TicpRequest, TicpSourceHost};
 pub use udp::{Departures, UdpConfig, UdpSink, UdpSource};
 
 /// Bytes of IP and TCP header on every TCP packet (no options).
@@ -18,7 +20,7 @@ pub const TCP_HEADER_BYTES: u32 = 40;
 pub const UDP_HEADER_BYTES: u32 = 28;
 
 /// Every protocol header the simulator carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Hdr {
     /// A TCP data segment. Sequence numbers count segments, not bytes.
     TcpData {
@@ -41,12 +43,40 @@ pub enum Hdr {
         /// Application bytes carried.
         payload: u32,
     },
+    /// A TICP request packet (boxed: it carries a list of source IDs).
+    TicpRequest(Box<TicpRequest>),
+    /// A TICP report from one (virtual) source.
+    TicpReport {
+        /// The source ID.
+        source: u32,
+        /// The request timestamp it answers.
+        echo: SimTime,
+    },
+    /// A landmark probe for TICP binning, or its answer.
+    TicpPing {
+        /// The prober's send time.
+        stamp: SimTime,
+        /// Index of the landmark in the prober's list.
+        landmark: u32,
+        /// Whether this is the landmark's answer.
+        reply: bool,
+    },
+    /// A source host's bin, sent to the collector.
+    TicpRegister {
+        /// The bin index.
+        bin: u32,
+    },
+    /// The collector's acknowledgement of a registration.
+    TicpRegisterAck,
 }
 
 impl Header for Hdr {
     #[inline]
     fn is_data(&self) -> bool {
-        !matches!(self, Hdr::TcpAck { .. })
+        matches!(
+            self,
+            Hdr::TcpData { .. } | Hdr::Udp { .. } | Hdr::TicpRequest(_) | Hdr::TicpReport { .. }
+        )
     }
     #[inline]
     fn is_retransmission(&self) -> bool {
@@ -56,7 +86,8 @@ impl Header for Hdr {
     fn data_seq(&self) -> Option<u64> {
         match *self {
             Hdr::TcpData { seq, .. } | Hdr::Udp { seq, .. } => Some(seq),
-            Hdr::TcpAck { .. } => None,
+            Hdr::TicpReport { source, .. } => Some(u64::from(source)),
+            _ => None,
         }
     }
 }
@@ -72,6 +103,12 @@ pub enum AnyAgent {
     Udp(UdpSource),
     /// UDP receiver.
     UdpSink(UdpSink),
+    /// TICP collector.
+    TicpCollector(Box<TicpCollector>),
+    /// TICP sources attached at one node.
+    TicpSource(Box<TicpSourceHost>),
+    /// TICP binning landmark.
+    Landmark(LandmarkEcho),
 }
 
 macro_rules! each_agent {
@@ -81,6 +118,9 @@ macro_rules! each_agent {
             AnyAgent::TcpSink($a) => $body,
             AnyAgent::Udp($a) => $body,
             AnyAgent::UdpSink($a) => $body,
+            AnyAgent::TicpCollector($a) => $body,
+            AnyAgent::TicpSource($a) => $body,
+            AnyAgent::Landmark($a) => $body,
         }
     };
 }

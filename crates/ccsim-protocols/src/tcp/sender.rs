@@ -397,7 +397,7 @@ impl Agent<Hdr> for NewRenoSender {
             VarId::Srtt => Some(self.rtt.srtt().map_or(f64::NAN, Dur::as_secs_f64)),
             VarId::Rto => Some(self.rtt.rto().as_secs_f64()),
             VarId::BytesInFlight => Some(self.flight_size() as f64),
-            VarId::Rate => None,
+            VarId::Rate | VarId::Reports | VarId::Round | VarId::Cluster => None,
         }
     }
 

@@ -39,8 +39,8 @@ fn data(seq: u64) -> Packet<Hdr> {
 #[track_caller]
 fn seqs(sent: &[Packet<Hdr>]) -> Vec<(u64, bool)> {
     sent.iter()
-        .map(|p| match p.header {
-            Hdr::TcpData { seq, retx, .. } => (seq, retx),
+        .map(|p| match &p.header {
+            Hdr::TcpData { seq, retx, .. } => (*seq, *retx),
             h => panic!("expected data, got {h:?}"),
         })
         .collect()
@@ -227,7 +227,7 @@ fn sink_acks_every_segment_without_delayed_ack() {
     let mut ctx = MockCtx::new();
     sink.on_packet(&data(0), &mut ctx);
     sink.on_packet(&data(1), &mut ctx);
-    let acks: Vec<_> = ctx.drain().iter().map(|p| p.header).collect();
+    let acks: Vec<_> = ctx.drain().iter().map(|p| p.header.clone()).collect();
     assert_eq!(acks, vec![Hdr::TcpAck { ack: 1 }, Hdr::TcpAck { ack: 2 }]);
 }
 
@@ -253,7 +253,7 @@ fn sink_acks_out_of_order_segments_at_once_and_buffers_them() {
     sink.on_packet(&data(0), &mut ctx);
     sink.on_packet(&data(2), &mut ctx); // gap at 1
     sink.on_packet(&data(3), &mut ctx);
-    let acks: Vec<_> = ctx.drain().iter().map(|p| p.header).collect();
+    let acks: Vec<_> = ctx.drain().iter().map(|p| p.header.clone()).collect();
     assert_eq!(acks, vec![Hdr::TcpAck { ack: 1 }, Hdr::TcpAck { ack: 1 }]);
     sink.on_packet(&data(1), &mut ctx); // fills the gap: immediate cumulative ACK
     assert_eq!(ctx.drain()[0].header, Hdr::TcpAck { ack: 4 });
