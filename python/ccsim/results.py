@@ -39,6 +39,18 @@ class Result:
                 "value": value,
             }
         )
+        ticp = raw.get("ticp") or {}
+        self._ticp = pd.DataFrame(
+            {
+                "session": pd.Categorical(ticp.get("session", [])),
+                "source": np.asarray(ticp.get("source", []), dtype="uint32"),
+                "node": pd.Categorical(ticp.get("node", [])),
+                "cluster": np.asarray(ticp.get("cluster", []), dtype="uint32"),
+                "arrived_s": np.asarray(ticp.get("arrived_s", []), dtype="float64"),
+                "round": np.asarray(ticp.get("round", []), dtype="uint32"),
+                "delayed": np.asarray(ticp.get("delayed", []), dtype="bool"),
+            }
+        )
 
     def __repr__(self) -> str:
         r = self.summary["run"]
@@ -67,6 +79,16 @@ class Result:
         out["entity"] = out["entity"].cat.remove_unused_categories()
         out["variable"] = out["variable"].cat.remove_unused_categories()
         return out
+
+    def ticp_reports(self, session: str | None = None) -> pd.DataFrame:
+        """Per source of each TICP session: its node, cluster rank, the arrival time of its report
+        (``arrived_s``, NaN if it never arrived), the round that collected it and whether it was
+        delayed. Raises ``KeyError`` naming the sessions if ``session`` is not one of them."""
+        if session is None:
+            return self._ticp.copy()
+        if session not in self.summary.get("ticp", {}):
+            raise KeyError(f"no TICP session {session!r} (sessions: {', '.join(self.summary.get('ticp', {})) or 'none'})")
+        return self._ticp[self._ticp["session"] == session].reset_index(drop=True)
 
     def wide(self, variable: str) -> pd.DataFrame:
         """One variable as a wide table: index time, one column per entity."""
@@ -97,6 +119,8 @@ class Result:
             pq.write_table(table.replace_schema_metadata(meta), tmp / "series.parquet")
             if csv:
                 self._table.to_csv(tmp / "series.csv", index=False)
+            if len(self._ticp):
+                pq.write_table(pa.Table.from_pandas(self._ticp, preserve_index=False), tmp / "ticp_reports.parquet")
             if plots:
                 from .plots import plot_result
 
@@ -112,7 +136,8 @@ class Result:
 
 
 #: Every file a run writes into its output folder.
-OUTPUT_FILES = {"summary.json", "spec.json", "series.parquet", "series.csv", "rate.png", "cwnd.png", "queue.png"}
+OUTPUT_FILES = {"summary.json", "spec.json", "series.parquet", "series.csv", "ticp_reports.parquet", "rate.png",
+                "cwnd.png", "queue.png"}
 
 
 def check_output_dir(out_dir: str | os.PathLike[str]) -> Path:

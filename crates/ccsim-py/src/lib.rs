@@ -131,6 +131,16 @@ fn run(
         "value",
         PyBytes::new(py, &le_bytes(&t.value, f64::to_le_bytes)),
     )?;
+    let tt = &outcome.ticp_table;
+    let ticp = PyDict::new(py);
+    ticp.set_item("session", PyList::new(py, &tt.session)?)?;
+    ticp.set_item("source", PyList::new(py, &tt.source)?)?;
+    ticp.set_item("node", PyList::new(py, &tt.node)?)?;
+    ticp.set_item("cluster", PyList::new(py, &tt.cluster)?)?;
+    ticp.set_item("arrived_s", PyList::new(py, &tt.arrived_s)?)?;
+    ticp.set_item("round", PyList::new(py, &tt.round)?)?;
+    ticp.set_item("delayed", PyList::new(py, &tt.delayed)?)?;
+    out.set_item("ticp", ticp)?;
     Ok(out.into_any().unbind())
 }
 

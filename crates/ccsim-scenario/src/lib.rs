@@ -9,6 +9,7 @@ pub mod error;
 pub mod run;
 pub mod spec;
 pub mod summary;
+pub mod ticp;
 pub mod units;
 
 pub use error::ScenarioError;

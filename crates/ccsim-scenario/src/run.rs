@@ -58,6 +58,8 @@ pub struct RunOutcome {
     pub entity_names: Vec<String>,
     /// Names for the trace's variable column.
     pub var_names: Vec<&'static str>,
+    /// Per-source report arrivals of the TICP sessions.
+    pub ticp_table: crate::ticp::TicpTable,
     /// The finished simulation, for inspection.
     pub built: Built,
 }
@@ -70,6 +72,8 @@ pub struct Built {
     pub flows: Vec<(FlowId, Addr, Addr)>,
     /// Per simplex link: (name "a->b", id).
     pub links: Vec<(String, LinkId)>,
+    /// Per TICP session, its handles.
+    pub ticp: Vec<crate::ticp::TicpHandles>,
 }
 
 /// Build the simulation a validated spec describes.
@@ -163,6 +167,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         }
         flows.push((flow, s, r));
     }
+    let ticp = crate::ticp::add_sessions(spec, &mut sim, &node_ids);
     sim.set_route_metric(match spec.run.routing {
         Routing::Delay => RouteMetric::Delay,
         Routing::Hops => RouteMetric::Hops,
@@ -217,6 +222,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
     let series = SeriesConfig {
         interval: o.interval.0,
         flow_rate: o.series.iter().any(|s| s == "rate"),
+        flow_sent_rate: o.series.iter().any(|s| s == "sent_rate"),
         flow_delay: o.series.iter().any(|s| s == "delay"),
         queue: o.series.iter().any(|s| s == "queue"),
         sampled_vars: o
@@ -231,7 +237,12 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         SimTime(spec.run.warmup.0 .0),
         series,
     );
-    Ok(Built { sim, flows, links })
+    Ok(Built {
+        sim,
+        flows,
+        links,
+        ticp,
+    })
 }
 
 /// Everything a run checks before its first event: the spec and the simulation built from it
@@ -281,7 +292,9 @@ pub fn run(
     let summary = summarize(spec, &built, wall_seconds);
     let entity_names = built.sim.entity_names().to_vec();
     let trace = built.sim.take_trace();
+    let ticp_table = crate::ticp::table(spec, &built.sim, &built.ticp);
     Ok(RunOutcome {
+        ticp_table,
         summary,
         trace,
         entity_names,

@@ -88,6 +88,9 @@ pub struct Summary {
     pub links: BTreeMap<String, LinkSummary>,
     /// Fairness.
     pub fairness: Fairness,
+    /// TICP sessions, by name.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub ticp: BTreeMap<String, crate::ticp::TicpSummary>,
     /// Run statistics.
     pub run: RunInfo,
 }
@@ -174,6 +177,7 @@ pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summar
         fairness: Fairness {
             jain: jain(&goodputs),
         },
+        ticp: crate::ticp::summaries(spec, sim, &built.ticp),
         run: RunInfo {
             seed: spec.run.seed,
             spec_hash: spec.hash(),
