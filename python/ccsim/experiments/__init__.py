@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from .base import Check, Experiment, ExperimentReport
 from .dumbbell import DumbbellNewReno
+from .ticp import EXPERIMENTS as TICP_EXPERIMENTS
 
-REGISTRY: dict[str, Experiment] = {e.name: e for e in [DumbbellNewReno()]}
+REGISTRY: dict[str, Experiment] = {e.name: e for e in [DumbbellNewReno(), *TICP_EXPERIMENTS]}
 
 __all__ = ["Check", "Experiment", "ExperimentReport", "REGISTRY"]

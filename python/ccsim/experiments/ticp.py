@@ -1,0 +1,308 @@
+"""The TICP experiments (Barakat, Malli and Nonaka 2006, Section VI) on the paper's Fig. 2 topology.
+
+Collector c --(10 Gbps, 10 ms)-- core --(b_i, 20 i ms)-- bin node b_i, i = 1..5, with
+b_i = 1150 - 150 i kbit/s and DropTail buffers of 20 packets on both sides of each bottleneck;
+2000 sources per bin (quick variants: 400). Competing traffic runs between the collector's
+node and the bin node, so it has the session's path properties exactly. Requests reach a bin
+through its multicast group (explicit clusters, ranked nearest first, as the paper numbers its
+sources).
+
+Per-bin throughput is the median of the 1 s samples taken while the collector probes that bin
+in round 1: the level of the staircase in the paper's figures, which a mean over the bin's
+period would mix with the slow-start burst at the start of bin 1 and with the transitions.
+The ideal duration is the paper's: sum over bins of 2000 x (bits per bottleneck-direction
+item) / available rate (127 s alone; 635 s beside UDP at 80 %).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..results import Result
+from ..sweep import run_many
+from .base import Check, Experiment, ExperimentReport
+
+BINS = 5
+SOURCE = "Barakat et al. 2006"
+
+
+def capacity_bps(i: int) -> float:
+    """Bottleneck rate of bin i (1-based), bit/s."""
+    return (1150 - 150 * i) * 1e3
+
+
+def session(name: str, n: int, request: int, report: int, rs: int, start: float = 0.0) -> dict[str, Any]:
+    return {"name": name, "collector": "c", "sources": {f"b{i}": n for i in range(1, BINS + 1)}, "rs": rs,
+            "request_size": f"{request}B", "report_size": f"{report}B", "start": f"{start:g}s"}
+
+
+def topology_spec(sessions: list[dict[str, Any]], duration: float, *, background: str | None = None,
+                  direction: str = "fwd", seed: int = 1) -> dict[str, Any]:
+    """The Fig. 2 network with TICP ``sessions`` and, per bin, a ``background`` flow ("cbr",
+    "poisson" at 80 % of b_i, or "newreno" bulk) from t = 0, forward (c -> b_i) or reverse."""
+    links: list[dict[str, Any]] = [{"between": ["c", "core"], "rate": "10Gbps", "delay": "10ms", "queue": "1000p"}]
+    flows = []
+    for i in range(1, BINS + 1):
+        links.append({"between": ["core", f"b{i}"], "rate": f"{1150 - 150 * i}kbps", "delay": f"{20 * i}ms",
+                      "queue": "20p"})
+        if background:
+            src, dst = ("c", f"b{i}") if direction == "fwd" else (f"b{i}", "c")
+            flow: dict[str, Any] = {"name": f"{background}{i}", "protocol": background, "from": src, "to": dst}
+            if background != "newreno":
+                flow["rate"] = f"{0.8 * (1150 - 150 * i):g}kbps"
+            flows.append(flow)
+    return {"run": {"duration": f"{duration:g}s", "seed": seed}, "links": links, "flows": flows,
+            "ticp": sessions, "output": {"interval": "1s", "series": ["rate", "sent_rate", "cluster", "round",
+                                                                         "cwnd", "reports"]}}
+
+
+def ideal_duration(n: int, item_bytes: int, share: float = 1.0) -> float:
+    """Seconds to move n items of item_bytes per bin through each bottleneck in turn."""
+    return sum(n * item_bytes * 8 / (share * capacity_bps(i)) for i in range(1, BINS + 1))
+
+
+def bin_windows(res: Result, name: str) -> dict[int, np.ndarray]:
+    """Per bin (1-based), the sample times at which the collector probed that bin in round 1
+    throughout the preceding second."""
+    cluster = res.wide("cluster")[name]
+    rounds = res.wide("round")[name]
+    s = res.summary["ticp"][name]
+    end = (s["began_s"] or 0) + (s["duration_s"] or math.inf)
+    times = cluster.index.to_numpy()
+    c = cluster.to_numpy()
+    prev = np.concatenate([[np.nan], c[:-1]])
+    ok = (rounds.to_numpy() == 1) & (c == prev) & (times <= end) & (times >= (s["began_s"] or 0) + 1)
+    return {i: times[ok & (c == i - 1)] for i in range(1, BINS + 1)}
+
+
+def median_rate(res: Result, variable: str, entity: str, times: np.ndarray) -> float:
+    series = res.wide(variable)[entity]
+    values = series[series.index.isin(times)].to_numpy()
+    return float(np.median(values)) if len(values) else math.nan
+
+
+def throughput_figure(path: Path, title: str, panels: list[tuple[str, Result, list[tuple[str, str, str]]]],
+                      levels: list[float] | None = None) -> Path:
+    """One panel per run: the named (variable, entity, label) series in kbit/s over time, with
+    the per-bin available rates as a dashed staircase if given."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 3.2 * len(panels)), squeeze=False, constrained_layout=True)
+    for ax, (subtitle, res, lines) in zip(axes[:, 0], panels):
+        for variable, entity, label in lines:
+            s = res.wide(variable)[entity]
+            ax.plot(s.index, s.to_numpy() / 1e3, linewidth=1, label=label)
+        if levels:
+            for name, s in res.summary["ticp"].items():
+                for i, cl in enumerate(s["clusters"], start=1):
+                    if cl["first_request_s"] is not None and cl["last_request_s"] is not None:
+                        ax.hlines(levels[i - 1] / 1e3, cl["first_request_s"], cl["last_request_s"], colors="black",
+                                  linestyles="--", linewidth=1)
+                break
+        ax.set_title(subtitle, fontsize="medium")
+        ax.set_ylabel("kbit/s")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="small")
+    axes[-1, 0].set_xlabel("time (s)")
+    fig.suptitle(title)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _n(quick: bool) -> int:
+    return 400 if quick else 2000
+
+
+class _Ticp(Experiment):
+    source = SOURCE
+
+    def _write(self, report: ExperimentReport, out_dir: Path, runs: dict[str, Result]) -> None:
+        for label, res in runs.items():
+            res.write(out_dir / label, plots=False)
+
+
+class TicpAlone(_Ticp):
+    """ticp-fwd and ticp-rev: one session alone, congestion on the requests or on the reports."""
+
+    def __init__(self, reverse: bool) -> None:
+        self.reverse = reverse
+        self.name = "ticp-rev" if reverse else "ticp-fwd"
+        fig = "Fig. 4" if reverse else "Fig. 3"
+        self.title = f"one TICP session alone, congestion on the {'reverse' if reverse else 'forward'} path ({fig})"
+
+    def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
+        n = _n(quick)
+        req, rep, rs = (100, 1000, 10) if self.reverse else (1000, 100, 1)
+        ideal = ideal_duration(n, rs * req if not self.reverse else rep)
+        [res] = run_many([topology_spec([session("ticp", n, req, rep, rs)], 2.5 * ideal)], jobs=jobs)
+        report = ExperimentReport(self.name)
+        s = res.summary["ticp"]["ticp"]
+        report.checks.append(Check("every report collected", s["reports_received"] / s["reports_expected"],
+                                   "1", 1.0, 1.0, "protocol"))
+        report.checks.append(Check("session duration / ideal", (s["duration_s"] or math.inf) / ideal,
+                                   f"close to 1 (ideal {ideal:.0f} s)", 0.9, 1.1, SOURCE))
+        windows = bin_windows(res, "ticp")
+        variable, entity, what = (("rate", "ticp", "report") if self.reverse else
+                                  ("sent_rate", "ticp/requests", "request"))
+        for i in range(1, BINS + 1):
+            r = median_rate(res, variable, entity, windows[i])
+            report.checks.append(Check(f"bin {i} {what} rate / b_{i}", r / capacity_bps(i),
+                                       f"1 (b_{i} = {capacity_bps(i) / 1e3:.0f} kbit/s)", 0.85, 1.15, SOURCE))
+        self._write(report, out_dir, {"run": res})
+        label = "reports at the collector" if self.reverse else "requests at the collector"
+        report.figures.append(throughput_figure(out_dir / "throughput.png", self.title,
+                                                [("", res, [(variable, entity, label)])],
+                                                [capacity_bps(i) for i in range(1, BINS + 1)]))
+        return report
+
+
+class TicpUdp(_Ticp):
+    """ticp-udp-fwd and ticp-udp-rev: UDP at 80 % of every bottleneck from t = 0; TICP from 100 s."""
+
+    def __init__(self, reverse: bool) -> None:
+        self.reverse = reverse
+        self.name = "ticp-udp-rev" if reverse else "ticp-udp-fwd"
+        fig = "Fig. 6" if reverse else "Fig. 5"
+        self.title = f"TICP beside UDP at 80 % of each bottleneck, {'reverse' if reverse else 'forward'} ({fig})"
+
+    def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
+        n = _n(quick)
+        req, rep, rs = (100, 1000, 10) if self.reverse else (1000, 100, 1)
+        ideal = ideal_duration(n, rep if self.reverse else req, share=0.2)
+        kinds = ["cbr", "poisson"]
+        direction = "rev" if self.reverse else "fwd"
+        specs = [topology_spec([session("ticp", n, req, rep, rs, start=100)], 100 + 2 * ideal, background=k,
+                               direction=direction) for k in kinds]
+        results = run_many(specs, jobs=jobs)
+        report = ExperimentReport(self.name)
+        variable, entity, what = (("rate", "ticp", "report") if self.reverse else
+                                  ("sent_rate", "ticp/requests", "request"))
+        for kind, res in zip(kinds, results):
+            s = res.summary["ticp"]["ticp"]
+            report.checks.append(Check(f"{kind}: every report collected",
+                                       s["reports_received"] / s["reports_expected"], "1", 1.0, 1.0, "protocol"))
+            if self.reverse:
+                report.checks.append(Check(f"{kind}: session duration / ideal",
+                                           (s["duration_s"] or math.inf) / ideal,
+                                           f"about 1 (ideal {ideal:.0f} s)", 0.85, 1.15, SOURCE))
+            windows = bin_windows(res, "ticp")
+            for i in range(1, BINS + 1):
+                r = median_rate(res, variable, entity, windows[i])
+                avail = 0.2 * capacity_bps(i)
+                report.checks.append(Check(f"{kind}: bin {i} {what} rate / available", r / avail,
+                                           f"1 ({avail / 1e3:.0f} kbit/s left by UDP)", 0.85, 1.15, SOURCE))
+        self._write(report, out_dir, dict(zip(kinds, results)))
+        panels = [(f"UDP {kind}", res, [(variable, entity, f"TICP {what}s")]) for kind, res in zip(kinds, results)]
+        report.figures.append(throughput_figure(out_dir / "throughput.png", self.title, panels,
+                                                [0.2 * capacity_bps(i) for i in range(1, BINS + 1)]))
+        return report
+
+
+class TicpTcp(_Ticp):
+    """ticp-tcp-fwd, ticp-tcp-rev and ticp-tcp-rev-fair: one NewReno bulk flow per bottleneck."""
+
+    def __init__(self, variant: str) -> None:
+        self.variant = variant
+        self.name = {"fwd": "ticp-tcp-fwd", "rev": "ticp-tcp-rev", "fair": "ticp-tcp-rev-fair"}[variant]
+        self.title = {"fwd": "TICP requests beside forward TCP, RS = 1, 1000 B requests (Fig. 7)",
+                      "rev": "TICP reports beside reverse TCP, RS = 10, 1000 B reports (Fig. 8)",
+                      "fair": "TICP reports beside reverse TCP with RS x report = 1000 B (Fig. 9)"}[variant]
+
+    def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
+        n = _n(quick)
+        if self.variant == "fwd":
+            configs = {"rs1": (1000, 100, 1)}
+        elif self.variant == "rev":
+            configs = {"rs10": (100, 1000, 10)}
+        else:
+            configs = {"rs1-1000B": (100, 1000, 1), "rs10-100B": (100, 100, 10)}
+        direction = "fwd" if self.variant == "fwd" else "rev"
+        # With TCP taking about half, twice the ideal; the aggressive variant ends sooner.
+        item = {k: (req if direction == "fwd" else rep) for k, (req, rep, rs) in configs.items()}
+        specs = [topology_spec([session("ticp", n, req, rep, rs, start=100)],
+                               100 + 3 * ideal_duration(n, item[k], share=0.5), background="newreno",
+                               direction=direction) for k, (req, rep, rs) in configs.items()]
+        results = run_many(specs, jobs=jobs)
+        report = ExperimentReport(self.name)
+        variable, entity = ("sent_rate", "ticp/requests") if direction == "fwd" else ("rate", "ticp")
+        for label, res in zip(configs, results):
+            s = res.summary["ticp"]["ticp"]
+            report.checks.append(Check(f"{label}: every report collected",
+                                       s["reports_received"] / s["reports_expected"], "1", 1.0, 1.0, "protocol"))
+            windows = bin_windows(res, "ticp")
+            for i in range(1, BINS + 1):
+                ticp = median_rate(res, variable, entity, windows[i])
+                tcp = median_rate(res, "rate", f"newreno{i}", windows[i])
+                half = capacity_bps(i) / 2
+                if self.variant == "rev":
+                    report.checks.append(Check(f"bin {i}: TICP / TCP rate", ticp / tcp if tcp else math.inf,
+                                               "much above 1 (about 10 TCP flows)", 3.0, math.inf, SOURCE))
+                else:
+                    report.checks.append(Check(f"{label}: bin {i} TICP / equal share", ticp / half,
+                                               "about 1 (fair to TCP)", 0.7, 1.3, SOURCE))
+                    report.checks.append(Check(f"{label}: bin {i} TCP / equal share", tcp / half,
+                                               "about 1 (fair to TICP)", 0.7, 1.3, SOURCE))
+        if self.variant == "fair":
+            d = [r.summary["ticp"]["ticp"]["duration_s"] or math.inf for r in results]
+            report.checks.append(Check("duration with 100 B reports / with 1000 B", d[1] / d[0],
+                                       "below 1 (less to collect)", 0.0, 0.99, SOURCE))
+        self._write(report, out_dir, dict(zip(configs, results)))
+        panels = [(label, res, [(variable, entity, "TICP"), ("rate", "newreno1", "TCP on b_1"),
+                                ("rate", "newreno5", "TCP on b_5")]) for label, res in zip(configs, results)]
+        report.figures.append(throughput_figure(out_dir / "throughput.png", self.title, panels))
+        return report
+
+
+class TicpTwo(_Ticp):
+    """ticp-two: two sessions of the same size, the second starting 5 s after the first."""
+
+    name = "ticp-two"
+    title = "two TICP sessions share each bottleneck (Figs. 10 and 11)"
+
+    def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
+        n = _n(quick)
+        configs = {"fwd": (1000, 100, 1), "rev": (100, 1000, 10)}
+        specs = []
+        for direction, (req, rep, rs) in configs.items():
+            item = req if direction == "fwd" else rep
+            specs.append(topology_spec([session("first", n, req, rep, rs), session("second", n, req, rep, rs, start=5)],
+                                       10 + 3 * ideal_duration(n, item)))
+        results = run_many(specs, jobs=jobs)
+        report = ExperimentReport(self.name)
+        for direction, res in zip(configs, results):
+            variable = "sent_rate" if direction == "fwd" else "rate"
+            entities = ("first/requests", "second/requests") if direction == "fwd" else ("first", "second")
+            for name in ("first", "second"):
+                s = res.summary["ticp"][name]
+                report.checks.append(Check(f"{direction}: {name} collects every report",
+                                           s["reports_received"] / s["reports_expected"], "1", 1.0, 1.0, "protocol"))
+            w1, w2 = bin_windows(res, "first"), bin_windows(res, "second")
+            for i in range(1, BINS + 1):
+                both = np.intersect1d(w1[i], w2[i])
+                if len(both) < 5:
+                    continue
+                half = capacity_bps(i) / 2
+                for name, entity in zip(("first", "second"), entities):
+                    r = median_rate(res, variable, entity, both)
+                    report.checks.append(Check(f"{direction}: bin {i} {name} / half of b_{i}", r / half,
+                                               "about 1 (half each)", 0.75, 1.25, SOURCE))
+        self._write(report, out_dir, dict(zip(configs, results)))
+        panels = []
+        for direction, res in zip(configs, results):
+            variable = "sent_rate" if direction == "fwd" else "rate"
+            entities = ("first/requests", "second/requests") if direction == "fwd" else ("first", "second")
+            panels.append((direction, res, [(variable, e, e.split("/")[0]) for e in entities]))
+        report.figures.append(throughput_figure(out_dir / "throughput.png", self.title, panels))
+        return report
+
+
+EXPERIMENTS: list[Experiment] = [TicpAlone(False), TicpAlone(True), TicpUdp(False), TicpUdp(True), TicpTcp("fwd"),
+                                 TicpTcp("rev"), TicpTcp("fair"), TicpTwo()]
