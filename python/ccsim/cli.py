@@ -38,9 +38,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
             print(f"  {name:<16} goodput {f['goodput_bps'] / 1e6:9.3f} Mbit/s  lost {f['lost_packets']}")
         if len(flows) > _MAX_FLOW_LINES:
             print(f"  ... and {len(flows) - _MAX_FLOW_LINES} more flows (see summary.json)")
+        for name, t in s.get("ticp", {}).items():
+            done = f"done in {t['duration_s']:.2f} s" if t["duration_s"] is not None else "incomplete"
+            print(f"  ticp {name:<11} {t['reports_received']}/{t['reports_expected']} reports, {done}, "
+                  f"{t['rounds']} rounds")
         jain = s["fairness"]["jain"]
         r = s["run"]
-        print(f"  Jain {jain:.4f}" if jain is not None else "  (no flows)",
+        print(f"  Jain {jain:.4f}" if jain is not None else "  (no flows)" if not s.get("ticp") else " ",
               f"| {r['events']} events in {r['wall_seconds']:.2f} s ({r['events_per_second'] / 1e6:.1f} M/s)")
     return 0
 

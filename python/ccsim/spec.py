@@ -56,6 +56,21 @@ class Scenario:
         self._spec["flows"].append(flow)
         return self
 
+    def ticp(self, name: str, collector: str, sources: dict[str, int], **options: Any) -> Scenario:
+        """Add a TICP collection session: ``sources`` maps attachment nodes to source counts;
+        ``options`` are the TOML keys (rs, request_size, report_size, report_packets, delivery,
+        clusters, landmarks, bin_thresholds, probes, binning_phase, start, allotted,
+        initial_timeout)."""
+        index = len(self._spec.get("ticp", []))
+        clash = sorted({"name", "collector", "sources"} & set(options))
+        if clash:
+            raise SpecError(f"{clash[0]!r} is a positional argument of ticp(), not an option",
+                            f"ticp[{index}].{clash[0]}")
+        session: dict[str, Any] = {"name": name, "collector": collector, "sources": dict(sources)}
+        session.update(options)
+        self._spec.setdefault("ticp", []).append(session)
+        return self
+
     def drop(self, flow: str, link: str, seqs: list[int]) -> Scenario:
         """Drop the first arrival of data packets ``seqs`` of ``flow`` on direction ``link`` ("a->b")."""
         self._spec.setdefault("drops", []).append({"flow": flow, "link": link, "seqs": list(seqs)})

@@ -3,6 +3,8 @@
 //! * `dumbbell-100`: 100 NewReno flows through a 1 Gbps bottleneck, 40 ms round trip,
 //!   one-BDP buffer (5000 packets), 10 simulated seconds.
 //! * `cbr-4hop`: one 1 Gbps CBR flow over a 4-hop path of 1 Gbps links, 10 simulated seconds.
+//! * `ticp-10k`: the TICP paper's ticp-fwd run: 10 000 sources in 5 bins behind 1000..400
+//!   kbit/s bottlenecks, RS = 1, 1000 B requests, 100 B reports, to completion (about 127 s).
 //!
 //! Series are off, so the numbers measure the engine and the protocols alone.
 
@@ -12,7 +14,7 @@ use crate::error::ScenarioError;
 use crate::spec::{parse_spec_value, Spec};
 
 /// Names of the benchmark scenarios, in the order `ccsim bench` runs them.
-pub const BENCH_NAMES: [&str; 2] = ["dumbbell-100", "cbr-4hop"];
+pub const BENCH_NAMES: [&str; 3] = ["dumbbell-100", "cbr-4hop", "ticp-10k"];
 
 /// The spec of the benchmark called `name`, or `None`.
 ///
@@ -44,6 +46,20 @@ pub fn bench_spec(name: &str) -> Result<Option<Spec>, ScenarioError> {
             "flows": [{"name": "cbr", "protocol": "cbr", "from": "h0", "to": "h4", "rate": "1Gbps"}],
             "output": {"series": []}
         }),
+        "ticp-10k" => {
+            let mut links = vec![
+                json!({"between": ["c", "core"], "rate": "10Gbps", "delay": "10ms", "queue": "1000p"}),
+            ];
+            let mut sources = serde_json::Map::new();
+            for i in 1..=5 {
+                links.push(json!({"between": ["core", format!("b{i}")], "rate": format!("{}kbps", 1150 - 150 * i),
+                                  "delay": format!("{}ms", 20 * i), "queue": "20p"}));
+                sources.insert(format!("b{i}"), json!(2000));
+            }
+            json!({"run": {"duration": "140s", "seed": 1}, "links": links,
+                   "ticp": [{"name": "census", "collector": "c", "sources": sources}],
+                   "output": {"series": []}})
+        }
         _ => return Ok(None),
     };
     parse_spec_value(value).map(Some)
