@@ -21,6 +21,8 @@ install: $(VENV)/.deps
 
 demo: install
 	$(VENV)/bin/ccsim reproduce dumbbell-newreno -o out
+	$(VENV)/bin/ccsim reproduce ticp-fwd -o out
+	$(VENV)/bin/ccsim reproduce ticp-rev -o out
 
 test: install test-rust test-python
 
