@@ -64,8 +64,8 @@ def test_a_misspelt_option_names_its_path() -> None:
 REPRODUCED = ["ticp-fwd", "ticp-rev", "ticp-udp-fwd", "ticp-udp-rev", "ticp-tcp-fwd"]
 NOT_YET = {
     "ticp-tcp-rev": "TICP with RS = 10 gets 2.5 to 7.5 times the TCP rate, under the band's 3 in some bins",
-    "ticp-tcp-rev-fair": "TICP takes more than its share beside reverse TCP in several bins",
-    "ticp-two": "the reverse-direction sessions are unequal (0.4 to 1.6 of half) while they share bins 1-3",
+    "ticp-tcp-rev-fair": "with RS = 10 and 100 B reports TICP takes 1.5 to 1.9 times an equal share beside reverse TCP",
+    "ticp-two": "the reverse-direction sessions are unequal (0.4 to 1.6 of half) while they share bins 1 and 2",
 }
 
 

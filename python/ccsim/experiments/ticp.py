@@ -124,6 +124,12 @@ def throughput_figure(path: Path, title: str, panels: list[tuple[str, Result, li
     return path
 
 
+def collected(label: str, s: dict[str, Any]) -> Check:
+    """The reliability check: the share of expected reports in the collector's table."""
+    return Check(f"{label}every report collected", s["reports_received"] / s["reports_expected"], "1", 1.0, 1.0,
+                 "protocol")
+
+
 def _n(quick: bool) -> int:
     """Sources per bin: the paper's 2000 in both variants (a full run takes under a second)."""
     return 2000
@@ -153,8 +159,7 @@ class TicpAlone(_Ticp):
         [res] = run_many([topology_spec([session("ticp", n, req, rep, rs)], 2.5 * ideal)], jobs=jobs)
         report = ExperimentReport(self.name)
         s = res.summary["ticp"]["ticp"]
-        report.checks.append(Check("every report collected", s["reports_received"] / s["reports_expected"],
-                                   "1", 1.0, 1.0, "protocol"))
+        report.checks.append(collected("", s))
         report.checks.append(Check("session duration / ideal", (s["duration_s"] or math.inf) / ideal,
                                    f"close to 1 (ideal {ideal:.0f} s)", 0.9, 1.1, SOURCE))
         windows = bin_windows(res, "ticp")
@@ -193,8 +198,7 @@ class TicpUdp(_Ticp):
         variable, entity, what = measured(self.reverse)
         for kind, res in zip(kinds, results):
             s = res.summary["ticp"]["ticp"]
-            report.checks.append(Check(f"{kind}: every report collected",
-                                       s["reports_received"] / s["reports_expected"], "1", 1.0, 1.0, "protocol"))
+            report.checks.append(collected(f"{kind}: ", s))
             windows = bin_windows(res, "ticp")
             # UDP loses packets too once TICP fills the buffers (about 5 % for CBR, 9 % for
             # Poisson), so the rate left to TICP is the capacity less UDP's measured throughput.
@@ -255,8 +259,7 @@ class TicpTcp(_Ticp):
         variable, entity, _ = measured(direction == "rev")
         for label, res in zip(configs, results):
             s = res.summary["ticp"]["ticp"]
-            report.checks.append(Check(f"{label}: every report collected",
-                                       s["reports_received"] / s["reports_expected"], "1", 1.0, 1.0, "protocol"))
+            report.checks.append(collected(f"{label}: ", s))
             windows = bin_windows(res, "ticp")
             for i in range(1, BINS + 1):
                 ticp = median_rate(res, variable, entity, windows[i])
@@ -302,8 +305,7 @@ class TicpTwo(_Ticp):
             entities = ("first/requests", "second/requests") if direction == "fwd" else ("first", "second")
             for name in ("first", "second"):
                 s = res.summary["ticp"][name]
-                report.checks.append(Check(f"{direction}: {name} collects every report",
-                                           s["reports_received"] / s["reports_expected"], "1", 1.0, 1.0, "protocol"))
+                report.checks.append(collected(f"{direction}: {name}: ", s))
             w1, w2 = bin_windows(res, "first"), bin_windows(res, "second")
             for i in range(1, BINS + 1):
                 both = np.intersect1d(w1[i], w2[i])
