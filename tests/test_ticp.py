@@ -53,6 +53,12 @@ def test_a_run_writes_the_report_table(tmp_path: Path) -> None:
     assert len(table) == 500
 
 
+def test_sources_that_are_not_a_table_name_their_path() -> None:
+    sc = ccsim.Scenario(duration="1s")
+    with pytest.raises(ccsim.SpecError, match=r"ticp\[0\]\.sources"):
+        sc.ticp("census", "c", ["b1", "b2"])  # type: ignore[arg-type]
+
+
 def test_a_misspelt_option_names_its_path() -> None:
     with pytest.raises(ccsim.SpecError, match=r"ticp\[0\]") as e:
         two_bins(delivery="broadcast").validate()

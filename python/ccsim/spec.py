@@ -66,6 +66,9 @@ class Scenario:
         if clash:
             raise SpecError(f"{clash[0]!r} is a positional argument of ticp(), not an option",
                             f"ticp[{index}].{clash[0]}")
+        if not isinstance(sources, dict):
+            raise SpecError(f"sources must map node names to source counts, found {type(sources).__name__}",
+                            f"ticp[{index}].sources")
         session: dict[str, Any] = {"name": name, "collector": collector, "sources": dict(sources)}
         session.update(options)
         self._spec.setdefault("ticp", []).append(session)
