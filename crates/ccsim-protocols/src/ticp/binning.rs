@@ -92,7 +92,6 @@ pub fn bin_distance(a: &[u32], b: &[u32]) -> f64 {
 pub(crate) struct LandmarkProber {
     pub cfg: BinningConfig,
     pub flow: FlowId,
-    pub started: SimTime,
     rounds_sent: u32,
     min_rtt: Vec<Option<Dur>>,
 }
@@ -105,7 +104,6 @@ impl LandmarkProber {
         LandmarkProber {
             cfg,
             flow,
-            started: SimTime::ZERO,
             rounds_sent: 0,
             min_rtt: vec![None; n],
         }
@@ -113,7 +111,6 @@ impl LandmarkProber {
 
     /// Start probing now; `slot` carries the probe schedule.
     pub fn start<C: Ctx<Hdr>>(&mut self, slot: TimerSlot, ctx: &mut C) {
-        self.started = ctx.now();
         self.probe_round(slot, ctx);
     }
 
