@@ -11,6 +11,6 @@ pub mod rng;
 pub mod units;
 
 pub use agent::{trace_changes, traced_values, Agent, AgentStats, Ctx, TimerSlot, VarId};
-pub use packet::{Addr, FlowId, Header, Packet};
+pub use packet::{Addr, Ecn, FlowId, Header, Packet};
 pub use rng::RngStream;
 pub use units::{Bytes, Dur, Rate, SimTime, UnitError};

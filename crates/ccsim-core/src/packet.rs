@@ -60,6 +60,21 @@ pub trait Header: Clone {
     }
 }
 
+/// The ECN field of the IP header (RFC 3168 section 5).
+///
+/// CHOICE: ECT(0) and ECT(1) are not told apart; ECN-capable senders mark ECT(0), as
+/// RFC 3168 senders do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Ecn {
+    /// Not ECN-capable transport.
+    #[default]
+    NotEct,
+    /// ECN-capable transport, ECT(0).
+    Ect,
+    /// Congestion experienced: set by a router instead of dropping an ECT packet.
+    Ce,
+}
+
 /// A packet in flight.
 #[derive(Clone, Debug)]
 pub struct Packet<H> {
@@ -73,6 +88,8 @@ pub struct Packet<H> {
     pub size: u32,
     /// When the packet was handed to the network by its sender (set by the engine).
     pub sent_at: SimTime,
+    /// ECN codepoint of the IP header.
+    pub ecn: Ecn,
     /// Protocol header.
     pub header: H,
 }

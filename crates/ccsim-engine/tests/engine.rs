@@ -1,7 +1,7 @@
 //! Engine behaviour with a minimal header and agent, independent of any real protocol:
 //! timer slots (re-arm, cancel), router hooks, loss accounting and routing choices.
 
-use ccsim_core::{Addr, Agent, Ctx, Dur, FlowId, Header, Packet, Rate, SimTime, TimerSlot};
+use ccsim_core::{Addr, Agent, Ctx, Dur, Ecn, FlowId, Header, Packet, Rate, SimTime, TimerSlot};
 use ccsim_engine::{LinkConfig, NodeId, QueueLimit, RouterHook, SeriesConfig, Sim, Verdict};
 
 #[derive(Clone, Debug)]
@@ -44,6 +44,7 @@ impl Agent<H> for Probe {
                     flow: FlowId(0),
                     size: 1000,
                     sent_at: SimTime::ZERO,
+                    ecn: Ecn::NotEct,
                     header: H { seq },
                 });
             }

@@ -7,7 +7,9 @@
 //! draws exponential gaps with mean size * 8 / rate from its own random stream, rounded to
 //! the nanosecond; both send their first packet at the start time.
 
-use ccsim_core::{Addr, Agent, AgentStats, Ctx, FlowId, Packet, Rate, SimTime, TimerSlot, VarId};
+use ccsim_core::{
+    Addr, Agent, AgentStats, Ctx, Ecn, FlowId, Packet, Rate, SimTime, TimerSlot, VarId,
+};
 
 use crate::{Hdr, UDP_HEADER_BYTES};
 
@@ -67,6 +69,7 @@ impl UdpSource {
             flow: self.flow,
             size: self.cfg.packet_size,
             sent_at: SimTime::ZERO,
+            ecn: Ecn::NotEct,
             header: Hdr::Udp {
                 seq,
                 payload: self.cfg.packet_size.saturating_sub(UDP_HEADER_BYTES),

@@ -13,7 +13,7 @@
 //! default).
 
 use ccsim_core::{
-    trace_changes, traced_values, Addr, Agent, AgentStats, Ctx, Dur, FlowId, Packet, SimTime,
+    trace_changes, traced_values, Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Packet, SimTime,
     TimerSlot, VarId,
 };
 
@@ -201,6 +201,7 @@ impl NewRenoSender {
             flow: self.flow,
             size: payload + TCP_HEADER_BYTES,
             sent_at: SimTime::ZERO,
+            ecn: Ecn::NotEct,
             header: Hdr::TcpData { seq, payload, retx },
         });
         if !self.rto_armed {

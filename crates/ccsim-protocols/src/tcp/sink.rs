@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 
-use ccsim_core::{Addr, Agent, AgentStats, Ctx, Dur, Packet, SimTime, TimerSlot};
+use ccsim_core::{Addr, Agent, AgentStats, Ctx, Dur, Ecn, Packet, SimTime, TimerSlot};
 
 use crate::{Hdr, TCP_HEADER_BYTES};
 
@@ -61,6 +61,7 @@ impl TcpSink {
             flow: self.flow,
             size: TCP_HEADER_BYTES,
             sent_at: SimTime::ZERO,
+            ecn: Ecn::NotEct,
             header: Hdr::TcpAck { ack: self.rcv_nxt },
         });
     }

@@ -1,7 +1,7 @@
 //! State-machine tests of the NewReno sender and the sink: typed headers in, typed headers
 //! and timers out, checked against the RFC rules they implement.
 
-use ccsim_core::{Addr, Agent, Dur, FlowId, Packet, SimTime, TimerSlot};
+use ccsim_core::{Addr, Agent, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
 
 use super::{NewRenoSender, TcpConfig, TcpSink};
 use crate::testing::MockCtx;
@@ -17,6 +17,7 @@ fn ack(n: u64) -> Packet<Hdr> {
         flow: FlowId(0),
         size: 40,
         sent_at: SimTime::ZERO,
+        ecn: Ecn::NotEct,
         header: Hdr::TcpAck { ack: n },
     }
 }
@@ -28,6 +29,7 @@ fn data(seq: u64) -> Packet<Hdr> {
         flow: FlowId(0),
         size: 1000,
         sent_at: SimTime::ZERO,
+        ecn: Ecn::NotEct,
         header: Hdr::TcpData {
             seq,
             payload: 960,

@@ -12,7 +12,7 @@
 //! t0 + P/2 (so RTTs up to P/2 - (probes - 1) P/10 are seen); the collector ranks the bins
 //! registered by t0 + P and starts probing sources then.
 
-use ccsim_core::{Addr, Ctx, Dur, FlowId, Packet, SimTime, TimerSlot};
+use ccsim_core::{Addr, Ctx, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
 
 use crate::Hdr;
 
@@ -126,6 +126,7 @@ impl LandmarkProber {
                 flow: self.flow,
                 size: PROBE_BYTES,
                 sent_at: SimTime::ZERO,
+                ecn: Ecn::NotEct,
                 header: Hdr::TicpPing {
                     stamp: ctx.now(),
                     landmark: self.index_of(landmark),
@@ -172,6 +173,7 @@ pub(crate) fn echo<C: Ctx<Hdr>>(pkt: &Packet<Hdr>, ctx: &mut C) {
             flow: pkt.flow,
             size: PROBE_BYTES,
             sent_at: SimTime::ZERO,
+            ecn: Ecn::NotEct,
             header: Hdr::TicpPing {
                 stamp,
                 landmark,

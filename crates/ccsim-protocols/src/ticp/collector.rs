@@ -4,7 +4,7 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use ccsim_core::{
-    trace_changes, traced_values, Addr, Agent, AgentStats, Ctx, Dur, FlowId, Packet, SimTime,
+    trace_changes, traced_values, Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Packet, SimTime,
     TimerSlot, VarId,
 };
 
@@ -485,6 +485,7 @@ impl TicpCollector {
                 flow: self.cfg.request_flow,
                 size,
                 sent_at: SimTime::ZERO,
+                ecn: Ecn::NotEct,
                 header: Hdr::TicpRequest(Box::new(TicpRequest {
                     stamp: now,
                     ids,
@@ -663,6 +664,7 @@ impl TicpCollector {
             flow: self.cfg.report_flow,
             size: ACK_BYTES,
             sent_at: SimTime::ZERO,
+            ecn: Ecn::NotEct,
             header: Hdr::TicpRegisterAck,
         });
     }

@@ -1,7 +1,7 @@
 //! The source side of TICP: a host answering requests for its block of sources, and the
 //! landmark echo used by binning.
 
-use ccsim_core::{Addr, Agent, AgentStats, Ctx, FlowId, Packet, SimTime, TimerSlot};
+use ccsim_core::{Addr, Agent, AgentStats, Ctx, Ecn, FlowId, Packet, SimTime, TimerSlot};
 
 use super::binning::{bin_index, echo, BinningConfig, LandmarkProber};
 use super::{Directory, HostInfo, TicpRequest};
@@ -84,6 +84,7 @@ impl TicpSourceHost {
                     flow: self.flow,
                     size: self.report_size,
                     sent_at: SimTime::ZERO,
+                    ecn: Ecn::NotEct,
                     header: Hdr::TicpReport {
                         source: id,
                         echo: req.stamp,
@@ -107,6 +108,7 @@ impl TicpSourceHost {
                 flow: self.request_flow,
                 size: n.saturating_mul(self.request_size),
                 sent_at: SimTime::ZERO,
+                ecn: Ecn::NotEct,
                 header: Hdr::TicpRequest(Box::new(TicpRequest {
                     stamp: req.stamp,
                     ids,
@@ -131,6 +133,7 @@ impl TicpSourceHost {
                 flow: self.flow,
                 size: REGISTER_BYTES,
                 sent_at: SimTime::ZERO,
+                ecn: Ecn::NotEct,
                 header: Hdr::TicpRegister {
                     bin: self.bin.unwrap_or(0),
                 },

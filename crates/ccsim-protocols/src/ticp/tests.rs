@@ -2,7 +2,7 @@
 //! outputs (request packets, window, Section III's counters), each expected value worked
 //! out by hand from Section IV's algorithm.
 
-use ccsim_core::{Addr, Agent, Dur, FlowId, Packet, SimTime, TimerSlot};
+use ccsim_core::{Addr, Agent, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
 
 use super::*;
 use crate::testing::MockCtx;
@@ -66,6 +66,7 @@ impl Harness {
             flow: FlowId(1),
             size: 100,
             sent_at: echo,
+            ecn: Ecn::NotEct,
             header: Hdr::TicpReport { source: id, echo },
         };
         self.c.on_packet(&pkt, &mut self.ctx);
@@ -305,6 +306,7 @@ fn a_host_answers_its_own_sources_and_a_relay_forwards_the_rest() {
         flow: FlowId(0),
         size: 500,
         sent_at: SimTime::ZERO,
+        ecn: Ecn::NotEct,
         header: Hdr::TicpRequest(Box::new(TicpRequest {
             stamp: ms(7),
             ids: vec![1, 2, 5, 4],
