@@ -10,7 +10,10 @@ pub mod udp;
 
 use ccsim_core::{Agent, AgentStats, Ctx, Header, Packet, SimTime, TimerSlot, VarId};
 
-pub use tcp::{NewRenoSender, TcpConfig, TcpSink};
+pub use tcp::{
+    Algorithm, CaState, NewRenoSender, PacedSlowStart, SackBlock, SackBlocks, TcpConfig, TcpSender,
+    TcpSink, VegasParams,
+};
 pub use ticp::{LandmarkEcho, TicpCollector, TicpRequest, TicpSourceHost};
 pub use udp::{Departures, UdpConfig, UdpSink, UdpSource};
 
@@ -30,11 +33,18 @@ pub enum Hdr {
         payload: u32,
         /// Whether this is a retransmission.
         retx: bool,
+        /// Congestion Window Reduced (RFC 3168 section 6.1.2): the sender has reacted to ECE.
+        cwr: bool,
     },
     /// A cumulative TCP acknowledgement: the next segment number expected.
     TcpAck {
         /// Next expected segment.
         ack: u64,
+        /// ECN-Echo (RFC 3168 section 6.1.3): a CE-marked segment arrived and no CWR since.
+        ece: bool,
+        /// SACK blocks (RFC 2018), present only when the receiver holds out-of-order data.
+        /// Boxed so that plain ACKs stay small.
+        sack: Option<Box<SackBlocks>>,
     },
     /// A UDP datagram with a sender sequence number.
     Udp {
@@ -95,8 +105,8 @@ impl Header for Hdr {
 /// The built-in agents.
 #[derive(Clone, Debug)]
 pub enum AnyAgent {
-    /// TCP NewReno sender.
-    NewReno(NewRenoSender),
+    /// TCP sender (any congestion-control algorithm).
+    Tcp(TcpSender),
     /// TCP receiver.
     TcpSink(TcpSink),
     /// UDP source (constant bit rate or Poisson).
@@ -114,7 +124,7 @@ pub enum AnyAgent {
 macro_rules! each_agent {
     ($self:expr, $a:ident => $body:expr) => {
         match $self {
-            AnyAgent::NewReno($a) => $body,
+            AnyAgent::Tcp($a) => $body,
             AnyAgent::TcpSink($a) => $body,
             AnyAgent::Udp($a) => $body,
             AnyAgent::UdpSink($a) => $body,

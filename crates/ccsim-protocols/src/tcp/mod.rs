@@ -1,8 +1,13 @@
-//! TCP: a NewReno sender and a receiver (sink) with optional delayed acknowledgements.
+//! TCP: one sender with pluggable congestion control and loss recovery (Tahoe, Reno,
+//! NewReno, SACK, Vegas), and a receiver (sink) with optional delayed ACKs and SACK.
 //!
-//! Follows RFC 5681 (slow start, congestion avoidance, fast retransmit), RFC 6582 (NewReno
-//! fast recovery with partial acknowledgements), RFC 6298 (retransmission timer, with Karn's
-//! rule and exponential back-off) and RFC 1122 / RFC 5681 section 4.2 (delayed ACKs).
+//! Follows RFC 5681 (slow start, congestion avoidance, fast retransmit and recovery),
+//! RFC 6582 (NewReno), RFC 2018 and RFC 6675 (SACK), RFC 3168 (ECN), RFC 6298
+//! (retransmission timer, with Karn's rule and exponential back-off), RFC 1122 / RFC 5681
+//! section 4.2 (delayed ACKs), and Brakmo and Peterson 1995 (Vegas). The pieces: `cc/`
+//! (window algorithms behind [`CongestionControl`]), `sender/recovery.rs` (loss recovery),
+//! `scoreboard.rs` (per-segment state, the RFC 6675 scoreboard), `rate.rs` (delivery-rate
+//! samples), `rtt.rs` (RFC 6298).
 //!
 //! CHOICE: sequence numbers count segments, not bytes (as ns-2's one-way TCP); every segment
 //! but the last of a finite transfer carries a full MSS, so nothing is lost by it.
@@ -10,13 +15,18 @@
 //! IP and TCP header; ACKs are 40-byte packets.
 //! CHOICE: no connection set-up (SYN/FIN): data flows from the start time, as in ns-2.
 
+pub mod cc;
+mod rate;
 mod rtt;
+mod scoreboard;
 mod sender;
 mod sink;
 
+pub use cc::{AckEvent, AnyCc, CaState, CongestionControl, VegasParams, Window};
+pub use rate::RateSample;
 pub use rtt::RttEstimator;
-pub use sender::{NewRenoSender, TcpConfig};
-pub use sink::TcpSink;
+pub use sender::{Algorithm, NewRenoSender, PacedSlowStart, TcpConfig, TcpSender};
+pub use sink::{SackBlock, SackBlocks, TcpSink};
 
 #[cfg(test)]
 mod tests;

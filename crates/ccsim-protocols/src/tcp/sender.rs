@@ -1,26 +1,113 @@
-//! The NewReno sender (RFC 5681, RFC 6582, RFC 6298).
+//! The TCP sender: sequence numbers, the retransmission timer, ECN, the satellite
+//! slow-start options, and dispatch to a congestion-control algorithm ([`super::cc`]) and
+//! a loss-recovery flavour (`sender/recovery.rs`).
 //!
 //! `cwnd` and `ssthresh` are in bytes, as in RFC 5681; sequence numbers are segments.
-//! CHOICE: RTT is measured on one timed segment at a time (the classic BSD scheme, which
-//! RFC 6298 section 3 allows); a retransmission cancels the measurement (Karn's rule).
-//! CHOICE: on the first partial ACK of a recovery the retransmission timer is reset, on
-//! later ones it is not (RFC 6582 section 3.2 step 5, the "impatient" variant).
-//! CHOICE: after a full ACK, cwnd = min(ssthresh, max(FlightSize, MSS) + MSS) (RFC 6582
-//! section 3.2 step 3, option 1).
-//! CHOICE: congestion avoidance adds max(1, MSS*MSS/cwnd) bytes per ACK (RFC 5681 eq. 3);
-//! slow start adds min(bytes acked, MSS) per ACK (RFC 5681 eq. 2).
-//! CHOICE: no limited transmit, no SACK; the receiver window is `max_window` (unbounded by
-//! default).
+//! CHOICE: RTT for the retransmission timer is measured on one timed segment at a time
+//! (the classic BSD scheme, which RFC 6298 section 3 allows); a retransmission cancels the
+//! measurement (Karn's rule). Congestion control gets one RTT sample per ACK that advances
+//! the ACK point (the newest segment it covers, if never retransmitted).
+//! CHOICE: no limited transmit; the receiver window is `max_window` (unbounded by default).
+//!
+//! ECN (RFC 3168 section 6.1): data segments of an ECN-capable flow are ECT, except
+//! retransmissions (section 6.1.5); an ACK with ECE halves the window (the algorithm's
+//! ssthresh) at most once per window of data, the ACK does not grow the window, and the
+//! next new segment carries CWR.
+//! CHOICE: a fast retransmit while the window is already reduced for ECN in the same
+//! window, or an ECE during loss recovery or after a timeout, does not reduce it again
+//! (section 6.1.2: react at most once per window of data).
+//!
+//! Satellite slow-start options (Barakat, Chafer, Dabbous and Altman, "Improving TCP/IP
+//! over geostationary satellite links"): an initial ssthresh (set from the path's
+//! bandwidth-delay product by the scenario, or given), and paced slow start: in slow
+//! start, of the segments an ACK releases the first goes at once and each further one
+//! after a spacing, by default half the estimated time between ACKs.
+//! CHOICE: the inter-ACK time is an EWMA (gain 1/8, as SRTT) of the gaps between ACKs
+//! that advance the ACK point; until two such ACKs have arrived there is no spacing.
+
+mod recovery;
 
 use ccsim_core::{
     trace_changes, traced_values, Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Packet, SimTime,
     TimerSlot, VarId,
 };
 
+use super::cc::{AckEvent, AnyCc, CaState, CongestionControl, Reno, Vegas, VegasParams, Window};
+use super::rate::DeliveryRate;
 use super::rtt::RttEstimator;
-use crate::{Hdr, TCP_HEADER_BYTES};
+use super::scoreboard::Scoreboard;
+use crate::{Hdr, SackBlock, TCP_HEADER_BYTES};
 
 const RTO_TIMER: TimerSlot = TimerSlot(0);
+const PACE_TIMER: TimerSlot = TimerSlot(1);
+
+/// A congestion-control algorithm with its loss recovery.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Algorithm {
+    /// Tahoe: fast retransmit, then slow start from one segment (no fast recovery).
+    Tahoe,
+    /// Reno: RFC 5681 fast recovery, left on the first ACK of new data.
+    Reno,
+    /// NewReno: RFC 6582 fast recovery with partial acknowledgements.
+    NewReno,
+    /// SACK: RFC 2018 blocks and RFC 6675 loss recovery with the pipe estimate.
+    Sack,
+    /// Vegas congestion avoidance and slow start, NewReno loss recovery.
+    Vegas(VegasParams),
+}
+
+impl Algorithm {
+    /// The name used in scenario files.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Tahoe => "tahoe",
+            Algorithm::Reno => "reno",
+            Algorithm::NewReno => "newreno",
+            Algorithm::Sack => "sack",
+            Algorithm::Vegas(_) => "vegas",
+        }
+    }
+
+    /// Whether the receiver must send SACK blocks.
+    #[must_use]
+    pub fn uses_sack(self) -> bool {
+        matches!(self, Algorithm::Sack)
+    }
+
+    fn recovery(self) -> Recovery {
+        match self {
+            Algorithm::Tahoe => Recovery::Tahoe,
+            Algorithm::Reno => Recovery::Reno,
+            Algorithm::NewReno | Algorithm::Vegas(_) => Recovery::NewReno,
+            Algorithm::Sack => Recovery::Sack,
+        }
+    }
+
+    fn controller(self) -> AnyCc {
+        match self {
+            Algorithm::Vegas(p) => AnyCc::Vegas(Vegas::new(p)),
+            _ => AnyCc::Reno(Reno),
+        }
+    }
+}
+
+/// Loss-recovery flavours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Recovery {
+    Tahoe,
+    Reno,
+    NewReno,
+    Sack,
+}
+
+/// Paced slow start (the second satellite option).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PacedSlowStart {
+    /// Delay between the segments one ACK releases; `None` for half the estimated
+    /// inter-ACK time.
+    pub spacing: Option<Dur>,
+}
 
 /// Sender parameters. Defaults are stated once, in [`TcpConfig::default`].
 #[derive(Clone, Debug)]
@@ -39,8 +126,16 @@ pub struct TcpConfig {
     pub max_rto: Dur,
     /// Timeout before the first RTT sample.
     pub initial_rto: Dur,
-    /// Duplicate ACKs that trigger fast retransmit.
+    /// Duplicate ACKs that trigger fast retransmit (DupThresh).
     pub dupack_threshold: u32,
+    /// Congestion control and loss recovery.
+    pub algorithm: Algorithm,
+    /// ECN-capable (RFC 3168).
+    pub ecn: bool,
+    /// Initial slow-start threshold, bytes (`None`: unbounded, RFC 5681).
+    pub initial_ssthresh: Option<u64>,
+    /// Paced slow start (`None`: off).
+    pub paced_slow_start: Option<PacedSlowStart>,
 }
 
 impl Default for TcpConfig {
@@ -54,13 +149,35 @@ impl Default for TcpConfig {
             max_rto: Dur::from_secs(60),
             initial_rto: Dur::from_secs(1),
             dupack_threshold: 3,
+            algorithm: Algorithm::NewReno,
+            ecn: false,
+            initial_ssthresh: None,
+            paced_slow_start: None,
         }
     }
 }
 
-/// A TCP NewReno sender.
+/// Paced slow-start state.
 #[derive(Clone, Debug)]
-pub struct NewRenoSender {
+struct Pacer {
+    spacing: Option<Dur>,
+    /// EWMA of the time between ACKs, ns.
+    inter_ack: Option<u64>,
+    last_ack_at: Option<SimTime>,
+    /// Segments that may still go at once.
+    budget: u32,
+    armed: bool,
+}
+
+impl Pacer {
+    fn spacing(&self) -> Option<u64> {
+        self.spacing.map(|d| d.0).or(self.inter_ack.map(|g| g / 2))
+    }
+}
+
+/// A TCP sender.
+#[derive(Clone, Debug)]
+pub struct TcpSender {
     flow: FlowId,
     peer: Addr,
     mss: u64,
@@ -79,20 +196,36 @@ pub struct NewRenoSender {
     cwnd: u64,
     ssthresh: u64,
     dupacks: u32,
-    in_recovery: bool,
-    /// Highest segment outstanding when the last recovery or timeout began (RFC 6582).
+    state: CaState,
+    /// Highest segment outstanding when the last recovery or timeout began (RFC 6582
+    /// `recover`, RFC 6675 RecoveryPoint).
     recover: Option<u64>,
     partial_acks: u32,
+    /// RFC 6675: retransmission candidates start here.
+    rxt_next: u64,
+    cc: AnyCc,
+    recovery: Recovery,
+    board: Scoreboard,
+    rate: DeliveryRate,
     rtt: RttEstimator,
     timed: Option<(u64, SimTime)>,
     rto_armed: bool,
     /// Whether the last timer expiry has not yet been followed by a new ACK.
     backed_off: bool,
+    ecn: bool,
+    /// The end of the window in which the sender last reduced for ECN.
+    ecn_recover: u64,
+    /// Set CWR on the next new segment.
+    send_cwr: bool,
+    pacer: Option<Pacer>,
     stopped: bool,
     stats: AgentStats,
 }
 
-impl NewRenoSender {
+/// The historical name of the default sender (NewReno is [`TcpConfig::default`]'s algorithm).
+pub type NewRenoSender = TcpSender;
+
+impl TcpSender {
     /// A sender for `flow` toward the receiver at `peer`.
     ///
     /// # Panics
@@ -116,7 +249,7 @@ impl NewRenoSender {
                 )
             }
         };
-        NewRenoSender {
+        TcpSender {
             flow,
             peer,
             mss,
@@ -128,18 +261,39 @@ impl NewRenoSender {
             snd_nxt: 0,
             snd_max: 0,
             cwnd: u64::from(cfg.initial_window) * mss,
-            ssthresh: u64::MAX,
+            ssthresh: cfg.initial_ssthresh.map_or(u64::MAX, |s| s.max(2 * mss)),
             dupacks: 0,
-            in_recovery: false,
+            state: CaState::Open,
             recover: None,
             partial_acks: 0,
+            rxt_next: 0,
+            cc: cfg.algorithm.controller(),
+            recovery: cfg.algorithm.recovery(),
+            board: Scoreboard::default(),
+            rate: DeliveryRate::default(),
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             timed: None,
             rto_armed: false,
             backed_off: false,
+            ecn: cfg.ecn,
+            ecn_recover: 0,
+            send_cwr: false,
+            pacer: cfg.paced_slow_start.map(|p| Pacer {
+                spacing: p.spacing,
+                inter_ack: None,
+                last_ack_at: None,
+                budget: u32::MAX,
+                armed: false,
+            }),
             stopped: false,
             stats: AgentStats::default(),
         }
+    }
+
+    /// Set the initial slow-start threshold (bytes, at least two segments) before the
+    /// sender starts, e.g. from the path's bandwidth-delay product.
+    pub fn set_initial_ssthresh(&mut self, bytes: u64) {
+        self.ssthresh = bytes.max(2 * self.mss);
     }
 
     /// Congestion window, bytes.
@@ -157,15 +311,35 @@ impl NewRenoSender {
     pub fn snd_una(&self) -> u64 {
         self.snd_una
     }
+    /// One past the highest segment sent.
+    #[must_use]
+    pub fn snd_max(&self) -> u64 {
+        self.snd_max
+    }
     /// Whether the sender is in fast recovery.
     #[must_use]
     pub fn in_recovery(&self) -> bool {
-        self.in_recovery
+        self.state == CaState::Recovery
+    }
+    /// The congestion-avoidance state.
+    #[must_use]
+    pub fn state(&self) -> CaState {
+        self.state
     }
     /// The RTT estimator.
     #[must_use]
     pub fn rtt(&self) -> &RttEstimator {
         &self.rtt
+    }
+    /// The congestion-control algorithm's state.
+    #[must_use]
+    pub fn controller(&self) -> &AnyCc {
+        &self.cc
+    }
+    /// Segments delivered (cumulatively or selectively acknowledged) so far.
+    #[must_use]
+    pub fn delivered(&self) -> u64 {
+        self.rate.delivered()
     }
     /// RFC 5681 FlightSize: bytes sent and not cumulatively acknowledged.
     #[must_use]
@@ -176,6 +350,36 @@ impl NewRenoSender {
     #[must_use]
     pub fn completed_at(&self) -> Option<SimTime> {
         self.stats.completed_at
+    }
+
+    fn window(&self) -> Window {
+        Window {
+            cwnd: self.cwnd,
+            ssthresh: self.ssthresh,
+            mss: self.mss,
+            flight: self.flight_size(),
+        }
+    }
+
+    fn set_window(&mut self, w: Window) {
+        self.cwnd = w.cwnd;
+        self.ssthresh = w.ssthresh;
+    }
+
+    /// The algorithm's slow-start threshold for a congestion event now.
+    fn congestion_ssthresh(&mut self) -> u64 {
+        let w = self.window();
+        self.cc.ssthresh(&w)
+    }
+
+    fn set_state(&mut self, state: CaState) {
+        if self.state != state {
+            self.state = state;
+            let mut w = self.window();
+            self.cc
+                .on_state(&mut w, state, self.snd_nxt.max(self.snd_max));
+            self.set_window(w);
+        }
     }
 
     fn payload_of(&self, seq: u64) -> u32 {
@@ -189,20 +393,35 @@ impl NewRenoSender {
     fn send_segment<C: Ctx<Hdr>>(&mut self, seq: u64, ctx: &mut C) {
         let retx = seq < self.snd_max;
         let payload = self.payload_of(seq);
+        let now = ctx.now();
         if retx {
             self.stats.retransmitted_packets += 1;
             self.timed = None; // Karn: never time across a retransmission.
         } else if self.timed.is_none() {
-            self.timed = Some((seq, ctx.now()));
+            self.timed = Some((seq, now));
         }
+        let snap = self.rate.on_send(now, self.snd_una == self.snd_max);
+        self.board
+            .on_send(seq, snap, retx, self.state == CaState::Recovery);
+        let cwr = self.send_cwr && !retx;
+        self.send_cwr &= !cwr;
         ctx.send(Packet {
             src: Addr::default(),
             dst: self.peer,
             flow: self.flow,
             size: payload + TCP_HEADER_BYTES,
             sent_at: SimTime::ZERO,
-            ecn: Ecn::NotEct,
-            header: Hdr::TcpData { seq, payload, retx },
+            ecn: if self.ecn && !retx {
+                Ecn::Ect
+            } else {
+                Ecn::NotEct
+            },
+            header: Hdr::TcpData {
+                seq,
+                payload,
+                retx,
+                cwr,
+            },
         });
         if !self.rto_armed {
             self.arm_rto(ctx);
@@ -214,16 +433,47 @@ impl NewRenoSender {
         self.rto_armed = true;
     }
 
+    /// The segment after the last one the application offers.
+    fn data_limit(&self) -> u64 {
+        if self.stopped {
+            self.snd_max
+        } else {
+            self.total_segments
+        }
+    }
+
+    /// Paced slow start: whether one more segment may go now; arms the pacing timer if not.
+    fn pace_allows<C: Ctx<Hdr>>(&mut self, ctx: &mut C) -> bool {
+        let slow_start = self.cwnd < self.ssthresh && self.state == CaState::Open;
+        let Some(p) = self.pacer.as_mut() else {
+            return true;
+        };
+        let Some(spacing) = p.spacing().filter(|_| slow_start) else {
+            return true;
+        };
+        if p.budget > 0 {
+            p.budget -= 1;
+            return true;
+        }
+        if !p.armed {
+            p.armed = true;
+            ctx.set_timer(PACE_TIMER, ctx.now() + Dur(spacing));
+        }
+        false
+    }
+
     /// Send new (or go-back-N) segments while the window allows (RFC 5681 section 3.1).
     fn send_allowed<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         let window_segments = (self.cwnd / self.mss).min(self.max_window);
         loop {
-            let limit = if self.stopped {
-                self.snd_max
-            } else {
-                self.total_segments
-            };
-            if self.snd_nxt >= limit || self.snd_nxt - self.snd_una >= window_segments {
+            // Go-back-N skips what the receiver already holds (SACKed after a timeout).
+            while self.snd_nxt < self.snd_max && self.board.is_sacked(self.snd_nxt) {
+                self.snd_nxt += 1;
+            }
+            if self.snd_nxt >= self.data_limit() || self.snd_nxt - self.snd_una >= window_segments {
+                break;
+            }
+            if !self.pace_allows(ctx) {
                 break;
             }
             let seq = self.snd_nxt;
@@ -233,60 +483,104 @@ impl NewRenoSender {
         }
     }
 
-    fn on_ack<C: Ctx<Hdr>>(&mut self, ack: u64, ctx: &mut C) {
+    fn on_ack<C: Ctx<Hdr>>(
+        &mut self,
+        ack: u64,
+        ece: bool,
+        sack: Option<&[SackBlock]>,
+        ctx: &mut C,
+    ) {
+        let now = ctx.now();
+        if let Some(blocks) = sack {
+            let rate = &mut self.rate;
+            self.board
+                .mark_sacked(blocks, |s| rate.on_delivered(&s.snap, now));
+        }
         // An ACK for data never sent is treated as acknowledging everything sent.
         let ack = ack.min(self.snd_max);
+        let reduced_for_ecn = ece && self.on_ece();
         if ack > self.snd_una {
-            self.on_new_ack(ack, ctx);
-        } else if ack == self.snd_una && self.snd_max > self.snd_una {
-            self.on_dup_ack(ctx);
+            self.on_new_ack(ack, reduced_for_ecn, ctx);
+        } else {
+            self.rate.take_sample();
+            if ack == self.snd_una && self.snd_max > self.snd_una {
+                self.on_dup_ack(ctx);
+            }
         }
     }
 
-    fn on_new_ack<C: Ctx<Hdr>>(&mut self, ack: u64, ctx: &mut C) {
+    /// RFC 3168 section 6.1.2; returns whether the window was reduced.
+    fn on_ece(&mut self) -> bool {
+        if !self.ecn {
+            return false;
+        }
+        if self.state == CaState::Cwr && self.snd_una > self.ecn_recover {
+            self.set_state(CaState::Open);
+        }
+        if self.state != CaState::Open {
+            return false;
+        }
+        self.ssthresh = self.congestion_ssthresh();
+        self.cwnd = self.ssthresh;
+        self.ecn_recover = self.snd_max.saturating_sub(1);
+        self.send_cwr = true;
+        self.set_state(CaState::Cwr);
+        true
+    }
+
+    fn on_new_ack<C: Ctx<Hdr>>(&mut self, ack: u64, no_growth: bool, ctx: &mut C) {
+        let now = ctx.now();
         self.backed_off = false;
         let acked_segments = ack - self.snd_una;
         if let Some((seq, sent)) = self.timed {
             if ack > seq {
-                self.rtt.sample(ctx.now() - sent);
+                self.rtt.sample(now - sent);
                 self.timed = None;
             }
         }
-        let mut reset_timer = true;
-        if self.in_recovery {
-            if self.recover.is_some_and(|r| ack > r) {
-                // Full ACK (RFC 6582 3.2 step 3).
-                self.snd_una = ack;
-                let flight = self.flight_size();
-                self.cwnd = self.ssthresh.min(flight.max(self.mss) + self.mss);
-                self.in_recovery = false;
-                self.dupacks = 0;
-            } else {
-                // Partial ACK (RFC 6582 3.2 step 5): retransmit the first unacknowledged
-                // segment, deflate by the amount acknowledged, add back one MSS.
-                self.snd_una = ack;
-                self.snd_nxt = self.snd_nxt.max(ack);
-                self.send_segment(ack, ctx);
-                let acked = acked_segments * self.mss;
-                self.cwnd = self.cwnd.saturating_sub(acked).max(self.mss);
-                if acked >= self.mss {
-                    self.cwnd += self.mss;
-                }
-                self.partial_acks += 1;
-                reset_timer = self.partial_acks == 1;
+        if let Some(seg) = self.board.get(ack - 1).filter(|s| !s.retx) {
+            let sample = now - seg.snap.sent_time;
+            self.cc.on_rtt(sample, now);
+        }
+        let rate = &mut self.rate;
+        self.board.advance(ack, |s| rate.on_delivered(&s.snap, now));
+        let rate_sample = self.rate.take_sample();
+        if let Some(p) = self.pacer.as_mut() {
+            if let Some(last) = p.last_ack_at {
+                let gap = (now - last).0;
+                p.inter_ack = Some(p.inter_ack.map_or(gap, |g| g - g / 8 + gap / 8));
             }
+            p.last_ack_at = Some(now);
+            p.budget = 1;
+        }
+        let reset_timer = if self.state == CaState::Recovery {
+            self.recovery_new_ack(ack, ctx)
         } else {
             self.snd_una = ack;
             self.dupacks = 0;
-            if self.cwnd < self.ssthresh {
-                self.cwnd += (acked_segments * self.mss).min(self.mss);
-            } else {
-                self.cwnd += (self.mss * self.mss / self.cwnd).max(1);
+            if self.state == CaState::Loss && self.recover.is_some_and(|r| ack > r) {
+                self.set_state(CaState::Open);
             }
-        }
+            if self.state == CaState::Cwr && ack > self.ecn_recover {
+                self.set_state(CaState::Open);
+            }
+            if !no_growth {
+                let mut w = self.window();
+                let event = AckEvent {
+                    now,
+                    acked_segments,
+                    snd_una: ack,
+                    snd_nxt: self.snd_nxt.max(ack),
+                    rate: rate_sample,
+                };
+                self.cc.on_ack(&mut w, &event);
+                self.set_window(w);
+            }
+            true
+        };
         self.snd_nxt = self.snd_nxt.max(self.snd_una);
         if self.snd_una >= self.total_segments && self.stats.completed_at.is_none() {
-            self.stats.completed_at = Some(ctx.now());
+            self.stats.completed_at = Some(now);
         }
         if self.snd_una == self.snd_max {
             // Everything acknowledged: stop the timer (RFC 6298 5.2).
@@ -295,31 +589,16 @@ impl NewRenoSender {
         } else if reset_timer {
             self.arm_rto(ctx); // RFC 6298 5.3
         }
-        self.send_allowed(ctx);
+        self.transmit(ctx);
     }
 
-    fn on_dup_ack<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        self.dupacks += 1;
-        if self.in_recovery {
-            self.cwnd += self.mss; // RFC 6582 3.2 step 4: inflate per additional dup ACK.
+    /// Send what the state allows: by the pipe in SACK recovery, by the window otherwise.
+    fn transmit<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        if self.state == CaState::Recovery && self.recovery == Recovery::Sack {
+            self.sack_transmit(ctx);
+        } else {
             self.send_allowed(ctx);
-            return;
         }
-        if self.dupacks != self.dupack_threshold {
-            return;
-        }
-        // RFC 6582 3.2 step 1: enter recovery only if this ACK covers more than `recover`,
-        // so a burst of duplicates from data sent before a timeout does not trigger it.
-        if self.recover.is_some_and(|r| self.snd_una <= r) {
-            return;
-        }
-        self.ssthresh = (self.flight_size() / 2).max(2 * self.mss); // RFC 5681 eq. 4
-        self.recover = Some(self.snd_max - 1);
-        self.in_recovery = true;
-        self.partial_acks = 0;
-        self.send_segment(self.snd_una, ctx);
-        self.cwnd = self.ssthresh + 3 * self.mss;
-        self.send_allowed(ctx);
     }
 
     fn on_rto<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
@@ -331,20 +610,32 @@ impl NewRenoSender {
         // RFC 5681 eq. 4 on the first timeout of a series; a timeout of the same segment
         // again keeps ssthresh (RFC 5681 section 3.1, note on repeated retransmissions).
         if !self.backed_off {
-            self.ssthresh = (self.flight_size() / 2).max(2 * self.mss);
+            self.ssthresh = self.congestion_ssthresh();
         }
         self.backed_off = true;
         self.cwnd = self.mss; // loss window, RFC 5681 section 3.1
-        self.recover = Some(self.snd_max - 1); // RFC 6582 section 4
-        self.in_recovery = false;
+        let mut w = self.window();
+        self.cc.on_rto(&mut w);
+        self.set_window(w);
+        self.recover = Some(self.snd_max - 1); // RFC 6582 section 4, RFC 6675 section 5.1
+        self.board.clear_sacks(); // RFC 2018 section 8
         self.dupacks = 0;
         self.rtt.back_off();
         self.timed = None;
         self.snd_nxt = self.snd_una; // go back N
+        self.set_state(CaState::Loss);
         self.send_allowed(ctx);
         if !self.rto_armed {
             self.arm_rto(ctx);
         }
+    }
+
+    fn on_pace_timer<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        if let Some(p) = self.pacer.as_mut() {
+            p.armed = false;
+            p.budget = 1;
+        }
+        self.send_allowed(ctx);
     }
 }
 
@@ -357,7 +648,7 @@ const TRACED: [VarId; 5] = [
     VarId::BytesInFlight,
 ];
 
-impl Agent<Hdr> for NewRenoSender {
+impl Agent<Hdr> for TcpSender {
     fn on_start<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         if self.total_segments == 0 {
             self.stats.completed_at = Some(ctx.now()); // an empty transfer is done at once
@@ -368,19 +659,22 @@ impl Agent<Hdr> for NewRenoSender {
     }
 
     fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
-        if let Hdr::TcpAck { ack } = pkt.header {
+        if let Hdr::TcpAck { ack, ece, sack } = &pkt.header {
             let before = traced_values(self, ctx, TRACED);
-            self.on_ack(ack, ctx);
+            let blocks = sack.as_deref().map(|b| b.as_slice());
+            self.on_ack(*ack, *ece, blocks, ctx);
             trace_changes(self, ctx, TRACED, before);
         }
     }
 
     fn on_timer<C: Ctx<Hdr>>(&mut self, slot: TimerSlot, ctx: &mut C) {
+        let before = traced_values(self, ctx, TRACED);
         if slot == RTO_TIMER {
-            let before = traced_values(self, ctx, TRACED);
             self.on_rto(ctx);
-            trace_changes(self, ctx, TRACED, before);
+        } else if slot == PACE_TIMER {
+            self.on_pace_timer(ctx);
         }
+        trace_changes(self, ctx, TRACED, before);
     }
 
     fn on_stop<C: Ctx<Hdr>>(&mut self, _ctx: &mut C) {

@@ -18,7 +18,11 @@ fn ack(n: u64) -> Packet<Hdr> {
         size: 40,
         sent_at: SimTime::ZERO,
         ecn: Ecn::NotEct,
-        header: Hdr::TcpAck { ack: n },
+        header: Hdr::TcpAck {
+            ack: n,
+            ece: false,
+            sack: None,
+        },
     }
 }
 
@@ -34,7 +38,17 @@ fn data(seq: u64) -> Packet<Hdr> {
             seq,
             payload: 960,
             retx: false,
+            cwr: false,
         },
+    }
+}
+
+/// A cumulative ACK without ECE or SACK blocks, as a non-SACK sink sends.
+fn plain_ack(ack: u64) -> Hdr {
+    Hdr::TcpAck {
+        ack,
+        ece: false,
+        sack: None,
     }
 }
 
@@ -230,7 +244,7 @@ fn sink_acks_every_segment_without_delayed_ack() {
     sink.on_packet(&data(0), &mut ctx);
     sink.on_packet(&data(1), &mut ctx);
     let acks: Vec<_> = ctx.drain().iter().map(|p| p.header.clone()).collect();
-    assert_eq!(acks, vec![Hdr::TcpAck { ack: 1 }, Hdr::TcpAck { ack: 2 }]);
+    assert_eq!(acks, vec![plain_ack(1), plain_ack(2)]);
 }
 
 #[test]
@@ -241,11 +255,11 @@ fn sink_delays_acks_to_every_second_segment_or_timeout() {
     assert!(ctx.sent.is_empty());
     assert_eq!(ctx.timers[0], Some(SimTime(200_000_000)));
     sink.on_packet(&data(1), &mut ctx);
-    assert_eq!(ctx.drain()[0].header, Hdr::TcpAck { ack: 2 });
+    assert_eq!(ctx.drain()[0].header, plain_ack(2));
     sink.on_packet(&data(2), &mut ctx);
     ctx.now = SimTime(200_000_000);
     sink.on_timer(TimerSlot(0), &mut ctx);
-    assert_eq!(ctx.drain()[0].header, Hdr::TcpAck { ack: 3 });
+    assert_eq!(ctx.drain()[0].header, plain_ack(3));
 }
 
 #[test]
@@ -256,9 +270,9 @@ fn sink_acks_out_of_order_segments_at_once_and_buffers_them() {
     sink.on_packet(&data(2), &mut ctx); // gap at 1
     sink.on_packet(&data(3), &mut ctx);
     let acks: Vec<_> = ctx.drain().iter().map(|p| p.header.clone()).collect();
-    assert_eq!(acks, vec![Hdr::TcpAck { ack: 1 }, Hdr::TcpAck { ack: 1 }]);
+    assert_eq!(acks, vec![plain_ack(1), plain_ack(1)]);
     sink.on_packet(&data(1), &mut ctx); // fills the gap: immediate cumulative ACK
-    assert_eq!(ctx.drain()[0].header, Hdr::TcpAck { ack: 4 });
+    assert_eq!(ctx.drain()[0].header, plain_ack(4));
     assert_eq!(sink.stats().app_bytes_delivered, 4 * 960);
 }
 

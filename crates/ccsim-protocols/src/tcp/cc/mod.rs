@@ -1,0 +1,130 @@
+//! Congestion control: the window algorithms, behind one trait.
+//!
+//! The split follows Linux's `tcp_congestion_ops` (and ns-3's `TcpCongestionOps`): the
+//! sender owns sequence numbers, timers, loss recovery (`sender/recovery.rs`) and
+//! delivery-rate sampling (`rate.rs`); an algorithm only decides how the window grows on
+//! an acknowledgement, what the slow-start threshold becomes on a congestion event, and may
+//! watch RTT samples, timeouts and state changes. Every hook but `on_ack` defaults to the
+//! RFC 5681 behaviour or to nothing, so an algorithm is a short file.
+//!
+//! Windows are in bytes, as in RFC 5681; sequence numbers are segments.
+
+mod reno;
+mod vegas;
+
+use ccsim_core::{Dur, SimTime};
+
+pub use reno::Reno;
+pub use vegas::{Vegas, VegasParams};
+
+use super::rate::RateSample;
+
+/// Linux's congestion-avoidance states (`TCP_CA_*`), as far as this sender uses them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaState {
+    /// Normal operation: slow start or congestion avoidance.
+    Open,
+    /// The window was reduced on an ECN echo; no further reduction until the data
+    /// outstanding at that moment is acknowledged (RFC 3168 section 6.1.2).
+    Cwr,
+    /// Fast recovery after a fast retransmit.
+    Recovery,
+    /// After a retransmission timeout, until the data outstanding then is acknowledged.
+    Loss,
+}
+
+/// The window state an algorithm reads and writes.
+#[derive(Clone, Copy, Debug)]
+pub struct Window {
+    /// Congestion window, bytes.
+    pub cwnd: u64,
+    /// Slow-start threshold, bytes (`u64::MAX` until the first congestion event).
+    pub ssthresh: u64,
+    /// Maximum segment size, bytes.
+    pub mss: u64,
+    /// RFC 5681 FlightSize, bytes.
+    pub flight: u64,
+}
+
+impl Window {
+    /// Whether the sender is in slow start (RFC 5681 section 3.1: cwnd < ssthresh).
+    #[must_use]
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+}
+
+/// What an acknowledgement that advanced the cumulative ACK point tells the algorithm.
+#[derive(Clone, Copy, Debug)]
+pub struct AckEvent {
+    /// When it arrived.
+    pub now: SimTime,
+    /// Segments newly acknowledged cumulatively.
+    pub acked_segments: u64,
+    /// The new cumulative ACK point (oldest unacknowledged segment).
+    pub snd_una: u64,
+    /// The next new segment the sender will send.
+    pub snd_nxt: u64,
+    /// The delivery-rate sample this ACK produced, if any.
+    pub rate: Option<RateSample>,
+}
+
+/// A congestion-control algorithm.
+pub trait CongestionControl {
+    /// Grow (or shrink) the window on an ACK of new data outside loss recovery.
+    fn on_ack(&mut self, w: &mut Window, ack: &AckEvent);
+
+    /// The slow-start threshold after a congestion event (a loss detected by duplicate
+    /// ACKs, an ECN echo or a timeout). RFC 5681 equation 4 by default.
+    fn ssthresh(&mut self, w: &Window) -> u64 {
+        (w.flight / 2).max(2 * w.mss)
+    }
+
+    /// One RTT measurement: the time from sending a segment that was never retransmitted
+    /// to the ACK that first covered it (one per ACK that advances the ACK point).
+    fn on_rtt(&mut self, _rtt: Dur, _now: SimTime) {}
+
+    /// A retransmission timeout fired (after the sender set cwnd to one segment).
+    fn on_rto(&mut self, _w: &mut Window) {}
+
+    /// The sender moved to `state`; `snd_nxt` is the next new segment it will send.
+    fn on_state(&mut self, _w: &mut Window, _state: CaState, _snd_nxt: u64) {}
+}
+
+/// The built-in algorithms, statically dispatched.
+#[derive(Clone, Debug)]
+pub enum AnyCc {
+    /// RFC 5681 slow start and congestion avoidance (Tahoe, Reno, NewReno and SACK).
+    Reno(Reno),
+    /// TCP Vegas.
+    Vegas(Vegas),
+}
+
+macro_rules! each_cc {
+    ($self:expr, $c:ident => $body:expr) => {
+        match $self {
+            AnyCc::Reno($c) => $body,
+            AnyCc::Vegas($c) => $body,
+        }
+    };
+}
+
+impl CongestionControl for AnyCc {
+    #[inline]
+    fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
+        each_cc!(self, c => c.on_ack(w, ack));
+    }
+    fn ssthresh(&mut self, w: &Window) -> u64 {
+        each_cc!(self, c => c.ssthresh(w))
+    }
+    #[inline]
+    fn on_rtt(&mut self, rtt: Dur, now: SimTime) {
+        each_cc!(self, c => c.on_rtt(rtt, now));
+    }
+    fn on_rto(&mut self, w: &mut Window) {
+        each_cc!(self, c => c.on_rto(w));
+    }
+    fn on_state(&mut self, w: &mut Window, state: CaState, snd_nxt: u64) {
+        each_cc!(self, c => c.on_state(w, state, snd_nxt));
+    }
+}

@@ -1,0 +1,31 @@
+//! RFC 5681 window growth: slow start and congestion avoidance.
+//!
+//! CHOICE: slow start adds min(bytes acknowledged, MSS) per ACK (RFC 5681 equation 2, no
+//! appropriate byte counting); congestion avoidance adds max(1, MSS*MSS/cwnd) bytes per ACK
+//! (RFC 5681 equation 3). Tahoe, Reno, NewReno and SACK share this growth; they differ in
+//! loss recovery only.
+
+use super::{AckEvent, CongestionControl, Window};
+
+/// RFC 5681 slow start and congestion avoidance.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reno;
+
+impl Reno {
+    /// One ACK's worth of RFC 5681 growth (shared with algorithms that fall back to it).
+    #[inline]
+    pub fn grow(w: &mut Window, acked_segments: u64) {
+        if w.in_slow_start() {
+            w.cwnd += (acked_segments * w.mss).min(w.mss);
+        } else {
+            w.cwnd += (w.mss * w.mss / w.cwnd).max(1);
+        }
+    }
+}
+
+impl CongestionControl for Reno {
+    #[inline]
+    fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
+        Reno::grow(w, ack.acked_segments);
+    }
+}

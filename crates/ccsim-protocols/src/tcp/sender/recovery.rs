@@ -1,0 +1,159 @@
+//! Loss recovery, one flavour per branch:
+//!
+//! * Tahoe (Jacobson 1988; RFC 5681 section 3.2 steps 1-2 without fast recovery): on the
+//!   DupThresh-th duplicate ACK, ssthresh from the algorithm, cwnd = 1 segment, go back N.
+//! * Reno (RFC 5681 section 3.2): fast retransmit, cwnd = ssthresh + 3 segments, one more
+//!   per further duplicate, and on the first ACK of new data (partial or not) cwnd =
+//!   ssthresh and recovery ends.
+//! * NewReno (RFC 6582 section 3.2): as Reno, but a partial ACK retransmits the next hole
+//!   and stays in recovery until the ACK point passes `recover`.
+//! * SACK (RFC 6675 section 5): recovery starts on the DupThresh-th duplicate ACK or when
+//!   IsLost(HighACK + 1); RecoveryPoint = HighData, cwnd = ssthresh; then on every ACK the
+//!   sender sends, while cwnd - pipe >= 1 segment, the segment NextSeg() names (rules 1-3;
+//!   the optional rescue retransmission of rule 4 is not used).
+//!
+//! CHOICE: after a timeout no variant starts a fast retransmit before the ACK point
+//! passes the data outstanding at the timeout (RFC 6582 section 4, RFC 6675 section 5.1,
+//! and ns-2's `bug_fix_` for Tahoe and Reno); Tahoe also sets this point at its fast
+//! retransmit, since its go-back-N resends data the receiver may hold.
+
+use ccsim_core::Ctx;
+
+use super::{CaState, Recovery, TcpSender};
+use crate::Hdr;
+
+impl TcpSender {
+    pub(super) fn on_dup_ack<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        self.dupacks += 1;
+        if self.state == CaState::Recovery {
+            if self.recovery == Recovery::Sack {
+                self.sack_transmit(ctx);
+            } else {
+                // RFC 5681 section 3.2 step 4, RFC 6582 section 3.2 step 4: inflate.
+                self.cwnd += self.mss;
+                self.send_allowed(ctx);
+            }
+            return;
+        }
+        let threshold = self.dupack_threshold;
+        let triggered = if self.recovery == Recovery::Sack {
+            self.dupacks >= threshold || self.board.lost_below(threshold) > self.snd_una
+        } else {
+            self.dupacks == threshold
+        };
+        if !triggered {
+            return;
+        }
+        // RFC 6582 section 3.2 step 1: enter recovery only if this ACK covers more than
+        // `recover`, so duplicates of data sent before a timeout do not trigger it.
+        if self.recover.is_some_and(|r| self.snd_una <= r) {
+            return;
+        }
+        // RFC 3168 section 6.1.2: no second reduction within the window already reduced.
+        let reduced_this_window = self.state == CaState::Cwr && self.snd_una <= self.ecn_recover;
+        if !reduced_this_window {
+            self.ssthresh = self.congestion_ssthresh(); // RFC 5681 eq. 4 by default
+        }
+        match self.recovery {
+            Recovery::Tahoe => {
+                self.recover = Some(self.snd_max - 1);
+                self.cwnd = self.mss;
+                self.timed = None;
+                self.snd_nxt = self.snd_una;
+                self.set_state(CaState::Loss);
+                self.send_allowed(ctx);
+            }
+            Recovery::Reno | Recovery::NewReno => {
+                if self.recovery == Recovery::NewReno {
+                    self.recover = Some(self.snd_max - 1);
+                    self.partial_acks = 0;
+                }
+                self.set_state(CaState::Recovery);
+                self.send_segment(self.snd_una, ctx);
+                self.cwnd = self.ssthresh + 3 * self.mss;
+                self.send_allowed(ctx);
+            }
+            Recovery::Sack => {
+                self.recover = Some(self.snd_max - 1); // RecoveryPoint = HighData
+                self.cwnd = self.ssthresh; // RFC 6675 section 5 step 4.2
+                self.board.start_recovery();
+                self.set_state(CaState::Recovery);
+                // Step 4.3: retransmit the first segment presumed dropped, then step 4.4.
+                self.rxt_next = self.snd_una + 1;
+                self.send_segment(self.snd_una, ctx);
+                self.sack_transmit(ctx);
+            }
+        }
+    }
+
+    /// An ACK of new data during fast recovery; returns whether to restart the timer.
+    pub(super) fn recovery_new_ack<C: Ctx<Hdr>>(&mut self, ack: u64, ctx: &mut C) -> bool {
+        let acked_segments = ack - self.snd_una;
+        self.snd_una = ack;
+        match self.recovery {
+            Recovery::Reno => {
+                // RFC 5681 section 3.2 step 6: deflate and leave recovery.
+                self.cwnd = self.ssthresh;
+                self.dupacks = 0;
+                self.set_state(CaState::Open);
+                true
+            }
+            Recovery::NewReno if self.recover.is_some_and(|r| ack > r) => {
+                // Full ACK (RFC 6582 3.2 step 3, option 1).
+                let flight = self.flight_size();
+                self.cwnd = self.ssthresh.min(flight.max(self.mss) + self.mss);
+                self.dupacks = 0;
+                self.set_state(CaState::Open);
+                true
+            }
+            Recovery::NewReno => {
+                // Partial ACK (RFC 6582 3.2 step 5): retransmit the first unacknowledged
+                // segment, deflate by the amount acknowledged, add back one MSS.
+                self.snd_nxt = self.snd_nxt.max(ack);
+                self.send_segment(ack, ctx);
+                let acked = acked_segments * self.mss;
+                self.cwnd = self.cwnd.saturating_sub(acked).max(self.mss);
+                if acked >= self.mss {
+                    self.cwnd += self.mss;
+                }
+                self.partial_acks += 1;
+                self.partial_acks == 1
+            }
+            Recovery::Sack => {
+                // RFC 6675 section 5 (A): a cumulative ACK beyond RecoveryPoint ends it.
+                if self.recover.is_some_and(|r| ack > r) {
+                    self.dupacks = 0;
+                    self.set_state(CaState::Open);
+                }
+                true
+            }
+            Recovery::Tahoe => unreachable!("Tahoe has no fast recovery"),
+        }
+    }
+
+    /// RFC 6675 section 5 step (C): send NextSeg() while cwnd - pipe >= 1 segment.
+    pub(super) fn sack_transmit<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        let dupthresh = self.dupack_threshold;
+        let mut pipe = self.board.pipe(dupthresh);
+        while self.cwnd >= (pipe + 1) * self.mss {
+            let hole = self.board.next_hole(self.rxt_next, dupthresh, true);
+            let new_data =
+                self.snd_nxt < self.data_limit() && self.snd_nxt - self.snd_una < self.max_window;
+            if let Some(seq) = hole {
+                self.rxt_next = seq + 1; // rule 1: HighRxt = seq
+                self.send_segment(seq, ctx);
+            } else if new_data {
+                let seq = self.snd_nxt; // rule 2
+                self.send_segment(seq, ctx);
+                self.snd_nxt += 1;
+                self.snd_max = self.snd_max.max(self.snd_nxt);
+            } else if let Some(seq) = self.board.next_hole(self.rxt_next, dupthresh, false) {
+                self.rxt_next = seq + 1; // rule 3
+                self.send_segment(seq, ctx);
+            } else {
+                break;
+            }
+            pipe += 1; // step (C.4)
+        }
+    }
+}
