@@ -105,8 +105,8 @@ impl Header for Hdr {
 /// The built-in agents.
 #[derive(Clone, Debug)]
 pub enum AnyAgent {
-    /// TCP sender (any congestion-control algorithm).
-    Tcp(TcpSender),
+    /// TCP sender (any congestion-control algorithm); boxed, as it is the largest agent.
+    Tcp(Box<TcpSender>),
     /// TCP receiver.
     TcpSink(TcpSink),
     /// UDP source (constant bit rate or Poisson).

@@ -29,4 +29,6 @@ pub use sender::{Algorithm, NewRenoSender, PacedSlowStart, TcpConfig, TcpSender}
 pub use sink::{SackBlock, SackBlocks, TcpSink};
 
 #[cfg(test)]
+mod family_tests;
+#[cfg(test)]
 mod tests;

@@ -77,15 +77,12 @@ impl Scoreboard {
     #[inline]
     pub fn advance(&mut self, ack: u64, mut f: impl FnMut(&Seg)) {
         while self.base < ack {
-            match self.segs.pop_front() {
-                Some(s) => {
-                    if s.sacked {
-                        self.sacked -= 1;
-                    } else {
-                        f(&s);
-                    }
+            if let Some(s) = self.segs.pop_front() {
+                if s.sacked {
+                    self.sacked -= 1;
+                } else {
+                    f(&s);
                 }
-                None => {}
             }
             self.base += 1;
         }

@@ -498,7 +498,7 @@ impl TcpSender {
         }
         // An ACK for data never sent is treated as acknowledging everything sent.
         let ack = ack.min(self.snd_max);
-        let reduced_for_ecn = ece && self.on_ece();
+        let reduced_for_ecn = ece && self.on_ece(ack);
         if ack > self.snd_una {
             self.on_new_ack(ack, reduced_for_ecn, ctx);
         } else {
@@ -509,12 +509,13 @@ impl TcpSender {
         }
     }
 
-    /// RFC 3168 section 6.1.2; returns whether the window was reduced.
-    fn on_ece(&mut self) -> bool {
+    /// RFC 3168 section 6.1.2 for an ACK up to `ack` with ECE; returns whether the window
+    /// was reduced.
+    fn on_ece(&mut self, ack: u64) -> bool {
         if !self.ecn {
             return false;
         }
-        if self.state == CaState::Cwr && self.snd_una > self.ecn_recover {
+        if self.state == CaState::Cwr && ack > self.ecn_recover {
             self.set_state(CaState::Open);
         }
         if self.state != CaState::Open {

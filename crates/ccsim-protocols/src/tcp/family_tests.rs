@@ -1,0 +1,430 @@
+//! State-machine tests of the TCP variants, ECN, SACK and the slow-start options: typed
+//! headers in, typed headers and timers out, each expectation worked out by hand from the
+//! RFC or paper clause named in the test.
+
+use ccsim_core::{Addr, Agent, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
+
+use super::cc::{AckEvent, CongestionControl, Vegas, VegasParams, Window};
+use super::TcpSink;
+use super::{Algorithm, CaState, PacedSlowStart, SackBlock, SackBlocks, TcpConfig, TcpSender};
+use crate::testing::MockCtx;
+use crate::Hdr;
+
+const MSS: u64 = 960;
+const PEER: Addr = Addr { node: 1, agent: 1 };
+
+fn ack_with(n: u64, ece: bool, blocks: &[(u64, u64)]) -> Packet<Hdr> {
+    let sack = (!blocks.is_empty()).then(|| {
+        let b: Vec<SackBlock> = blocks
+            .iter()
+            .map(|&(start, end)| SackBlock { start, end })
+            .collect();
+        Box::new(SackBlocks::new(&b))
+    });
+    Packet {
+        src: PEER,
+        dst: Addr::default(),
+        flow: FlowId(0),
+        size: 40,
+        sent_at: SimTime::ZERO,
+        ecn: Ecn::NotEct,
+        header: Hdr::TcpAck { ack: n, ece, sack },
+    }
+}
+
+fn ack(n: u64) -> Packet<Hdr> {
+    ack_with(n, false, &[])
+}
+
+fn data(seq: u64, ecn: Ecn, cwr: bool) -> Packet<Hdr> {
+    Packet {
+        src: Addr { node: 0, agent: 0 },
+        dst: PEER,
+        flow: FlowId(0),
+        size: 1000,
+        sent_at: SimTime::ZERO,
+        ecn,
+        header: Hdr::TcpData {
+            seq,
+            payload: 960,
+            retx: false,
+            cwr,
+        },
+    }
+}
+
+/// (seq, retx) of each data segment sent.
+#[track_caller]
+fn seqs(sent: &[Packet<Hdr>]) -> Vec<(u64, bool)> {
+    sent.iter()
+        .map(|p| match &p.header {
+            Hdr::TcpData { seq, retx, .. } => (*seq, *retx),
+            h => panic!("expected data, got {h:?}"),
+        })
+        .collect()
+}
+
+/// A sender of `algorithm` with `w` segments (0..w) outstanding, in congestion avoidance
+/// territory as far as the tests go (ssthresh unbounded, nothing acknowledged).
+fn sender(algorithm: Algorithm, w: u64, ecn: bool) -> (TcpSender, MockCtx) {
+    let cfg = TcpConfig {
+        initial_window: u32::try_from(w).unwrap(),
+        algorithm,
+        ecn,
+        ..TcpConfig::default()
+    };
+    let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    assert_eq!(ctx.drain().len() as u64, w);
+    (s, ctx)
+}
+
+#[test]
+fn tahoe_three_dup_acks_collapse_to_one_segment_and_go_back_n() {
+    let (mut s, mut ctx) = sender(Algorithm::Tahoe, 10, false);
+    for _ in 0..3 {
+        s.on_packet(&ack(0), &mut ctx);
+    }
+    // Jacobson 1988 / RFC 5681 eq. 4: ssthresh = FlightSize/2 = 5 MSS, cwnd = 1 MSS, and
+    // only the first outstanding segment goes (go back N, slow start).
+    assert_eq!(s.ssthresh(), 5 * MSS);
+    assert_eq!(s.cwnd(), MSS);
+    assert_eq!(s.state(), CaState::Loss);
+    assert_eq!(seqs(&ctx.drain()), vec![(0, true)]);
+    // Further duplicates neither inflate the window nor retransmit again.
+    s.on_packet(&ack(0), &mut ctx);
+    assert_eq!(s.cwnd(), MSS);
+    assert!(ctx.drain().is_empty());
+    // The ACK of the retransmission (receiver held 1..9): slow start resumes at 2 MSS.
+    s.on_packet(&ack(10), &mut ctx);
+    assert_eq!(s.cwnd(), 2 * MSS);
+    assert_eq!(seqs(&ctx.drain()), vec![(10, false), (11, false)]);
+}
+
+#[test]
+fn reno_halves_once_per_loss_event_and_leaves_recovery_on_the_first_new_ack() {
+    let (mut s, mut ctx) = sender(Algorithm::Reno, 10, false);
+    for _ in 0..3 {
+        s.on_packet(&ack(0), &mut ctx);
+    }
+    assert_eq!(seqs(&ctx.drain()), vec![(0, true)]);
+    assert_eq!(s.ssthresh(), 5 * MSS);
+    assert_eq!(s.cwnd(), 8 * MSS); // RFC 5681 3.2 step 3: ssthresh + 3 MSS
+                                   // More duplicates of the same loss inflate (step 4) but do not halve again.
+    for _ in 0..4 {
+        s.on_packet(&ack(0), &mut ctx);
+    }
+    assert_eq!(s.ssthresh(), 5 * MSS);
+    assert_eq!(s.cwnd(), 12 * MSS);
+    // A partial ACK (4 lost too) ends Reno's recovery: cwnd = ssthresh (step 6), and
+    // nothing is retransmitted for the second hole.
+    ctx.drain();
+    s.on_packet(&ack(4), &mut ctx);
+    assert!(!s.in_recovery());
+    assert_eq!(s.cwnd(), 5 * MSS);
+    assert!(seqs(&ctx.drain()).iter().all(|&(_, retx)| !retx));
+}
+
+#[test]
+fn newreno_partial_ack_retransmits_where_reno_does_not() {
+    let (mut s, mut ctx) = sender(Algorithm::NewReno, 10, false);
+    for _ in 0..3 {
+        s.on_packet(&ack(0), &mut ctx);
+    }
+    ctx.drain();
+    s.on_packet(&ack(4), &mut ctx);
+    assert!(s.in_recovery());
+    assert_eq!(seqs(&ctx.drain())[0], (4, true));
+}
+
+/// The receiver of segments 0..10 with 1, 3 and 5 lost ACKs 2..9 with these blocks
+/// (RFC 2018 section 4: newest first).
+fn sack_dupacks() -> Vec<Packet<Hdr>> {
+    vec![
+        ack_with(1, false, &[(2, 3)]),
+        ack_with(1, false, &[(4, 5), (2, 3)]),
+        ack_with(1, false, &[(6, 7), (4, 5), (2, 3)]),
+        ack_with(1, false, &[(6, 8), (4, 5), (2, 3)]),
+        ack_with(1, false, &[(6, 9), (4, 5), (2, 3)]),
+        ack_with(1, false, &[(6, 10), (4, 5), (2, 3)]),
+    ]
+}
+
+#[test]
+fn sack_retransmits_all_three_holes_within_one_round_trip() {
+    let (mut s, mut ctx) = sender(Algorithm::Sack, 10, false);
+    s.on_packet(&ack(1), &mut ctx); // segment 0 arrived: cwnd 11 MSS, sends 10 and 11
+    ctx.drain();
+    let mut sent = Vec::new();
+    for a in sack_dupacks() {
+        s.on_packet(&a, &mut ctx);
+        sent.extend(seqs(&ctx.drain()));
+    }
+    assert!(s.in_recovery());
+    // RFC 6675: recovery starts at the third duplicate (IsLost(1) holds then: 2, 4, 6
+    // SACKed above it); ssthresh = cwnd = FlightSize/2 = 11*MSS/2.
+    assert_eq!(s.ssthresh(), 11 * MSS / 2);
+    // All three holes are retransmitted before any of them is cumulatively acknowledged,
+    // i.e. within the round trip of the duplicates, lowest first.
+    let retx: Vec<u64> = sent.iter().filter(|p| p.1).map(|p| p.0).collect();
+    assert_eq!(retx, vec![1, 3, 5]);
+    assert!(ctx.timers[0].is_some());
+}
+
+#[test]
+fn newreno_repairs_the_same_three_holes_one_per_round_trip() {
+    let (mut s, mut ctx) = sender(Algorithm::NewReno, 10, false);
+    s.on_packet(&ack(1), &mut ctx);
+    ctx.drain();
+    let mut retx = Vec::new();
+    for _ in 0..6 {
+        s.on_packet(&ack(1), &mut ctx);
+        retx.extend(seqs(&ctx.drain()).into_iter().filter(|p| p.1).map(|p| p.0));
+    }
+    // Only the first hole goes in the first round trip; 3 waits for the partial ACK.
+    assert_eq!(retx, vec![1]);
+    s.on_packet(&ack(3), &mut ctx);
+    assert_eq!(seqs(&ctx.drain())[0], (3, true));
+}
+
+#[test]
+fn sack_recovery_ends_when_the_ack_passes_the_recovery_point() {
+    let (mut s, mut ctx) = sender(Algorithm::Sack, 10, false);
+    s.on_packet(&ack(1), &mut ctx);
+    for a in sack_dupacks() {
+        s.on_packet(&a, &mut ctx);
+    }
+    let high = s.snd_max();
+    s.on_packet(&ack(high - 1), &mut ctx);
+    assert!(s.in_recovery(), "RecoveryPoint itself not yet acknowledged");
+    s.on_packet(&ack(high), &mut ctx);
+    assert!(!s.in_recovery());
+    assert_eq!(s.cwnd(), s.ssthresh());
+}
+
+#[test]
+fn ecn_echo_halves_once_per_window_and_sets_cwr_on_the_next_new_segment() {
+    let (mut s, mut ctx) = sender(Algorithm::NewReno, 10, true);
+    // RFC 3168 6.1.2: ECE halves the window (ssthresh = FlightSize/2 with the 10
+    // segments outstanding when the ACK arrived, cwnd = ssthresh) and the ACK does not
+    // grow it.
+    s.on_packet(&ack_with(1, true, &[]), &mut ctx);
+    assert_eq!(s.ssthresh(), 5 * MSS);
+    assert_eq!(s.cwnd(), 5 * MSS);
+    assert_eq!(s.state(), CaState::Cwr);
+    // More ECE within the same window of data: no second reduction.
+    for n in 2..=6 {
+        s.on_packet(&ack_with(n, true, &[]), &mut ctx);
+    }
+    assert_eq!(s.ssthresh(), 5 * MSS);
+    let sent = ctx.drain();
+    let cwr: Vec<bool> = sent
+        .iter()
+        .map(|p| matches!(p.header, Hdr::TcpData { cwr: true, .. }))
+        .collect();
+    assert_eq!(
+        cwr.iter().filter(|c| **c).count(),
+        1,
+        "CWR on exactly one segment"
+    );
+    assert!(cwr[0], "CWR on the first new segment after the reduction");
+    assert!(sent.iter().all(|p| p.ecn == Ecn::Ect), "new data is ECT");
+    // Once the window outstanding at the reduction (0..9) is acknowledged, ECE reduces
+    // again.
+    let before = s.cwnd();
+    s.on_packet(&ack_with(11, true, &[]), &mut ctx);
+    assert!(s.cwnd() < before);
+}
+
+#[test]
+fn retransmissions_are_not_ect() {
+    let (mut s, mut ctx) = sender(Algorithm::NewReno, 10, true);
+    for _ in 0..3 {
+        s.on_packet(&ack(0), &mut ctx);
+    }
+    let sent = ctx.drain();
+    assert_eq!(seqs(&sent), vec![(0, true)]);
+    assert_eq!(sent[0].ecn, Ecn::NotEct); // RFC 3168 section 6.1.5
+}
+
+#[test]
+fn sink_echoes_ece_from_ce_until_cwr() {
+    let mut sink = TcpSink::new(Some(Dur::from_millis(200)));
+    let mut ctx = MockCtx::new();
+    let eces = |ctx: &mut MockCtx| -> Vec<bool> {
+        ctx.drain()
+            .iter()
+            .map(|p| matches!(p.header, Hdr::TcpAck { ece: true, .. }))
+            .collect()
+    };
+    sink.on_packet(&data(0, Ecn::Ect, false), &mut ctx);
+    sink.on_packet(&data(1, Ecn::Ect, false), &mut ctx);
+    assert_eq!(eces(&mut ctx), vec![false]);
+    // A CE segment is acknowledged at once, with ECE.
+    sink.on_packet(&data(2, Ecn::Ce, false), &mut ctx);
+    assert_eq!(eces(&mut ctx), vec![true]);
+    sink.on_packet(&data(3, Ecn::Ect, false), &mut ctx);
+    sink.on_packet(&data(4, Ecn::Ect, false), &mut ctx);
+    assert_eq!(eces(&mut ctx), vec![true]);
+    // CWR stops the echo.
+    sink.on_packet(&data(5, Ecn::Ect, true), &mut ctx);
+    sink.on_packet(&data(6, Ecn::Ect, false), &mut ctx);
+    assert_eq!(eces(&mut ctx), vec![false]);
+}
+
+#[test]
+fn sink_reports_the_newest_block_first_and_repeats_older_ones() {
+    // RFC 2018 section 4's rules, on segments 0, 2, 4, 5, 3 with 1 missing.
+    let mut sink = TcpSink::new(None).with_sack(true);
+    let mut ctx = MockCtx::new();
+    let blocks = |ctx: &mut MockCtx| -> Vec<Vec<(u64, u64)>> {
+        ctx.drain()
+            .iter()
+            .map(|p| match &p.header {
+                Hdr::TcpAck { sack, .. } => sack
+                    .as_ref()
+                    .map(|b| b.as_slice().iter().map(|b| (b.start, b.end)).collect())
+                    .unwrap_or_default(),
+                h => panic!("expected an ACK, got {h:?}"),
+            })
+            .collect()
+    };
+    for seq in [0, 2, 4, 5, 3] {
+        sink.on_packet(&data(seq, Ecn::NotEct, false), &mut ctx);
+    }
+    assert_eq!(
+        blocks(&mut ctx),
+        vec![
+            vec![],
+            vec![(2, 3)],
+            vec![(4, 5), (2, 3)],
+            vec![(4, 6), (2, 3)],
+            vec![(2, 6)], // 3 joins the two blocks
+        ]
+    );
+    sink.on_packet(&data(1, Ecn::NotEct, false), &mut ctx);
+    assert_eq!(blocks(&mut ctx), vec![vec![]], "no blocks once in order");
+}
+
+#[test]
+fn sack_acks_carry_the_option_bytes() {
+    let mut sink = TcpSink::new(None).with_sack(true);
+    let mut ctx = MockCtx::new();
+    sink.on_packet(&data(1, Ecn::NotEct, false), &mut ctx);
+    // RFC 2018 section 3: 2 + 8 bytes for one block, padded to 12.
+    assert_eq!(ctx.drain()[0].size, 40 + 12);
+}
+
+fn vegas_window(cwnd_segments: u64) -> Window {
+    Window {
+        cwnd: cwnd_segments * MSS,
+        ssthresh: 2 * MSS,
+        mss: MSS,
+        flight: cwnd_segments * MSS,
+    }
+}
+
+/// Run one Vegas round: `samples` RTT samples of `rtt_ms`, then the ACK that ends it.
+fn vegas_round(v: &mut Vegas, w: &mut Window, rtt_ms: u64, round_end: u64) {
+    for _ in 0..3 {
+        v.on_rtt(Dur::from_millis(rtt_ms), SimTime::ZERO);
+    }
+    let ev = AckEvent {
+        now: SimTime::ZERO,
+        acked_segments: 1,
+        snd_una: round_end + 1,
+        snd_nxt: round_end + 20,
+        rate: None,
+    };
+    v.on_ack(w, &ev);
+}
+
+#[test]
+fn vegas_adjusts_by_one_segment_per_round_by_the_queued_estimate() {
+    // Brakmo and Peterson 3.2: diff = cwnd (RTT - BaseRTT) / RTT segments.
+    let mut v = Vegas::new(VegasParams::default());
+    let mut w = vegas_window(10);
+    // First round at 100 ms sets BaseRTT = 100 ms: diff 0 < alpha: grow by one.
+    vegas_round(&mut v, &mut w, 100, 0);
+    assert_eq!(w.cwnd, 11 * MSS);
+    // RTT 110 ms with cwnd 11: diff = 11 * 10 / 110 = 1.0, between alpha and beta: hold.
+    vegas_round(&mut v, &mut w, 110, 40);
+    assert_eq!(w.cwnd, 11 * MSS);
+    assert!((v.last_diff() - 1.0).abs() < 1e-12);
+    // RTT 150 ms: diff = 11 * 50 / 150 = 3.67 > beta: shrink by one.
+    vegas_round(&mut v, &mut w, 150, 60);
+    assert_eq!(w.cwnd, 10 * MSS);
+}
+
+#[test]
+fn vegas_slow_start_doubles_every_other_round_and_ends_above_gamma() {
+    let mut v = Vegas::new(VegasParams::default());
+    let mut w = Window {
+        ssthresh: u64::MAX,
+        ..vegas_window(4)
+    };
+    let ack = |v: &mut Vegas, w: &mut Window, una: u64| {
+        let ev = AckEvent {
+            now: SimTime::ZERO,
+            acked_segments: 1,
+            snd_una: una,
+            snd_nxt: una + 4,
+            rate: None,
+        };
+        v.on_ack(w, &ev);
+    };
+    // Round 1 (growing): each ACK inside the round adds one segment.
+    vegas_round(&mut v, &mut w, 100, 0); // ends round 0; diff 0: the next round holds
+    let held = w.cwnd;
+    ack(&mut v, &mut w, 2);
+    assert_eq!(w.cwnd, held, "a holding round keeps the window fixed");
+    vegas_round(&mut v, &mut w, 100, 20); // diff 0 again: the next round grows
+    ack(&mut v, &mut w, 22);
+    assert_eq!(w.cwnd, held + MSS);
+    // RTT 150 ms on cwnd 5: diff = 5 * 50/150 = 1.67 > gamma: leave slow start with
+    // cwnd = min(cwnd, cwnd*Base/RTT + 1) = min(5, 3.33 + 1) segments.
+    vegas_round(&mut v, &mut w, 150, 40);
+    assert!(!w.in_slow_start());
+    assert_eq!(w.cwnd, 5 * MSS * 100 / 150 + MSS);
+}
+
+#[test]
+fn paced_slow_start_delays_the_second_segment_of_each_ack() {
+    let cfg = TcpConfig {
+        initial_window: 4,
+        paced_slow_start: Some(PacedSlowStart::default()),
+        ..TcpConfig::default()
+    };
+    let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    assert_eq!(ctx.drain().len(), 4);
+    // ACKs 10 ms apart: the first two set the inter-ACK estimate (no spacing before).
+    ctx.now = SimTime(100_000_000);
+    s.on_packet(&ack(1), &mut ctx);
+    assert_eq!(ctx.drain().len(), 2);
+    ctx.now = SimTime(110_000_000);
+    s.on_packet(&ack(2), &mut ctx);
+    // One segment now, the second after half the 10 ms inter-ACK time.
+    assert_eq!(seqs(&ctx.drain()), vec![(6, false)]);
+    assert_eq!(ctx.timers[1], Some(SimTime(115_000_000)));
+    ctx.now = SimTime(115_000_000);
+    s.on_timer(TimerSlot(1), &mut ctx);
+    assert_eq!(seqs(&ctx.drain()), vec![(7, false)]);
+}
+
+#[test]
+fn a_given_initial_ssthresh_ends_slow_start_there() {
+    let cfg = TcpConfig {
+        initial_window: 4,
+        initial_ssthresh: Some(4 * MSS),
+        ..TcpConfig::default()
+    };
+    let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    s.on_packet(&ack(1), &mut ctx);
+    // cwnd = ssthresh: congestion avoidance, MSS*MSS/cwnd per ACK (RFC 5681 eq. 3).
+    assert_eq!(s.cwnd(), 4 * MSS + MSS / 4);
+}
