@@ -49,11 +49,14 @@ pub enum VarId {
     Round = 7,
     /// Rank of the cluster being probed (0 = the first probed).
     Cluster = 8,
+    /// A TCP sender's congestion state: 0 open, 1 ECN window reduction, 2 fast recovery,
+    /// 3 after a timeout (Linux's `TCP_CA_*` names: Open, CWR, Recovery, Loss).
+    CaState = 9,
 }
 
 impl VarId {
     /// Every variable, in code order.
-    pub const ALL: [VarId; 9] = [
+    pub const ALL: [VarId; 10] = [
         VarId::Cwnd,
         VarId::Ssthresh,
         VarId::Srtt,
@@ -63,6 +66,7 @@ impl VarId {
         VarId::Reports,
         VarId::Round,
         VarId::Cluster,
+        VarId::CaState,
     ];
 
     /// The name used in scenario files and result tables.
@@ -78,6 +82,7 @@ impl VarId {
             VarId::Reports => "reports",
             VarId::Round => "round",
             VarId::Cluster => "cluster",
+            VarId::CaState => "ca_state",
         }
     }
 
@@ -95,6 +100,7 @@ impl VarId {
             VarId::Reports => "reports:change",
             VarId::Round => "round:change",
             VarId::Cluster => "cluster:change",
+            VarId::CaState => "ca_state:change",
         }
     }
 

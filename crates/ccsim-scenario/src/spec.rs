@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ScenarioError;
-use crate::units::{BytesStr, DurStr, QueueStr, RateStr};
+use crate::units::{BytesStr, DurStr, QueueStr, RateStr, SsthreshStr};
 
 /// A whole scenario.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -98,8 +98,16 @@ fn is_zero(x: &f64) -> bool {
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
+    /// TCP Tahoe: fast retransmit, no fast recovery (RFC 5681, Jacobson 1988).
+    Tahoe,
+    /// TCP Reno (RFC 5681 fast recovery, left on the first new ACK).
+    Reno,
     /// TCP NewReno (RFC 5681, 6582, 6298).
     Newreno,
+    /// TCP SACK (RFC 2018 blocks, RFC 6675 loss recovery).
+    Sack,
+    /// TCP Vegas (Brakmo and Peterson 1995), NewReno loss recovery.
+    Vegas,
     /// UDP constant bit rate.
     Cbr,
     /// UDP with exponential inter-departure times.
@@ -111,14 +119,45 @@ impl Protocol {
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
+            Protocol::Tahoe => "tahoe",
+            Protocol::Reno => "reno",
             Protocol::Newreno => "newreno",
+            Protocol::Sack => "sack",
+            Protocol::Vegas => "vegas",
             Protocol::Cbr => "cbr",
             Protocol::Poisson => "poisson",
         }
     }
-    fn is_tcp(self) -> bool {
-        matches!(self, Protocol::Newreno)
+    /// Whether this is a TCP variant.
+    #[must_use]
+    pub fn is_tcp(self) -> bool {
+        !matches!(self, Protocol::Cbr | Protocol::Poisson)
     }
+}
+
+/// Vegas thresholds, in segments queued in the network.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct VegasSpec {
+    /// Grow the window while fewer segments are queued.
+    #[serde(default = "default_vegas_alpha")]
+    pub alpha: f64,
+    /// Shrink the window while more segments are queued.
+    #[serde(default = "default_vegas_beta")]
+    pub beta: f64,
+    /// Leave slow start once more segments are queued.
+    #[serde(default = "default_vegas_gamma")]
+    pub gamma: f64,
+}
+
+fn default_vegas_alpha() -> f64 {
+    ccsim_protocols::VegasParams::default().alpha
+}
+fn default_vegas_beta() -> f64 {
+    ccsim_protocols::VegasParams::default().beta
+}
+fn default_vegas_gamma() -> f64 {
+    ccsim_protocols::VegasParams::default().gamma
 }
 
 /// One flow: a sender at `from`, a receiver at `to`.
@@ -160,6 +199,28 @@ pub struct FlowSpec {
     /// TCP: receiver window in segments (absent: unbounded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_window: Option<u64>,
+    /// TCP: ECN-capable (RFC 3168): ECT data, CE echoed, window halved once per window.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ecn: bool,
+    /// TCP Vegas thresholds (only with `protocol = "vegas"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vegas: Option<VegasSpec>,
+    /// TCP: initial slow-start threshold, "bdp" (the path's bottleneck rate times its
+    /// round-trip propagation delay) or a size such as "64kB" (absent: unbounded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_ssthresh: Option<SsthreshStr>,
+    /// TCP: paced slow start (the segments one ACK releases are spaced, not sent back to
+    /// back).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub paced_slow_start: bool,
+    /// TCP: the spacing of paced slow start (absent: half the estimated inter-ACK time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pacing_spacing: Option<DurStr>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn default_packet_size() -> BytesStr {
@@ -302,7 +363,7 @@ pub struct OutputSpec {
     pub interval: DurStr,
     /// Series sampled every interval: "rate", "sent_rate" and "delay" (per flow), "queue" (per
     /// link direction), and agent variables "cwnd", "ssthresh", "srtt", "rto", "inflight",
-    /// "send_rate", "reports", "round", "cluster".
+    /// "send_rate", "reports", "round", "cluster", "ca_state".
     #[serde(default = "default_series")]
     pub series: Vec<String>,
     /// Agent variables recorded at every change (e.g. "cwnd"), beside the sampled series.
@@ -429,6 +490,55 @@ fn err<T>(path: String, message: String) -> Result<T, ScenarioError> {
     Err(ScenarioError::Spec { path, message })
 }
 
+/// The TCP-variant keys: Vegas thresholds, the slow-start options.
+fn validate_tcp_options(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    if let Some(v) = &f.vegas {
+        if f.protocol != Protocol::Vegas {
+            return err(
+                p("vegas"),
+                format!(
+                    "Vegas thresholds need protocol = \"vegas\", found {:?}",
+                    f.protocol.name()
+                ),
+            );
+        }
+        for (key, x) in [("alpha", v.alpha), ("beta", v.beta), ("gamma", v.gamma)] {
+            if !x.is_finite() || x < 0.0 {
+                return err(
+                    p(&format!("vegas.{key}")),
+                    format!("must be a non-negative number of segments, found {x}"),
+                );
+            }
+        }
+        if v.alpha > v.beta {
+            return err(
+                p("vegas.beta"),
+                format!("must be at least alpha ({}), found {}", v.alpha, v.beta),
+            );
+        }
+    }
+    if let Some(SsthreshStr::Bytes(b)) = f.initial_ssthresh {
+        if b == 0 {
+            return err(
+                p("initial_ssthresh"),
+                "must be positive, found \"0B\"".into(),
+            );
+        }
+    }
+    if f.pacing_spacing.is_some() && !f.paced_slow_start {
+        return err(p("pacing_spacing"), "needs paced_slow_start = true".into());
+    }
+    if let Some(d) = f.pacing_spacing {
+        if d.0 .0 == 0 || d.0 > ccsim_core::Dur::from_secs(10) {
+            return err(
+                p("pacing_spacing"),
+                format!("must be between 1ns and 10s, found {}", show(&d)),
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Semantic checks that serde cannot express.
 fn validate(spec: &Spec) -> Result<(), ScenarioError> {
     let duration = spec.run.duration.0;
@@ -549,11 +659,18 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
             );
         }
         match f.protocol {
-            Protocol::Newreno => {
+            Protocol::Tahoe
+            | Protocol::Reno
+            | Protocol::Newreno
+            | Protocol::Sack
+            | Protocol::Vegas => {
                 if f.rate.is_some() {
                     return err(
                         p("rate"),
-                        "newreno flows are window-controlled; remove rate".into(),
+                        format!(
+                            "{} flows are window-controlled; remove rate",
+                            f.protocol.name()
+                        ),
                     );
                 }
                 if f.initial_window == 0 {
@@ -580,6 +697,7 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                 if f.size.is_some_and(|s| s.0 .0 == 0) {
                     return err(p("size"), "must be positive, found \"0B\"".into());
                 }
+                validate_tcp_options(f, &p)?;
             }
             Protocol::Cbr | Protocol::Poisson => {
                 match f.rate {
@@ -606,10 +724,18 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                         ),
                     );
                 }
-                if f.delayed_ack {
+                let tcp_only = [
+                    ("delayed_ack", f.delayed_ack),
+                    ("ecn", f.ecn),
+                    ("initial_ssthresh", f.initial_ssthresh.is_some()),
+                    ("paced_slow_start", f.paced_slow_start),
+                    ("pacing_spacing", f.pacing_spacing.is_some()),
+                    ("vegas", f.vegas.is_some()),
+                ];
+                if let Some((key, _)) = tcp_only.iter().find(|(_, set)| *set) {
                     return err(
-                        p("delayed_ack"),
-                        format!("{} flows have no ACKs", f.protocol.name()),
+                        p(key),
+                        format!("applies to TCP flows only, not {}", f.protocol.name()),
                     );
                 }
             }

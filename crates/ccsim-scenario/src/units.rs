@@ -192,6 +192,57 @@ impl JsonSchema for QueueStr {
     }
 }
 
+/// An initial slow-start threshold: "bdp" (from the path) or a size such as "64kB".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SsthreshStr {
+    /// The path's bottleneck rate times its round-trip propagation delay.
+    Bdp,
+    /// A size in bytes.
+    Bytes(u64),
+}
+
+impl<'de> Deserialize<'de> for SsthreshStr {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = serde_json::Value::deserialize(d)?;
+        let Some(s) = raw.as_str() else {
+            return Err(de::Error::custom(format!(
+                "{raw} is not a slow-start threshold (write \"bdp\" or a size such as \"64kB\")"
+            )));
+        };
+        if s.trim() == "bdp" {
+            return Ok(SsthreshStr::Bdp);
+        }
+        parse_bytes(s.trim())
+            .map(|b| SsthreshStr::Bytes(b.0))
+            .map_err(|_| {
+                de::Error::custom(format!(
+                "{s:?} is not a slow-start threshold (write \"bdp\" or a size such as \"64kB\")"
+            ))
+            })
+    }
+}
+
+impl Serialize for SsthreshStr {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            SsthreshStr::Bdp => s.serialize_str("bdp"),
+            SsthreshStr::Bytes(b) => BytesStr(Bytes(b)).serialize(s),
+        }
+    }
+}
+
+impl JsonSchema for SsthreshStr {
+    fn schema_name() -> String {
+        "SsthreshStr".to_string()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        string_schema(
+            r"^\s*(bdp|[0-9]+(\.[0-9]+)?\s*(B|kB|KB|MB|GB))\s*$",
+            "An initial slow-start threshold: \"bdp\" or a size such as \"64kB\"",
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -641,12 +641,13 @@ impl TcpSender {
 }
 
 /// The variables a sender records on change when asked.
-const TRACED: [VarId; 5] = [
+const TRACED: [VarId; 6] = [
     VarId::Cwnd,
     VarId::Ssthresh,
     VarId::Srtt,
     VarId::Rto,
     VarId::BytesInFlight,
+    VarId::CaState,
 ];
 
 impl Agent<Hdr> for TcpSender {
@@ -693,6 +694,12 @@ impl Agent<Hdr> for TcpSender {
             VarId::Srtt => Some(self.rtt.srtt().map_or(f64::NAN, Dur::as_secs_f64)),
             VarId::Rto => Some(self.rtt.rto().as_secs_f64()),
             VarId::BytesInFlight => Some(self.flight_size() as f64),
+            VarId::CaState => Some(match self.state {
+                CaState::Open => 0.0,
+                CaState::Cwr => 1.0,
+                CaState::Recovery => 2.0,
+                CaState::Loss => 3.0,
+            }),
             VarId::Rate | VarId::Reports | VarId::Round | VarId::Cluster => None,
         }
     }

@@ -11,9 +11,13 @@
 //!
 //! The published variant followed is the one of Brakmo's own ns-2 code as carried into
 //! Linux (`tcp_vegas.c`) and ns-3 (`TcpVegas`):
-//! CHOICE: RTT is the minimum of the per-ACK RTT samples of the last round trip, and
-//! BaseRTT the minimum over the connection, rather than the paper's one distinguished
-//! segment per round trip.
+//! CHOICE: in congestion avoidance RTT is the minimum of the per-ACK RTT samples of the
+//! last round trip (Linux, ns-3), robust to ACK noise. In slow start it is the RTT of the
+//! round's distinguished segment, as in the paper's section 3.2: the first segment sent in
+//! the round, whose ACK ends the round. The minimum would miss the queue that a doubling
+//! round leaves behind, because the first segments of every round find it empty; the
+//! distinguished segment of a holding round finds it, so slow start ends before the next
+//! doubling overflows the buffer. BaseRTT is the minimum over the connection.
 //! CHOICE: with fewer than three RTT samples in a round (few ACKs, e.g. delayed ACKs on a
 //! small window) the round falls back to RFC 5681 growth, as Linux does.
 //! CHOICE: on leaving slow start, cwnd = min(cwnd, target + 1 segment) with target =
@@ -59,6 +63,8 @@ pub struct Vegas {
     round_min_rtt: u64,
     /// RTT samples in the current round.
     round_samples: u32,
+    /// The latest RTT sample, ns (at a round's end: its distinguished segment's).
+    last_rtt: u64,
     /// The round ends when the ACK point passes this segment.
     round_end: u64,
     /// Slow start: whether this round is a growing one (the other rounds hold).
@@ -76,6 +82,7 @@ impl Vegas {
             base_rtt: u64::MAX,
             round_min_rtt: u64::MAX,
             round_samples: 0,
+            last_rtt: u64::MAX,
             round_end: 0,
             grow_this_round: true,
             last_diff: f64::NAN,
@@ -102,7 +109,11 @@ impl Vegas {
 
     /// The once-per-round decision (sections 3.2 and 3.3).
     fn end_of_round(&mut self, w: &mut Window) {
-        let rtt = self.round_min_rtt;
+        let rtt = if w.in_slow_start() {
+            self.last_rtt.max(self.base_rtt)
+        } else {
+            self.round_min_rtt
+        };
         let base = self.base_rtt;
         let mss = w.mss;
         // diff = cwnd * (RTT - BaseRTT) / RTT, in segments.
@@ -146,6 +157,7 @@ impl CongestionControl for Vegas {
         self.base_rtt = self.base_rtt.min(r);
         self.round_min_rtt = self.round_min_rtt.min(r);
         self.round_samples += 1;
+        self.last_rtt = r;
     }
 
     fn on_rto(&mut self, _w: &mut Window) {
