@@ -2,6 +2,7 @@
 //!
 //! * `dumbbell-100`: 100 NewReno flows through a 1 Gbps bottleneck, 40 ms round trip,
 //!   one-BDP buffer (5000 packets), 10 simulated seconds.
+//! * `sack-100`, `vegas-100`: the same dumbbell with SACK (RFC 6675) or Vegas flows.
 //! * `cbr-4hop`: one 1 Gbps CBR flow over a 4-hop path of 1 Gbps links, 10 simulated seconds.
 //! * `ticp-10k`: the TICP paper's ticp-fwd run: 10 000 sources in 5 bins behind 1000..400
 //!   kbit/s bottlenecks, RS = 1, 1000 B requests, 100 B reports, to completion (about 127 s).
@@ -14,7 +15,30 @@ use crate::error::ScenarioError;
 use crate::spec::{parse_spec_value, Spec};
 
 /// Names of the benchmark scenarios, in the order `ccsim bench` runs them.
-pub const BENCH_NAMES: [&str; 3] = ["dumbbell-100", "cbr-4hop", "ticp-10k"];
+pub const BENCH_NAMES: [&str; 5] = [
+    "dumbbell-100",
+    "sack-100",
+    "vegas-100",
+    "cbr-4hop",
+    "ticp-10k",
+];
+
+/// 100 TCP flows of `protocol` through a 1 Gbps bottleneck, 40 ms round trip, a one-BDP
+/// buffer, starting 10 ms apart.
+fn dumbbell_100(protocol: &str) -> serde_json::Value {
+    let mut links =
+        vec![json!({"between": ["r1", "r2"], "rate": "1Gbps", "delay": "18ms", "queue": "5000p"})];
+    let mut flows = Vec::new();
+    for i in 0..100 {
+        links.push(json!({"between": [format!("s{i}"), "r1"], "rate": "10Gbps", "delay": "1ms", "queue": "10000p"}));
+        links.push(json!({"between": ["r2", format!("d{i}")], "rate": "10Gbps", "delay": "1ms", "queue": "10000p"}));
+        flows.push(
+            json!({"name": format!("tcp{i}"), "protocol": protocol, "from": format!("s{i}"),
+                           "to": format!("d{i}"), "start": format!("{}ms", i * 10)}),
+        );
+    }
+    json!({"run": {"duration": "10s", "seed": 1}, "links": links, "flows": flows, "output": {"series": []}})
+}
 
 /// The spec of the benchmark called `name`, or `None`.
 ///
@@ -22,19 +46,9 @@ pub const BENCH_NAMES: [&str; 3] = ["dumbbell-100", "cbr-4hop", "ticp-10k"];
 /// Never for a known name (the specs are fixed and valid).
 pub fn bench_spec(name: &str) -> Result<Option<Spec>, ScenarioError> {
     let value = match name {
-        "dumbbell-100" => {
-            let mut links = vec![
-                json!({"between": ["r1", "r2"], "rate": "1Gbps", "delay": "18ms", "queue": "5000p"}),
-            ];
-            let mut flows = Vec::new();
-            for i in 0..100 {
-                links.push(json!({"between": [format!("s{i}"), "r1"], "rate": "10Gbps", "delay": "1ms", "queue": "10000p"}));
-                links.push(json!({"between": ["r2", format!("d{i}")], "rate": "10Gbps", "delay": "1ms", "queue": "10000p"}));
-                flows.push(json!({"name": format!("tcp{i}"), "protocol": "newreno", "from": format!("s{i}"),
-                                   "to": format!("d{i}"), "start": format!("{}ms", i * 10)}));
-            }
-            json!({"run": {"duration": "10s", "seed": 1}, "links": links, "flows": flows, "output": {"series": []}})
-        }
+        "dumbbell-100" => dumbbell_100("newreno"),
+        "sack-100" => dumbbell_100("sack"),
+        "vegas-100" => dumbbell_100("vegas"),
         "cbr-4hop" => json!({
             "run": {"duration": "10s", "seed": 1},
             "links": [

@@ -20,8 +20,12 @@
 //! Satellite slow-start options (Barakat, Chafer, Dabbous and Altman, "Improving TCP/IP
 //! over geostationary satellite links"): an initial ssthresh (set from the path's
 //! bandwidth-delay product by the scenario, or given), and paced slow start: in slow
-//! start, of the segments an ACK releases the first goes at once and each further one
-//! after a spacing, by default half the estimated time between ACKs.
+//! start, segments leave at least a spacing apart, so the second segment of each
+//! ACK-triggered pair waits; the spacing is by default half the estimated time between
+//! ACKs.
+//! CHOICE: the spacing applies between any two slow-start transmissions, not only within
+//! a pair, so ACKs that arrive bunched do not release bursts either; a spacing at or above
+//! the inter-ACK time lowers the slow-start sending rate to the ACK rate.
 //! CHOICE: the inter-ACK time is an EWMA (gain 1/8, as SRTT) of the gaps between ACKs
 //! that advance the ACK point; until two such ACKs have arrived there is no spacing.
 
@@ -164,8 +168,8 @@ struct Pacer {
     /// EWMA of the time between ACKs, ns.
     inter_ack: Option<u64>,
     last_ack_at: Option<SimTime>,
-    /// Segments that may still go at once.
-    budget: u32,
+    /// The earliest time the next slow-start segment may go.
+    next_at: SimTime,
     armed: bool,
 }
 
@@ -282,7 +286,7 @@ impl TcpSender {
                 spacing: p.spacing,
                 inter_ack: None,
                 last_ack_at: None,
-                budget: u32::MAX,
+                next_at: SimTime::ZERO,
                 armed: false,
             }),
             stopped: false,
@@ -451,13 +455,14 @@ impl TcpSender {
         let Some(spacing) = p.spacing().filter(|_| slow_start) else {
             return true;
         };
-        if p.budget > 0 {
-            p.budget -= 1;
+        let now = ctx.now();
+        if now >= p.next_at {
+            p.next_at = now + Dur(spacing);
             return true;
         }
         if !p.armed {
             p.armed = true;
-            ctx.set_timer(PACE_TIMER, ctx.now() + Dur(spacing));
+            ctx.set_timer(PACE_TIMER, p.next_at);
         }
         false
     }
@@ -552,7 +557,6 @@ impl TcpSender {
                 p.inter_ack = Some(p.inter_ack.map_or(gap, |g| g - g / 8 + gap / 8));
             }
             p.last_ack_at = Some(now);
-            p.budget = 1;
         }
         let reset_timer = if self.state == CaState::Recovery {
             self.recovery_new_ack(ack, ctx)
@@ -634,7 +638,6 @@ impl TcpSender {
     fn on_pace_timer<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         if let Some(p) = self.pacer.as_mut() {
             p.armed = false;
-            p.budget = 1;
         }
         self.send_allowed(ctx);
     }
