@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from .base import Check, Experiment, ExperimentReport
 from .dumbbell import DumbbellNewReno
+from .satellite import EXPERIMENTS as SATELLITE_EXPERIMENTS
 from .ticp import EXPERIMENTS as TICP_EXPERIMENTS
 
-REGISTRY: dict[str, Experiment] = {e.name: e for e in [DumbbellNewReno(), *TICP_EXPERIMENTS]}
+REGISTRY: dict[str, Experiment] = {e.name: e for e in [DumbbellNewReno(), *TICP_EXPERIMENTS, *SATELLITE_EXPERIMENTS]}
 
 __all__ = ["Check", "Experiment", "ExperimentReport", "REGISTRY"]

@@ -1,0 +1,73 @@
+"""The TCP family from Python: every variant runs and is named in the summary, the new flow
+keys are validated with their path, and the sat-slowstart experiment passes its checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ccsim
+from ccsim.experiments import REGISTRY
+
+
+def dumbbell(protocol: str, **options: Any) -> dict[str, Any]:
+    return {
+        "run": {"duration": "5s", "seed": 3},
+        "links": [
+            {"between": ["s", "r1"], "rate": "100Mbps", "delay": "1ms"},
+            {"between": ["r1", "r2"], "rate": "10Mbps", "delay": "10ms", "queue": "30p"},
+            {"between": ["r2", "d"], "rate": "100Mbps", "delay": "1ms"},
+        ],
+        "flows": [{"name": "f", "protocol": protocol, "from": "s", "to": "d", **options}],
+    }
+
+
+@pytest.mark.parametrize("protocol", ["tahoe", "reno", "newreno", "sack", "vegas"])
+def test_every_variant_fills_the_bottleneck(protocol: str) -> None:
+    res = ccsim.run(dumbbell(protocol))
+    assert res.summary["flows"]["f"]["protocol"] == protocol
+    assert res.summary["links"]["r1->r2"]["utilization"] > 0.8
+
+
+def test_vegas_thresholds_must_be_ordered() -> None:
+    with pytest.raises(ccsim.SpecError, match=r"flows\[0\]\.vegas\.beta"):
+        ccsim.run(dumbbell("vegas", vegas={"alpha": 4, "beta": 2}))
+
+
+def test_vegas_thresholds_need_vegas() -> None:
+    with pytest.raises(ccsim.SpecError, match=r"flows\[0\]\.vegas"):
+        ccsim.run(dumbbell("reno", vegas={"alpha": 1}))
+
+
+def test_tcp_keys_are_refused_on_udp_flows() -> None:
+    spec = dumbbell("cbr", rate="1Mbps", ecn=True)
+    with pytest.raises(ccsim.SpecError, match=r"flows\[0\]\.ecn"):
+        ccsim.run(spec)
+
+
+def test_a_bad_initial_ssthresh_names_the_key() -> None:
+    with pytest.raises(ccsim.SpecError, match=r"initial_ssthresh"):
+        ccsim.run(dumbbell("reno", initial_ssthresh="lots"))
+
+
+def test_pacing_spacing_needs_paced_slow_start() -> None:
+    with pytest.raises(ccsim.SpecError, match=r"flows\[0\]\.pacing_spacing"):
+        ccsim.run(dumbbell("reno", pacing_spacing="4ms"))
+
+
+def test_ca_state_trace_records_recovery() -> None:
+    spec = dumbbell("sack")
+    spec["drops"] = [{"flow": "f", "link": "r1->r2", "seqs": [50, 53]}]
+    spec["output"] = {"series": [], "trace": ["ca_state"]}
+    res = ccsim.run(spec)
+    states = list(res.series("ca_state:change")["value"])
+    assert 2.0 in states, states  # fast recovery was entered
+
+
+def test_sat_slowstart_reproduces(tmp_path: Path) -> None:
+    report = REGISTRY["sat-slowstart"].run(tmp_path, quick=True, jobs=2)
+    failed = [c for c in report.checks if not c.passed]
+    assert not failed, report.table_markdown()
+    assert (tmp_path / "sat_slowstart.png").exists()
