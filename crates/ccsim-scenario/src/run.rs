@@ -5,16 +5,17 @@ use std::time::Instant;
 
 use ccsim_core::{Addr, Dur, FlowId, SimTime, VarId};
 use ccsim_engine::{
-    LinkConfig, LinkId, NodeId, QueueLimit, RouteMetric, SeriesConfig, Sim, TraceBuf,
+    Discipline, LinkConfig, LinkId, NodeId, QueueLimit, RouteMetric, SeriesConfig, Sim, TraceBuf,
 };
 use ccsim_protocols::{
-    AnyAgent, Departures, Hdr, NewRenoSender, TcpConfig, TcpSink, UdpConfig, UdpSink, UdpSource,
+    Algorithm, AnyAgent, Departures, Hdr, PacedSlowStart, TcpConfig, TcpSender, TcpSink, UdpConfig,
+    UdpSink, UdpSource, VegasParams,
 };
 
 use crate::error::ScenarioError;
-use crate::spec::{Protocol, Routing, Spec};
+use crate::spec::{Protocol, QueueSpec, Routing, Spec};
 use crate::summary::{summarize, Summary};
-use crate::units::QueueStr;
+use crate::units::{QueueStr, SsthreshStr};
 
 /// The concrete simulation type of built-in protocols.
 pub type NetSim = Sim<Hdr, AnyAgent>;
@@ -76,6 +77,25 @@ pub struct Built {
     pub ticp: Vec<crate::ticp::TicpHandles>,
 }
 
+/// The bandwidth-delay product of the round trip `from -> to -> from`, bytes: the
+/// forward path's bottleneck rate times the sum of the propagation delays both ways.
+fn path_bdp(sim: &NetSim, from: NodeId, to: NodeId) -> u64 {
+    let forward = sim.route(from, to).unwrap_or_default();
+    let back = sim.route(to, from).unwrap_or_default();
+    let bottleneck = forward
+        .iter()
+        .map(|&l| sim.link_config(l).rate.0)
+        .min()
+        .unwrap_or(0);
+    let rtt_ns: u64 = forward
+        .iter()
+        .chain(&back)
+        .map(|&l| sim.link_config(l).delay.0)
+        .sum();
+    u64::try_from(u128::from(bottleneck) * u128::from(rtt_ns) / 8 / 1_000_000_000)
+        .unwrap_or(u64::MAX)
+}
+
 /// Build the simulation a validated spec describes.
 ///
 /// # Errors
@@ -90,15 +110,20 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
     let node = |n: &String| -> NodeId { node_ids[n] };
     let mut links = Vec::new();
     for l in &spec.links {
-        let limit = match l.queue {
+        let limit = match l.queue.limit() {
             QueueStr::Packets(n) => QueueLimit::Packets(n),
             QueueStr::Bytes(b) => QueueLimit::Bytes(b),
+        };
+        let discipline = match &l.queue {
+            QueueSpec::DropTail(_) => Discipline::DropTail,
+            QueueSpec::Red(r) => Discipline::Red(r.config()),
         };
         let config = LinkConfig {
             rate: l.rate.0,
             delay: l.delay.0,
             limit,
             loss: l.loss,
+            discipline,
         };
         let [a, b] = &l.between;
         links.push((
@@ -121,19 +146,49 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         let packet_size = u32::try_from(f.packet_size.0 .0)
             .map_err(|_| ScenarioError::Internal("packet size".into()))?;
         let (sender, receiver) = match f.protocol {
-            Protocol::Newreno => {
+            Protocol::Tahoe
+            | Protocol::Reno
+            | Protocol::Newreno
+            | Protocol::Sack
+            | Protocol::Vegas => {
+                let algorithm = match f.protocol {
+                    Protocol::Tahoe => Algorithm::Tahoe,
+                    Protocol::Reno => Algorithm::Reno,
+                    Protocol::Sack => Algorithm::Sack,
+                    Protocol::Vegas => {
+                        Algorithm::Vegas(f.vegas.map_or_else(VegasParams::default, |v| {
+                            VegasParams {
+                                alpha: v.alpha,
+                                beta: v.beta,
+                                gamma: v.gamma,
+                            }
+                        }))
+                    }
+                    _ => Algorithm::NewReno,
+                };
+                let initial_ssthresh = match f.initial_ssthresh {
+                    Some(SsthreshStr::Bytes(b)) => Some(b),
+                    // Set from the routes once they are built (below).
+                    None | Some(SsthreshStr::Bdp) => None,
+                };
                 let cfg = TcpConfig {
                     packet_size,
                     initial_window: f.initial_window,
                     size: f.size.map(|s| s.0 .0),
                     max_window: f.max_window.unwrap_or(TcpConfig::default().max_window),
                     min_rto: f.min_rto.0,
+                    algorithm,
+                    ecn: f.ecn,
+                    initial_ssthresh,
+                    paced_slow_start: f.paced_slow_start.then_some(PacedSlowStart {
+                        spacing: f.pacing_spacing.map(|d| d.0),
+                    }),
                     ..TcpConfig::default()
                 };
                 let delack = f.delayed_ack.then_some(Dur::from_millis(200));
                 (
-                    AnyAgent::NewReno(NewRenoSender::new(flow, receiver_addr, &cfg)),
-                    AnyAgent::TcpSink(TcpSink::new(delack)),
+                    AnyAgent::Tcp(Box::new(TcpSender::new(flow, receiver_addr, &cfg))),
+                    AnyAgent::TcpSink(TcpSink::new(delack).with_sack(algorithm.uses_sack())),
                 )
             }
             Protocol::Cbr | Protocol::Poisson => {
@@ -180,6 +235,12 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                 format!("flows[{i}].to"),
                 format!("no route between {:?} and {:?}", f.from, f.to),
             ));
+        }
+        if f.initial_ssthresh == Some(SsthreshStr::Bdp) {
+            let bdp = path_bdp(&sim, from, to);
+            if let AnyAgent::Tcp(sender) = sim.agent_mut(flows[i].1) {
+                sender.set_initial_ssthresh(bdp);
+            }
         }
     }
     let link_ids: BTreeMap<&str, LinkId> = links.iter().map(|(n, id)| (n.as_str(), *id)).collect();

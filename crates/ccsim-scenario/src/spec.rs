@@ -78,16 +78,174 @@ pub struct LinkSpec {
     pub rate: RateStr,
     /// One-way propagation delay.
     pub delay: DurStr,
-    /// DropTail limit of each direction's egress queue.
+    /// Each direction's egress queue: a DropTail limit ("100p", "20kB") or a table
+    /// `{ kind = "red", ... }` (see [`RedSpec`]).
     #[serde(default = "default_queue")]
-    pub queue: QueueStr,
+    pub queue: QueueSpec,
     /// Probability that a packet is lost, per direction.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub loss: f64,
 }
 
-fn default_queue() -> QueueStr {
+fn default_queue() -> QueueSpec {
+    QueueSpec::DropTail(QueueStr::Packets(100))
+}
+
+/// An egress queue: DropTail with a limit, or RED.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QueueSpec {
+    /// Tail drop at the limit.
+    DropTail(QueueStr),
+    /// Random Early Detection (Floyd and Jacobson 1993, gentle variant) with ECN marking.
+    Red(RedSpec),
+}
+
+impl QueueSpec {
+    /// The physical limit.
+    #[must_use]
+    pub fn limit(&self) -> QueueStr {
+        match self {
+            QueueSpec::DropTail(q) => *q,
+            QueueSpec::Red(r) => r.limit,
+        }
+    }
+}
+
+/// The only queue kind written as a table.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum QueueKind {
+    /// Random Early Detection.
+    Red,
+}
+
+/// A RED queue. Defaults are ns-2's classic RED (docs/queues.md), except `ecn`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RedSpec {
+    /// Always "red".
+    pub kind: QueueKind,
+    /// Physical limit of the queue.
+    #[serde(default = "default_red_limit")]
+    pub limit: QueueStr,
+    /// Average queue (packets) below which nothing is dropped or marked.
+    #[serde(default = "default_red_min_th")]
+    pub min_th: f64,
+    /// Average queue (packets) at which the early probability reaches max_p.
+    #[serde(default = "default_red_max_th")]
+    pub max_th: f64,
+    /// Weight of the newest sample in the average queue.
+    #[serde(default = "default_red_w_q")]
+    pub w_q: f64,
+    /// Early drop (or mark) probability at max_th.
+    #[serde(default = "default_red_max_p")]
+    pub max_p: f64,
+    /// Gentle variant: the probability rises to 1 between max_th and 2 max_th.
+    #[serde(default = "default_true")]
+    pub gentle: bool,
+    /// Byte mode: the queue is measured in bytes (thresholds converted with
+    /// mean_packet_size) and the probability scaled by packet size / mean_packet_size.
+    #[serde(default)]
+    pub bytes: bool,
+    /// Typical packet size: the idle-time unit and the byte-mode scale.
+    #[serde(default = "default_red_mean_packet_size")]
+    pub mean_packet_size: BytesStr,
+    /// Mark ECN-capable packets CE instead of dropping them early (RFC 3168).
+    #[serde(default = "default_true")]
+    pub ecn: bool,
+}
+
+fn default_red_limit() -> QueueStr {
     QueueStr::Packets(100)
+}
+fn default_red_min_th() -> f64 {
+    ccsim_engine::RedConfig::default().min_th
+}
+fn default_red_max_th() -> f64 {
+    ccsim_engine::RedConfig::default().max_th
+}
+fn default_red_w_q() -> f64 {
+    ccsim_engine::RedConfig::default().w_q
+}
+fn default_red_max_p() -> f64 {
+    ccsim_engine::RedConfig::default().max_p
+}
+fn default_red_mean_packet_size() -> BytesStr {
+    BytesStr(ccsim_core::Bytes(u64::from(
+        ccsim_engine::RedConfig::default().mean_packet_size,
+    )))
+}
+fn default_true() -> bool {
+    true
+}
+
+impl RedSpec {
+    /// The engine's configuration (thresholds converted to bytes in byte mode).
+    #[must_use]
+    pub fn config(&self) -> ccsim_engine::RedConfig {
+        let c = ccsim_engine::RedConfig {
+            min_th: self.min_th,
+            max_th: self.max_th,
+            w_q: self.w_q,
+            max_p: self.max_p,
+            gentle: self.gentle,
+            bytes: false,
+            mean_packet_size: u32::try_from(self.mean_packet_size.0 .0).unwrap_or(u32::MAX),
+            ecn: self.ecn,
+        };
+        if self.bytes {
+            c.in_bytes()
+        } else {
+            c
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for QueueSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = QueueSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a DropTail limit such as \"100p\" or \"20kB\", or a table { kind = \"red\", ... }")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<QueueSpec, E> {
+                QueueStr::deserialize(serde::de::value::StrDeserializer::<E>::new(v))
+                    .map(QueueSpec::DropTail)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<QueueSpec, A::Error> {
+                RedSpec::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(QueueSpec::Red)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Serialize for QueueSpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            QueueSpec::DropTail(q) => q.serialize(s),
+            QueueSpec::Red(r) => r.serialize(s),
+        }
+    }
+}
+
+impl JsonSchema for QueueSpec {
+    fn schema_name() -> String {
+        "QueueSpec".to_string()
+    }
+    fn json_schema(gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        let mut obj = schemars::schema::SchemaObject::default();
+        obj.subschemas().any_of = Some(vec![
+            gen.subschema_for::<QueueStr>(),
+            gen.subschema_for::<RedSpec>(),
+        ]);
+        schemars::schema::Schema::Object(obj)
+    }
 }
 #[allow(clippy::trivially_copy_pass_by_ref)]
 fn is_zero(x: &f64) -> bool {
@@ -578,6 +736,20 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                 format!("links[{i}].rate"),
                 format!("must be positive, found {}", show(&l.rate)),
             );
+        }
+        if let QueueSpec::Red(r) = &l.queue {
+            if let Err(e) = r.config().validate() {
+                return err(format!("links[{i}].queue.{}", e.field), e.message);
+            }
+            if r.mean_packet_size.0 .0 == 0 || r.mean_packet_size.0 .0 > 65_535 {
+                return err(
+                    format!("links[{i}].queue.mean_packet_size"),
+                    format!(
+                        "must be between 1B and 65535B, found {}",
+                        show(&r.mean_packet_size)
+                    ),
+                );
+            }
         }
         if !(0.0..1.0).contains(&l.loss) || l.loss.is_nan() {
             return err(

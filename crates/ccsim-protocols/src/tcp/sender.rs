@@ -13,6 +13,12 @@
 //! retransmissions (section 6.1.5); an ACK with ECE halves the window (the algorithm's
 //! ssthresh) at most once per window of data, the ACK does not grow the window, and the
 //! next new segment carries CWR.
+//! CHOICE: the reduction window ends when the first new segment sent after the reduction
+//! (the one carrying CWR) is acknowledged, not when the data outstanding at the reduction
+//! is: ACKs that leave the receiver before CWR reaches it still echo the old CE mark, and a
+//! small window acknowledged in one burst would otherwise be halved twice within a round
+//! trip. Reductions are thus at least one round trip apart (RFC 3168 section 6.1.2, "more
+//! loosely, once every round-trip time").
 //! CHOICE: a fast retransmit while the window is already reduced for ECN in the same
 //! window, or an ECE during loss recovery or after a timeout, does not reduce it again
 //! (section 6.1.2: react at most once per window of data).
@@ -217,7 +223,8 @@ pub struct TcpSender {
     /// Whether the last timer expiry has not yet been followed by a new ACK.
     backed_off: bool,
     ecn: bool,
-    /// The end of the window in which the sender last reduced for ECN.
+    /// The first new segment sent after the last ECN reduction; the reduction window ends
+    /// when it is acknowledged.
     ecn_recover: u64,
     /// Set CWR on the next new segment.
     send_cwr: bool,
@@ -528,7 +535,7 @@ impl TcpSender {
         }
         self.ssthresh = self.congestion_ssthresh();
         self.cwnd = self.ssthresh;
-        self.ecn_recover = self.snd_max.saturating_sub(1);
+        self.ecn_recover = self.snd_max;
         self.send_cwr = true;
         self.set_state(CaState::Cwr);
         true
