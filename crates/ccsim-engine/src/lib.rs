@@ -5,7 +5,8 @@
 //! * Time is integer nanoseconds; the event queue orders by (time, insertion sequence), so
 //!   simultaneous events run first-in first-out and runs are deterministic ([`queue`]).
 //! * A duplex link is two simplex [`link::Link`]s, each with a rate, a propagation delay, an
-//!   egress queue discipline, an optional Bernoulli loss model and deterministic drop rules.
+//!   egress queue discipline (DropTail, or RED with optional ECN marking, [`red`]), an optional
+//!   Bernoulli loss model and deterministic drop rules.
 //!   A link keeps its waiting and propagating packets in its own FIFOs and has at most one
 //!   pending event of each kind (transmission end, head arrival), as htsim does.
 //! * Routing is static shortest paths computed when the simulation is built ([`routing`]).
@@ -15,11 +16,15 @@
 
 pub mod link;
 pub mod queue;
+pub mod red;
 pub mod routing;
 pub mod sim;
 pub mod trace;
 
-pub use link::{DropReason, LinkConfig, LinkId, LinkStats, QueueLimit, RouterHook, Verdict};
+pub use link::{
+    Discipline, DropReason, LinkConfig, LinkId, LinkStats, QueueLimit, RouterHook, Verdict,
+};
+pub use red::{Red, RedConfig, RedConfigError, RedDecision};
 pub use routing::RouteMetric;
 pub use sim::{FlowStats, NodeId, Progress, Sim, SimError, Snapshot};
 pub use trace::{SeriesConfig, TraceBuf};

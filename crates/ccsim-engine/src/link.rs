@@ -4,10 +4,17 @@
 //! being serialised, as ns-2's `DropTail` does. Random loss is applied when a packet is
 //! offered to the link, before the queue, so a lost packet never occupies the queue or the
 //! wire; it is counted as a drop with reason [`DropReason::RandomLoss`].
+//!
+//! A link's [`Discipline`] is DropTail or RED ([`crate::red`]). RED decides after random loss,
+//! drop rules and the router hook, and before the physical limit, which applies to RED links
+//! too: RED sees the waiting-queue length (packets, or bytes in byte mode) that the limit
+//! also counts.
 
 use std::collections::VecDeque;
 
 use ccsim_core::{Dur, FlowId, Packet, Rate, RngStream};
+
+use crate::red::{Red, RedConfig};
 
 /// Index of a simplex link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -33,16 +40,24 @@ pub enum DropReason {
     Rule,
     /// A router function dropped it.
     Router,
+    /// RED's probabilistic test selected it (a packet that was not marked instead).
+    RedEarly,
+    /// RED's average was at or above `max_th` (`2 max_th` when gentle).
+    RedForced,
 }
 
 impl DropReason {
     /// Every reason, in counter order.
-    pub const ALL: [DropReason; 4] = [
+    pub const ALL: [DropReason; DropReason::COUNT] = [
         DropReason::QueueFull,
         DropReason::RandomLoss,
         DropReason::Rule,
         DropReason::Router,
+        DropReason::RedEarly,
+        DropReason::RedForced,
     ];
+    /// Number of reasons (the length of [`LinkStats::drops`]).
+    pub const COUNT: usize = 6;
     /// Name used in results.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -51,8 +66,20 @@ impl DropReason {
             DropReason::RandomLoss => "random_loss",
             DropReason::Rule => "rule",
             DropReason::Router => "router",
+            DropReason::RedEarly => "red_early",
+            DropReason::RedForced => "red_forced",
         }
     }
+}
+
+/// The egress queue discipline of a link.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Discipline {
+    /// Tail drop at the physical limit only.
+    #[default]
+    DropTail,
+    /// Random Early Detection in front of the physical limit.
+    Red(RedConfig),
 }
 
 /// How a link is built.
@@ -66,6 +93,8 @@ pub struct LinkConfig {
     pub limit: QueueLimit,
     /// Probability that a packet offered to the link is lost (0 for none).
     pub loss: f64,
+    /// Queue discipline; the physical `limit` applies under every discipline.
+    pub discipline: Discipline,
 }
 
 /// What a router function decides about a packet offered to an egress port.
@@ -107,7 +136,9 @@ pub struct LinkStats {
     /// Bytes whose serialisation finished.
     pub tx_bytes: u64,
     /// Drops, indexed by [`DropReason`] order.
-    pub drops: [u64; 4],
+    pub drops: [u64; DropReason::COUNT],
+    /// Packets set to CE by the queue discipline and accepted into the queue.
+    pub ecn_marks: u64,
     /// Integral of the waiting-queue length over time, packet-nanoseconds.
     pub queue_integral: u128,
 }
@@ -130,6 +161,15 @@ pub struct DropRule {
     pub pending: Vec<u64>,
 }
 
+/// A RED link's state and its own random stream.
+#[derive(Clone, Debug)]
+pub struct RedPort {
+    /// The RED state machine.
+    pub red: Red,
+    /// The stream `link/{name}/red`.
+    pub rng: RngStream,
+}
+
 /// One direction of a link.
 pub struct Link<H> {
     /// Sending node.
@@ -148,6 +188,8 @@ pub struct Link<H> {
     pub pipe: VecDeque<(u64, u32)>,
     /// Loss stream (present when `loss > 0`).
     pub loss_rng: Option<RngStream>,
+    /// RED state (present for RED links).
+    pub red: Option<Box<RedPort>>,
     /// Deterministic drop rules.
     pub rules: Vec<DropRule>,
     /// Router function, if any.
@@ -161,9 +203,20 @@ pub struct Link<H> {
 }
 
 impl<H> Link<H> {
-    /// A new idle link.
+    /// A new idle link. Its random streams derive from `seed` and `stream`, its stable name:
+    /// `link/{stream}/loss` when `loss > 0`, `link/{stream}/red` for RED, so giving one link
+    /// a loss model or RED never shifts another stream's draws.
     #[must_use]
-    pub fn new(from: u32, to: u32, config: LinkConfig, loss_rng: Option<RngStream>) -> Self {
+    pub fn new(from: u32, to: u32, config: LinkConfig, seed: u64, stream: &str) -> Self {
+        let loss_rng =
+            (config.loss > 0.0).then(|| RngStream::new(seed, &format!("link/{stream}/loss")));
+        let red = match config.discipline {
+            Discipline::DropTail => None,
+            Discipline::Red(c) => Some(Box::new(RedPort {
+                red: Red::new(c, config.rate),
+                rng: RngStream::new(seed, &format!("link/{stream}/red")),
+            })),
+        };
         Link {
             from,
             to,
@@ -173,6 +226,7 @@ impl<H> Link<H> {
             in_service: None,
             pipe: VecDeque::new(),
             loss_rng,
+            red,
             rules: Vec::new(),
             hook: None,
             stats: LinkStats::default(),
@@ -195,6 +249,12 @@ impl<H> Link<H> {
         let dt = now - self.queue_changed_at;
         self.stats.queue_integral += u128::from(dt) * self.queue.len() as u128;
         self.queue_changed_at = now;
+    }
+
+    /// The RED average queue length (as of the last arrival), for RED links.
+    #[must_use]
+    pub fn red_average(&self) -> Option<f64> {
+        self.red.as_ref().map(|r| r.red.avg())
     }
 
     /// Port state for router functions.

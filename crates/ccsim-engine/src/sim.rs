@@ -8,11 +8,12 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use ccsim_core::{
-    Addr, Agent, AgentStats, Ctx, FlowId, Header, Packet, RngStream, SimTime, TimerSlot, VarId,
+    Addr, Agent, AgentStats, Ctx, Ecn, FlowId, Header, Packet, RngStream, SimTime, TimerSlot, VarId,
 };
 
 use crate::link::{DropReason, DropRule, Link, LinkConfig, LinkId, LinkStats, Verdict};
 use crate::queue::{Event, EventQueue};
+use crate::red::RedDecision;
 use crate::routing::{Edge, RouteMetric, Routes, NO_ROUTE};
 use crate::trace::{
     SeriesConfig, TraceBuf, VAR_CHANGE_BASE, VAR_DELAY, VAR_QUEUE, VAR_QUEUE_BYTES, VAR_RATE,
@@ -239,12 +240,10 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         } else {
             format!("{name}#{}", twins + 1)
         };
-        let loss_rng = (config.loss > 0.0)
-            .then(|| RngStream::new(self.core.seed, &format!("link/{stream}/loss")));
         let id = u32::try_from(self.core.links.len()).expect("link count fits u32");
         self.core
             .links
-            .push(Link::new(from.0, to.0, config, loss_rng));
+            .push(Link::new(from.0, to.0, config, self.core.seed, &stream));
         self.core.incoming[to.0 as usize].push(id);
         let entity = self.core.entity(name);
         self.core.link_entity.push(entity);
@@ -647,6 +646,14 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     pub fn agents(&self) -> &[A] {
         &self.agents
     }
+
+    /// The agent at `addr`, to adjust before the run (e.g. from the routes just built).
+    ///
+    /// # Panics
+    /// Panics if no agent has that address.
+    pub fn agent_mut(&mut self, addr: Addr) -> &mut A {
+        &mut self.agents[addr.agent as usize]
+    }
     /// Per-flow counters, by flow index.
     #[must_use]
     pub fn flow_stats(&self) -> &[FlowStats] {
@@ -661,6 +668,12 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     #[must_use]
     pub fn queue_len(&self, link: LinkId) -> usize {
         self.core.links[link.0 as usize].queue.len()
+    }
+    /// The RED average queue length of `link` (packets, or bytes in byte mode) as of its last
+    /// arrival; `None` unless the link runs RED.
+    #[must_use]
+    pub fn red_average(&self, link: LinkId) -> Option<f64> {
+        self.core.links[link.0 as usize].red_average()
     }
     /// A link's configuration.
     #[must_use]
@@ -943,6 +956,10 @@ impl<H: Header> Core<H> {
             }
         }
         let size = pkt.size;
+        if link.red.is_some() && self.red_drops(l, idx) {
+            return;
+        }
+        let link = &mut self.links[l as usize];
         if link.in_service.is_none() {
             link.in_service = Some(idx);
             let done = now + link.config.rate.tx_time(u64::from(size)).0;
@@ -954,6 +971,48 @@ impl<H: Header> Core<H> {
         } else {
             self.drop_at(l, idx, DropReason::QueueFull);
         }
+    }
+
+    /// RED's decision for a packet offered to RED link `l` (after loss, rules and the router
+    /// hook, before the physical limit): marks it, or drops and counts it. Returns whether
+    /// the packet was dropped. Out of line, so the DropTail path of [`Core::offer`] stays
+    /// small.
+    #[cold]
+    #[inline(never)]
+    fn red_drops(&mut self, l: u32, idx: u32) -> bool {
+        let now = self.now;
+        let link = &mut self.links[l as usize];
+        let pkt = &mut self.pool[idx as usize];
+        // A RED drop at an idle link leaves it idle; `Red` restarts its idle period itself.
+        let fits = link.in_service.is_none() || link.fits(pkt.size);
+        let Some(port) = link.red.as_deref_mut() else {
+            return false;
+        };
+        let queue = if port.red.config().bytes {
+            link.queue_bytes
+        } else {
+            link.queue.len() as u64
+        };
+        let ect = pkt.ecn != Ecn::NotEct;
+        let reason = match port
+            .red
+            .on_arrival(queue, pkt.size, ect, now, &mut port.rng)
+        {
+            RedDecision::Enqueue => return false,
+            RedDecision::Mark => {
+                // Count the mark only for a packet the physical limit accepts.
+                if fits {
+                    pkt.ecn = Ecn::Ce;
+                    link.stats.ecn_marks += 1;
+                    return false;
+                }
+                DropReason::QueueFull
+            }
+            RedDecision::EarlyDrop => DropReason::RedEarly,
+            RedDecision::ForcedDrop => DropReason::RedForced,
+        };
+        self.drop_at(l, idx, reason);
+        true
     }
 
     fn tx_done(&mut self, l: u32) {
@@ -979,6 +1038,9 @@ impl<H: Header> Core<H> {
             link.in_service = Some(next);
             let done = now + link.config.rate.tx_time(u64::from(next_size)).0;
             self.events.push(done, Event::TxDone(l));
+        } else if let Some(port) = link.red.as_deref_mut() {
+            // Nothing waits and nothing is in service: RED's idle period begins.
+            port.red.on_idle(now);
         }
     }
 
