@@ -49,6 +49,8 @@ pub struct LinkSummary {
     pub mean_queue_packets: f64,
     /// Packets transmitted.
     pub tx_packets: u64,
+    /// Packets marked CE by RED instead of dropped (RFC 3168).
+    pub ecn_marks: u64,
 }
 
 /// Fairness over the flows' goodputs.
@@ -167,6 +169,7 @@ pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summar
                 mean_queue_packets: (ls.queue_integral - l0.queue_integral) as f64
                     / (end - start) as f64,
                 tx_packets: ls.tx_packets - l0.tx_packets,
+                ecn_marks: ls.ecn_marks - l0.ecn_marks,
             },
         );
     }
