@@ -5,6 +5,7 @@
 use ccsim_core::{Addr, Agent, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
 
 use super::cc::{AckEvent, CongestionControl, Vegas, VegasParams, Window};
+use super::tests::seqs;
 use super::TcpSink;
 use super::{Algorithm, CaState, PacedSlowStart, SackBlock, SackBlocks, TcpConfig, TcpSender};
 use crate::testing::MockCtx;
@@ -51,17 +52,6 @@ fn data(seq: u64, ecn: Ecn, cwr: bool) -> Packet<Hdr> {
             cwr,
         },
     }
-}
-
-/// (seq, retx) of each data segment sent.
-#[track_caller]
-fn seqs(sent: &[Packet<Hdr>]) -> Vec<(u64, bool)> {
-    sent.iter()
-        .map(|p| match &p.header {
-            Hdr::TcpData { seq, retx, .. } => (*seq, *retx),
-            h => panic!("expected data, got {h:?}"),
-        })
-        .collect()
 }
 
 /// A sender of `algorithm` with `w` segments (0..w) outstanding, in congestion avoidance

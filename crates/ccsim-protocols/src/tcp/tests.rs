@@ -52,8 +52,9 @@ fn plain_ack(ack: u64) -> Hdr {
     }
 }
 
+/// (seq, retx) of each data segment sent.
 #[track_caller]
-fn seqs(sent: &[Packet<Hdr>]) -> Vec<(u64, bool)> {
+pub(super) fn seqs(sent: &[Packet<Hdr>]) -> Vec<(u64, bool)> {
     sent.iter()
         .map(|p| match &p.header {
             Hdr::TcpData { seq, retx, .. } => (*seq, *retx),
