@@ -23,6 +23,7 @@ demo: install
 	$(VENV)/bin/ccsim reproduce dumbbell-newreno -o out
 	$(VENV)/bin/ccsim reproduce ticp-fwd -o out
 	$(VENV)/bin/ccsim reproduce ticp-rev -o out
+	$(VENV)/bin/ccsim reproduce sat-slowstart -o out
 
 test: install test-rust test-python
 
