@@ -1,22 +1,12 @@
 //! Engine behaviour with a minimal header and agent, independent of any real protocol:
 //! timer slots (re-arm, cancel), router hooks, loss accounting and routing choices.
 
-use ccsim_core::{Addr, Agent, Ctx, Dur, Ecn, FlowId, Header, Packet, Rate, SimTime, TimerSlot};
+mod common;
+
+use ccsim_core::{Addr, Agent, Ctx, Dur, Ecn, FlowId, Packet, Rate, SimTime, TimerSlot};
 use ccsim_engine::{LinkConfig, NodeId, QueueLimit, RouterHook, SeriesConfig, Sim, Verdict};
 
-#[derive(Clone, Debug)]
-struct H {
-    seq: u64,
-}
-
-impl Header for H {
-    fn is_data(&self) -> bool {
-        true
-    }
-    fn data_seq(&self) -> Option<u64> {
-        Some(self.seq)
-    }
-}
+use common::H;
 
 /// Scripted behaviour: at start, send `burst` packets to `peer` and arm the timer `plan`
 /// (a list of (set or cancel, time) steps applied in order). Records what it sees.

@@ -3,11 +3,11 @@
 //! `(1 - w_q)^m`, RFC 3168's mark-instead-of-drop rule on a small topology, conservation and
 //! determinism.
 
+mod common;
+
 use std::sync::{Arc, Mutex};
 
-use ccsim_core::{
-    Addr, Agent, Ctx, Dur, Ecn, FlowId, Header, Packet, Rate, RngStream, SimTime, TimerSlot,
-};
+use ccsim_core::{Addr, Agent, Ctx, Dur, Ecn, FlowId, Packet, Rate, RngStream, SimTime, TimerSlot};
 use ccsim_engine::link::PortState;
 use ccsim_engine::{
     Discipline, DropReason, LinkConfig, LinkId, LinkStats, QueueLimit, Red, RedConfig, RedDecision,
@@ -358,19 +358,7 @@ fn a_drop_at_an_idle_link_starts_a_new_idle_period() {
 // ---------------------------------------------------------------------------------------
 // RED links in the engine.
 
-#[derive(Clone, Debug)]
-struct H {
-    seq: u64,
-}
-
-impl Header for H {
-    fn is_data(&self) -> bool {
-        true
-    }
-    fn data_seq(&self) -> Option<u64> {
-        Some(self.seq)
-    }
-}
+use common::H;
 
 /// A Poisson source of 1000-byte packets with a fixed ECN codepoint, or a sink that logs
 /// (sequence number, ECN codepoint) of what it receives.

@@ -5,7 +5,7 @@
 use ccsim_core::{Addr, Agent, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
 
 use super::cc::{AckEvent, CongestionControl, Vegas, VegasParams, Window};
-use super::tests::seqs;
+use super::tests::{ack, seqs};
 use super::TcpSink;
 use super::{Algorithm, CaState, PacedSlowStart, SackBlock, SackBlocks, TcpConfig, TcpSender};
 use crate::testing::MockCtx;
@@ -31,10 +31,6 @@ fn ack_with(n: u64, ece: bool, blocks: &[(u64, u64)]) -> Packet<Hdr> {
         ecn: Ecn::NotEct,
         header: Hdr::TcpAck { ack: n, ece, sack },
     }
-}
-
-fn ack(n: u64) -> Packet<Hdr> {
-    ack_with(n, false, &[])
 }
 
 fn data(seq: u64, ecn: Ecn, cwr: bool) -> Packet<Hdr> {

@@ -10,7 +10,7 @@ use crate::Hdr;
 const MSS: u64 = 960;
 const PEER: Addr = Addr { node: 1, agent: 1 };
 
-fn ack(n: u64) -> Packet<Hdr> {
+pub(super) fn ack(n: u64) -> Packet<Hdr> {
     Packet {
         src: PEER,
         dst: Addr::default(),
