@@ -4,11 +4,15 @@
 //! protocol message) and [`AnyAgent`] the enum of built-in agents, so the engine dispatches
 //! statically.
 
+pub mod rate;
 pub mod tcp;
+pub mod tfrc;
 pub mod ticp;
 pub mod udp;
 
 use ccsim_core::{Agent, AgentStats, Ctx, Header, Packet, SimTime, TimerSlot, VarId};
+
+pub use rate::{ReceiverReport, TfrcFeedback};
 
 pub use tcp::{
     Algorithm, CaState, NewRenoSender, PacedSlowStart, SackBlock, SackBlocks, TcpConfig, TcpSender,
@@ -21,9 +25,12 @@ pub use udp::{Departures, UdpConfig, UdpSink, UdpSource};
 pub const TCP_HEADER_BYTES: u32 = 40;
 /// Bytes of IP and UDP header on every UDP packet.
 pub const UDP_HEADER_BYTES: u32 = 28;
+/// Bytes of header on a rate-based data packet: IP and UDP, then 12 bytes of sequence
+/// number, send timestamp and the sender's RTT estimate (the size of RTP's fixed header).
+pub const RATE_HEADER_BYTES: u32 = UDP_HEADER_BYTES + 12;
 
 /// Every protocol header the simulator carries.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Hdr {
     /// A TCP data segment. Sequence numbers count segments, not bytes.
     TcpData {
@@ -53,6 +60,21 @@ pub enum Hdr {
         /// Application bytes carried.
         payload: u32,
     },
+    /// A data packet of a rate-based sender (TFRC, TCP-Friend, CBRAA). Its application
+    /// payload is the packet size less [`RATE_HEADER_BYTES`].
+    RateData {
+        /// Packet number (0, 1, 2, ...).
+        seq: u64,
+        /// The sender's clock when the packet left.
+        stamp: SimTime,
+        /// The sender's current RTT estimate, microseconds (0 before the first estimate).
+        rtt_us: u32,
+    },
+    /// TFRC feedback from the receiver (RFC 5348 section 3.2.2); boxed, as it is sent
+    /// once per round trip.
+    TfrcFeedback(Box<TfrcFeedback>),
+    /// An RTCP-style receiver report (boxed: it is sent once per report interval).
+    ReceiverReport(Box<ReceiverReport>),
     /// A TICP request packet (boxed: it carries a list of source IDs).
     TicpRequest(Box<TicpRequest>),
     /// A TICP report from one (virtual) source.
@@ -85,7 +107,11 @@ impl Header for Hdr {
     fn is_data(&self) -> bool {
         matches!(
             self,
-            Hdr::TcpData { .. } | Hdr::Udp { .. } | Hdr::TicpRequest(_) | Hdr::TicpReport { .. }
+            Hdr::TcpData { .. }
+                | Hdr::Udp { .. }
+                | Hdr::RateData { .. }
+                | Hdr::TicpRequest(_)
+                | Hdr::TicpReport { .. }
         )
     }
     #[inline]
@@ -95,7 +121,9 @@ impl Header for Hdr {
     #[inline]
     fn data_seq(&self) -> Option<u64> {
         match *self {
-            Hdr::TcpData { seq, .. } | Hdr::Udp { seq, .. } => Some(seq),
+            Hdr::TcpData { seq, .. } | Hdr::Udp { seq, .. } | Hdr::RateData { seq, .. } => {
+                Some(seq)
+            }
             Hdr::TicpReport { source, .. } => Some(u64::from(source)),
             _ => None,
         }

@@ -1,0 +1,1 @@
+//! TFRC, TCP-Friendly Rate Control (RFC 5348).
