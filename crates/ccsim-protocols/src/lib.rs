@@ -12,7 +12,10 @@ pub mod udp;
 
 use ccsim_core::{Agent, AgentStats, Ctx, Header, Packet, SimTime, TimerSlot, VarId};
 
-pub use rate::{ReceiverReport, TfrcFeedback};
+pub use rate::{
+    Cbraa, CbraaParams, PacerConfig, ReceiverReport, ReportControl, ReportReceiver, ReportSender,
+    ReportSenderConfig, TfrcFeedback,
+};
 
 pub use tcp::{
     Algorithm, CaState, NewRenoSender, PacedSlowStart, SackBlock, SackBlocks, TcpConfig, TcpSender,
@@ -141,6 +144,10 @@ pub enum AnyAgent {
     Udp(UdpSource),
     /// UDP receiver.
     UdpSink(UdpSink),
+    /// Rate-based sender steered by receiver reports (TCP-Friend, CBRAA); boxed.
+    ReportSender(Box<ReportSender>),
+    /// RTCP-style receiver-report agent.
+    ReportReceiver(ReportReceiver),
     /// TICP collector.
     TicpCollector(Box<TicpCollector>),
     /// TICP sources attached at one node.
@@ -156,6 +163,8 @@ macro_rules! each_agent {
             AnyAgent::TcpSink($a) => $body,
             AnyAgent::Udp($a) => $body,
             AnyAgent::UdpSink($a) => $body,
+            AnyAgent::ReportSender($a) => $body,
+            AnyAgent::ReportReceiver($a) => $body,
             AnyAgent::TicpCollector($a) => $body,
             AnyAgent::TicpSource($a) => $body,
             AnyAgent::Landmark($a) => $body,

@@ -8,14 +8,18 @@ use ccsim_engine::{
     Discipline, LinkConfig, LinkId, NodeId, QueueLimit, RouteMetric, SeriesConfig, Sim, TraceBuf,
 };
 use ccsim_protocols::{
-    Algorithm, AnyAgent, Departures, Hdr, PacedSlowStart, TcpConfig, TcpSender, TcpSink, UdpConfig,
-    UdpSink, UdpSource, VegasParams,
+    Algorithm, AnyAgent, Cbraa, CbraaParams, Departures, Hdr, PacedSlowStart, PacerConfig,
+    ReportControl, ReportReceiver, ReportSender, ReportSenderConfig, TcpConfig, TcpSender, TcpSink,
+    UdpConfig, UdpSink, UdpSource, VegasParams,
 };
 
 use crate::error::ScenarioError;
 use crate::spec::{Protocol, QueueSpec, Routing, Spec};
 use crate::summary::{summarize, Summary};
 use crate::units::{QueueStr, SsthreshStr};
+
+/// The receiver report interval of TCP-Friend and CBRAA flows that do not set one.
+pub const DEFAULT_REPORT_INTERVAL: Dur = Dur(5_000_000_000);
 
 /// The concrete simulation type of built-in protocols.
 pub type NetSim = Sim<Hdr, AnyAgent>;
@@ -209,6 +213,47 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                     source,
                     AnyAgent::UdpSink(UdpSink::new(options.record_arrivals)),
                 )
+            }
+            Protocol::TcpFriend | Protocol::Cbraa => {
+                let size = f64::from(packet_size);
+                let bytes_per_sec = |r: Option<crate::units::RateStr>, default: f64| {
+                    r.map_or(default, |r| r.0.bps() as f64 / 8.0)
+                };
+                let interval = f.report_interval.map_or(DEFAULT_REPORT_INTERVAL, |d| d.0);
+                let cfg = ReportSenderConfig {
+                    pacer: PacerConfig {
+                        packet_size,
+                        initial_rate: bytes_per_sec(f.initial_rate, 5.0 * size),
+                        min_rate: bytes_per_sec(f.min_rate, 0.0),
+                        max_rate: bytes_per_sec(f.max_rate, f64::INFINITY),
+                    },
+                    report_interval: interval,
+                };
+                let control = if f.protocol == Protocol::Cbraa {
+                    ReportControl::Cbraa(Cbraa::new(f.cbraa.map_or_else(
+                        CbraaParams::default,
+                        |c| CbraaParams {
+                            a: c.a,
+                            b: c.b,
+                            alpha: c.alpha,
+                            beta: c.beta,
+                        },
+                    )))
+                } else {
+                    ReportControl::TcpFriend
+                };
+                (
+                    AnyAgent::ReportSender(Box::new(ReportSender::new(
+                        flow,
+                        receiver_addr,
+                        cfg,
+                        control,
+                    ))),
+                    AnyAgent::ReportReceiver(ReportReceiver::new(interval)),
+                )
+            }
+            Protocol::Tfrc => {
+                return Err(ScenarioError::Internal("tfrc is not wired yet".into()));
             }
         };
         let s = sim.add_agent(from, flow, &format!("{}/sender", f.name), sender);

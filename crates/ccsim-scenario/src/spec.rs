@@ -270,6 +270,13 @@ pub enum Protocol {
     Cbr,
     /// UDP with exponential inter-departure times.
     Poisson,
+    /// TFRC, TCP-Friendly Rate Control (RFC 5348).
+    Tfrc,
+    /// TCP-Friend: equation (2) of the CBRAA paper on RTCP-style receiver reports.
+    #[serde(rename = "tcp-friend")]
+    TcpFriend,
+    /// CBRAA, the Cycle-Based Rate Adaptation Algorithm (Ait-Hellal, Yamamoto, Leduc).
+    Cbraa,
 }
 
 impl Protocol {
@@ -284,12 +291,28 @@ impl Protocol {
             Protocol::Vegas => "vegas",
             Protocol::Cbr => "cbr",
             Protocol::Poisson => "poisson",
+            Protocol::Tfrc => "tfrc",
+            Protocol::TcpFriend => "tcp-friend",
+            Protocol::Cbraa => "cbraa",
         }
     }
     /// Whether this is a TCP variant.
     #[must_use]
     pub fn is_tcp(self) -> bool {
-        !matches!(self, Protocol::Cbr | Protocol::Poisson)
+        matches!(
+            self,
+            Protocol::Tahoe | Protocol::Reno | Protocol::Newreno | Protocol::Sack | Protocol::Vegas
+        )
+    }
+    /// Whether this is a rate-based congestion-controlled protocol.
+    #[must_use]
+    pub fn is_rate_based(self) -> bool {
+        matches!(self, Protocol::Tfrc | Protocol::TcpFriend | Protocol::Cbraa)
+    }
+    /// Whether the sender is steered by RTCP-style receiver reports.
+    #[must_use]
+    pub fn uses_reports(self) -> bool {
+        matches!(self, Protocol::TcpFriend | Protocol::Cbraa)
     }
 }
 
@@ -306,6 +329,47 @@ pub struct VegasSpec {
     /// Leave slow start once more segments are queued.
     #[serde(default = "default_vegas_gamma")]
     pub gamma: f64,
+}
+
+/// CBRAA's constants (Figure 1 and section 3.2 of the paper).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CbraaSpec {
+    /// Decrease when the observed loss exceeds a times the theoretical loss.
+    #[serde(default = "default_cbraa_a")]
+    pub a: f64,
+    /// Increase when the observed loss is under b times the theoretical loss.
+    #[serde(default = "default_cbraa_b")]
+    pub b: f64,
+    /// Weight of the old rate in the rate's moving average.
+    #[serde(default = "default_cbraa_alpha")]
+    pub alpha: f64,
+    /// Weight of the theoretical loss in increase() and decrease() (ours; the paper does
+    /// not give it).
+    #[serde(default = "default_cbraa_beta")]
+    pub beta: f64,
+}
+
+fn default_cbraa_a() -> f64 {
+    ccsim_protocols::CbraaParams::default().a
+}
+fn default_cbraa_b() -> f64 {
+    ccsim_protocols::CbraaParams::default().b
+}
+fn default_cbraa_alpha() -> f64 {
+    ccsim_protocols::CbraaParams::default().alpha
+}
+fn default_cbraa_beta() -> f64 {
+    ccsim_protocols::CbraaParams::default().beta
+}
+
+/// TFRC options.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TfrcSpec {
+    /// Discount old loss intervals after a long loss-free period (RFC 5348 section 5.5).
+    #[serde(default)]
+    pub history_discounting: bool,
 }
 
 fn default_vegas_alpha() -> f64 {
@@ -374,6 +438,49 @@ pub struct FlowSpec {
     /// TCP: the spacing of paced slow start (absent: half the estimated inter-ACK time).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pacing_spacing: Option<DurStr>,
+    /// TCP-Friend, CBRAA: the receiver's report interval (absent: 5 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_interval: Option<DurStr>,
+    /// TCP-Friend, CBRAA: the rate before the first report (absent: 5 packets per second).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_rate: Option<RateStr>,
+    /// Rate-based flows: a lower bound on the sending rate (absent: the protocol's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rate: Option<RateStr>,
+    /// Rate-based flows: an upper bound on the sending rate (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rate: Option<RateStr>,
+    /// CBRAA constants (only with `protocol = "cbraa"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cbraa: Option<CbraaSpec>,
+    /// TFRC options (only with `protocol = "tfrc"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tfrc: Option<TfrcSpec>,
+}
+
+impl FlowSpec {
+    /// The TCP-only keys set on this flow, by name.
+    fn tcp_keys_set(&self) -> [(&'static str, bool); 6] {
+        [
+            ("delayed_ack", self.delayed_ack),
+            ("ecn", self.ecn),
+            ("initial_ssthresh", self.initial_ssthresh.is_some()),
+            ("paced_slow_start", self.paced_slow_start),
+            ("pacing_spacing", self.pacing_spacing.is_some()),
+            ("vegas", self.vegas.is_some()),
+        ]
+    }
+    /// The rate-based-only keys set on this flow, by name.
+    fn rate_keys_set(&self) -> [(&'static str, bool); 6] {
+        [
+            ("report_interval", self.report_interval.is_some()),
+            ("initial_rate", self.initial_rate.is_some()),
+            ("min_rate", self.min_rate.is_some()),
+            ("max_rate", self.max_rate.is_some()),
+            ("cbraa", self.cbraa.is_some()),
+            ("tfrc", self.tfrc.is_some()),
+        ]
+    }
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
@@ -697,6 +804,125 @@ fn validate_tcp_options(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), 
     Ok(())
 }
 
+/// Refuse the first key of `keys` that is set: it applies to `whom` only.
+fn refuse_keys(
+    f: &FlowSpec,
+    p: &dyn Fn(&str) -> String,
+    keys: &[(&'static str, bool)],
+    whom: &str,
+) -> Result<(), ScenarioError> {
+    match keys.iter().find(|(_, set)| *set) {
+        Some((key, _)) => err(
+            p(key),
+            format!("applies to {whom} only, not {}", f.protocol.name()),
+        ),
+        None => Ok(()),
+    }
+}
+
+/// The keys of rate-based flows (TFRC, TCP-Friend, CBRAA).
+fn validate_rate_options(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    let name = f.protocol.name();
+    if f.rate.is_some() {
+        return err(
+            p("rate"),
+            format!("{name} flows set their own rate; bound it with min_rate and max_rate"),
+        );
+    }
+    if f.size.is_some() {
+        return err(
+            p("size"),
+            format!("{name} flows always have data to send; use stop to end them"),
+        );
+    }
+    if !f.protocol.uses_reports() {
+        if f.report_interval.is_some() {
+            return err(
+                p("report_interval"),
+                format!("applies to tcp-friend and cbraa flows only, not {name}"),
+            );
+        }
+        if f.initial_rate.is_some() {
+            return err(
+                p("initial_rate"),
+                format!(
+                    "applies to tcp-friend and cbraa flows only ({name} starts as RFC 5348 says)"
+                ),
+            );
+        }
+    }
+    if f.cbraa.is_some() && f.protocol != Protocol::Cbraa {
+        return err(
+            p("cbraa"),
+            format!("CBRAA constants need protocol = \"cbraa\", found {name:?}"),
+        );
+    }
+    if f.tfrc.is_some() && f.protocol != Protocol::Tfrc {
+        return err(
+            p("tfrc"),
+            format!("TFRC options need protocol = \"tfrc\", found {name:?}"),
+        );
+    }
+    if let Some(d) = f.report_interval {
+        if d.0 < ccsim_core::Dur::from_millis(1) || d.0 > ccsim_core::Dur::from_secs(3600) {
+            return err(
+                p("report_interval"),
+                format!("must be between 1ms and 3600s, found {}", show(&d)),
+            );
+        }
+    }
+    for (key, r) in [
+        ("initial_rate", f.initial_rate),
+        ("min_rate", f.min_rate),
+        ("max_rate", f.max_rate),
+    ] {
+        if let Some(r) = r {
+            if r.0 .0 == 0 {
+                return err(p(key), format!("must be positive, found {}", show(&r)));
+            }
+        }
+    }
+    if let (Some(lo), Some(hi)) = (f.min_rate, f.max_rate) {
+        if lo.0 .0 > hi.0 .0 {
+            return err(
+                p("max_rate"),
+                format!(
+                    "must be at least min_rate ({}), found {}",
+                    show(&lo),
+                    show(&hi)
+                ),
+            );
+        }
+    }
+    if let Some(c) = &f.cbraa {
+        let checks = [
+            (
+                "a",
+                c.a,
+                c.a >= 1.0,
+                "at least 1 (decrease above a times the theoretical loss)",
+            ),
+            (
+                "b",
+                c.b,
+                c.b > 0.0 && c.b <= 1.0,
+                "in (0, 1] (increase below b times it)",
+            ),
+            ("alpha", c.alpha, (0.0..1.0).contains(&c.alpha), "in [0, 1)"),
+            ("beta", c.beta, (0.0..=1.0).contains(&c.beta), "in [0, 1]"),
+        ];
+        for (key, x, ok, what) in checks {
+            if !x.is_finite() || !ok {
+                return err(
+                    p(&format!("cbraa.{key}")),
+                    format!("must be {what}, found {x}"),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Semantic checks that serde cannot express.
 fn validate(spec: &Spec) -> Result<(), ScenarioError> {
     let duration = spec.run.duration.0;
@@ -818,6 +1044,8 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
         }
         let header = if f.protocol.is_tcp() {
             ccsim_protocols::TCP_HEADER_BYTES
+        } else if f.protocol.is_rate_based() {
+            ccsim_protocols::RATE_HEADER_BYTES
         } else {
             ccsim_protocols::UDP_HEADER_BYTES
         };
@@ -870,6 +1098,11 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                     return err(p("size"), "must be positive, found \"0B\"".into());
                 }
                 validate_tcp_options(f, &p)?;
+                refuse_keys(f, &p, &f.rate_keys_set(), "rate-based flows")?;
+            }
+            Protocol::Tfrc | Protocol::TcpFriend | Protocol::Cbraa => {
+                validate_rate_options(f, &p)?;
+                refuse_keys(f, &p, &f.tcp_keys_set(), "TCP flows")?;
             }
             Protocol::Cbr | Protocol::Poisson => {
                 match f.rate {
@@ -896,20 +1129,8 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                         ),
                     );
                 }
-                let tcp_only = [
-                    ("delayed_ack", f.delayed_ack),
-                    ("ecn", f.ecn),
-                    ("initial_ssthresh", f.initial_ssthresh.is_some()),
-                    ("paced_slow_start", f.paced_slow_start),
-                    ("pacing_spacing", f.pacing_spacing.is_some()),
-                    ("vegas", f.vegas.is_some()),
-                ];
-                if let Some((key, _)) = tcp_only.iter().find(|(_, set)| *set) {
-                    return err(
-                        p(key),
-                        format!("applies to TCP flows only, not {}", f.protocol.name()),
-                    );
-                }
+                refuse_keys(f, &p, &f.tcp_keys_set(), "TCP flows")?;
+                refuse_keys(f, &p, &f.rate_keys_set(), "rate-based flows")?;
             }
         }
     }

@@ -63,6 +63,8 @@ pub struct ReportSender {
     first_report: Option<SimTime>,
     last_report: Option<SimTime>,
     reports: u64,
+    reported_expected: u64,
+    reported_lost: u64,
     last_decision: Option<LastDecision>,
 }
 
@@ -78,6 +80,8 @@ impl ReportSender {
             first_report: None,
             last_report: None,
             reports: 0,
+            reported_expected: 0,
+            reported_lost: 0,
             last_decision: None,
         }
     }
@@ -90,6 +94,11 @@ impl ReportSender {
     #[must_use]
     pub fn srtt(&self) -> Option<f64> {
         self.srtt
+    }
+    /// Packets decided and packets lost, summed over the reports received.
+    #[must_use]
+    pub fn reported(&self) -> (u64, u64) {
+        (self.reported_expected, self.reported_lost)
     }
     /// The decision of the last report.
     #[must_use]
@@ -122,6 +131,8 @@ impl ReportSender {
         self.first_report.get_or_insert(now);
         self.last_report = Some(now);
         self.reports += 1;
+        self.reported_expected += r.expected;
+        self.reported_lost += r.lost;
         let Some(srtt) = self.srtt else {
             return;
         };
