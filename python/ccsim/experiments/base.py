@@ -20,6 +20,10 @@ class Check:
     high: float
     source: str = ""
 
+    def __post_init__(self) -> None:
+        self.measured = float(self.measured)
+        self.low, self.high = float(self.low), float(self.high)
+
     @property
     def passed(self) -> bool:
         return not math.isnan(self.measured) and self.low <= self.measured <= self.high
