@@ -24,6 +24,8 @@ demo: install
 	$(VENV)/bin/ccsim reproduce ticp-fwd -o out
 	$(VENV)/bin/ccsim reproduce ticp-rev -o out
 	$(VENV)/bin/ccsim reproduce sat-slowstart -o out
+	$(VENV)/bin/ccsim reproduce cbraa-vs-mathis -o out
+	$(VENV)/bin/ccsim reproduce cbraa-arrivals -o out
 
 test: install test-rust test-python
 
