@@ -146,8 +146,8 @@ pub enum AnyAgent {
     UdpSink(UdpSink),
     /// Rate-based sender steered by receiver reports (TCP-Friend, CBRAA); boxed.
     ReportSender(Box<ReportSender>),
-    /// RTCP-style receiver-report agent.
-    ReportReceiver(ReportReceiver),
+    /// RTCP-style receiver-report agent; boxed, to keep the common agents small.
+    ReportReceiver(Box<ReportReceiver>),
     /// TICP collector.
     TicpCollector(Box<TicpCollector>),
     /// TICP sources attached at one node.

@@ -249,7 +249,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                         cfg,
                         control,
                     ))),
-                    AnyAgent::ReportReceiver(ReportReceiver::new(interval)),
+                    AnyAgent::ReportReceiver(Box::new(ReportReceiver::new(interval))),
                 )
             }
             Protocol::Tfrc => {
