@@ -381,3 +381,303 @@ impl Agent<Hdr> for TfrcSender {
         AgentStats::default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::MockCtx;
+    use ccsim_core::Ecn;
+
+    fn sender() -> TfrcSender {
+        TfrcSender::new(
+            FlowId(3),
+            Addr { node: 1, agent: 1 },
+            &TfrcConfig::default(),
+        )
+    }
+
+    fn ms(v: u64) -> SimTime {
+        SimTime(v * 1_000_000)
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+    }
+
+    fn feedback(echo_ms: u64, delay_ms: u64, x_recv: f64, p: f64) -> Packet<Hdr> {
+        Packet {
+            src: Addr { node: 1, agent: 1 },
+            dst: Addr::default(),
+            flow: FlowId(3),
+            size: 44,
+            sent_at: SimTime::ZERO,
+            ecn: Ecn::NotEct,
+            header: Hdr::TfrcFeedback(Box::new(TfrcFeedback {
+                echo: ms(echo_ms),
+                delay: Dur::from_millis(delay_ms),
+                x_recv,
+                p,
+            })),
+        }
+    }
+
+    /// Deliver a feedback at `at_ms` that measures an RTT of exactly 100 ms.
+    fn fb_at(s: &mut TfrcSender, ctx: &mut MockCtx, at_ms: u64, x_recv: f64, p: f64) {
+        ctx.now = ms(at_ms);
+        s.on_packet(&feedback(at_ms - 100, 0, x_recv, p), ctx);
+    }
+
+    fn expire(s: &mut TfrcSender, ctx: &mut MockCtx) {
+        ctx.now = ctx.timers[1].expect("nofeedback timer armed");
+        s.on_timer(NOFEEDBACK_TIMER, ctx);
+    }
+
+    #[test]
+    fn starts_at_one_packet_per_second_with_a_two_second_timer() {
+        let mut s = sender();
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        assert_eq!(ctx.drain().len(), 1);
+        assert_eq!(s.rate(), 1000.0);
+        assert_eq!(ctx.timers[0], Some(ms(1000)));
+        assert_eq!(ctx.timers[1], Some(ms(2000)));
+        assert_eq!(s.x_recv_set().collect::<Vec<_>>(), vec![f64::INFINITY]);
+        assert_eq!(ctx.traces, vec![(VarId::Rate, 8000.0)]);
+    }
+
+    #[test]
+    fn first_feedback_sets_the_initial_window_rate() {
+        let mut s = sender();
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        // Feedback at 130 ms echoing the packet stamped 0, held 30 ms: R = 0.1 s.
+        ctx.now = ms(130);
+        s.on_packet(&feedback(0, 30, 0.0, 0.0), &mut ctx);
+        assert!(close(s.rtt().unwrap(), 0.1));
+        // W_init = min(4 * 1000, max(2 * 1000, 4380)) = 4000 bytes; X = 4000 / 0.1.
+        assert_eq!(s.last_update(), Some(RateUpdate::Initial));
+        assert!(close(s.rate(), 40_000.0));
+        // Nofeedback timer: max(4 * 0.1, 2 * 1000 / 40000) = 0.4 s later.
+        assert_eq!(ctx.timers[1], Some(ms(530)));
+        // The pending departure moved to 0 + 1000 / 40000 s, already past: now.
+        assert_eq!(ctx.timers[0], Some(ms(130)));
+        ctx.drain();
+        s.on_timer(PACE_TIMER, &mut ctx);
+        let sent = ctx.drain();
+        assert!(matches!(
+            sent[0].header,
+            Hdr::RateData {
+                seq: 1,
+                rtt_us: 100_000,
+                ..
+            }
+        ));
+        let traced: Vec<(VarId, f64)> = ctx.traces.clone();
+        assert_eq!(traced[1].0, VarId::Rate);
+        assert!(close(traced[1].1, 320_000.0));
+        assert_eq!(traced[2].0, VarId::Srtt);
+        assert!(close(traced[2].1, 0.1));
+    }
+
+    #[test]
+    fn initial_window_follows_rfc_3390() {
+        // s = 1460: min(5840, max(2920, 4380)) = 4380; s = 500: min(2000, 4380) = 2000.
+        for (size, w_init) in [(1460, 4380.0), (500, 2000.0), (3000, 6000.0)] {
+            let cfg = TfrcConfig {
+                packet_size: size,
+                ..TfrcConfig::default()
+            };
+            let mut s = TfrcSender::new(FlowId(0), Addr::default(), &cfg);
+            let mut ctx = MockCtx::new();
+            s.on_start(&mut ctx);
+            fb_at(&mut s, &mut ctx, 200, 0.0, 0.0);
+            assert!(close(s.allowed_rate(), w_init / 0.1), "s = {size}");
+        }
+    }
+
+    #[test]
+    fn rtt_is_an_ewma_with_q_0_9() {
+        let mut s = sender();
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        ctx.now = ms(130);
+        s.on_packet(&feedback(0, 30, 0.0, 0.0), &mut ctx);
+        assert!(close(s.rtt().unwrap(), 0.1));
+        // Sample (400 - 150) - 50 = 200 ms: R = 0.9 * 0.1 + 0.1 * 0.2 = 0.11.
+        ctx.now = ms(400);
+        s.on_packet(&feedback(150, 50, 0.0, 0.0), &mut ctx);
+        assert!(close(s.rtt().unwrap(), 0.11));
+        // Sample 100 ms: R = 0.9 * 0.11 + 0.1 * 0.1 = 0.109.
+        ctx.now = ms(1000);
+        s.on_packet(&feedback(900, 0, 0.0, 0.0), &mut ctx);
+        assert!(close(s.rtt().unwrap(), 0.109));
+    }
+
+    #[test]
+    fn slow_start_doubles_once_per_rtt_bounded_by_twice_x_recv() {
+        let mut s = sender();
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        fb_at(&mut s, &mut ctx, 100, 0.0, 0.0);
+        assert!(close(s.allowed_rate(), 40_000.0));
+        // 250 ms: Infinity (entered at 0) is older than 2R and leaves X_recv_set, which holds
+        // 0 (100 ms) and 30000: recv_limit = 60000 < 2X = 80000.
+        fb_at(&mut s, &mut ctx, 250, 30_000.0, 0.0);
+        assert_eq!(s.last_update(), Some(RateUpdate::SlowStart));
+        assert_eq!(s.x_recv_set().collect::<Vec<_>>(), vec![0.0, 30_000.0]);
+        assert!(close(s.allowed_rate(), 60_000.0));
+        // 320 ms: only 70 ms since the last doubling: unchanged.
+        fb_at(&mut s, &mut ctx, 320, 100_000.0, 0.0);
+        assert_eq!(s.last_update(), Some(RateUpdate::Hold));
+        assert!(close(s.allowed_rate(), 60_000.0));
+        // 400 ms: set {30000 (250), 100000 (320), 45000}: recv_limit 200000; X doubles.
+        fb_at(&mut s, &mut ctx, 400, 45_000.0, 0.0);
+        assert_eq!(
+            s.x_recv_set().collect::<Vec<_>>(),
+            vec![30_000.0, 100_000.0, 45_000.0]
+        );
+        assert!(close(s.allowed_rate(), 120_000.0));
+        // 550 ms: set {45000 (400), 50000}: recv_limit 100000 < 2X = 240000.
+        fb_at(&mut s, &mut ctx, 550, 50_000.0, 0.0);
+        assert!(close(s.recv_limit(), 100_000.0));
+        assert!(close(s.allowed_rate(), 100_000.0));
+        // 800 ms: 50000 (550 ms) has aged out; a receive rate far below:
+        // X = max(min(200000, 2 * 10000), 40000) = 40000, the initial rate.
+        fb_at(&mut s, &mut ctx, 800, 10_000.0, 0.0);
+        assert_eq!(s.x_recv_set().collect::<Vec<_>>(), vec![10_000.0]);
+        assert!(close(s.allowed_rate(), 40_000.0));
+        assert!(close(s.rate(), 40_000.0));
+    }
+
+    #[test]
+    fn loss_sets_the_rate_from_the_equation_bounded_by_recv_limit() {
+        let mut s = sender();
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        fb_at(&mut s, &mut ctx, 100, 0.0, 0.0);
+        // p = 0.01, R = 0.1, s = 1000: X_Bps = 112332.23 (see the equation tests), below
+        // recv_limit = 2 * 100000.
+        fb_at(&mut s, &mut ctx, 250, 100_000.0, 0.01);
+        assert_eq!(s.last_update(), Some(RateUpdate::Equation));
+        assert_eq!(s.loss_event_rate(), 0.01);
+        assert!((s.allowed_rate() - 112_332.23).abs() < 0.01);
+        // 500 ms: 100000 (250 ms) has aged out; recv_limit = 2 * 40000 < X_Bps.
+        fb_at(&mut s, &mut ctx, 500, 40_000.0, 0.01);
+        assert!(close(s.allowed_rate(), 80_000.0));
+        // A receive rate of zero: X falls to s / t_mbi = 1000 / 64.
+        fb_at(&mut s, &mut ctx, 800, 0.0, 0.01);
+        assert!(close(s.allowed_rate(), 15.625));
+        assert!(close(s.rate(), 15.625));
+        // Nofeedback timer: max(0.4, 2 * 1000 / 15.625) = 128 s.
+        assert_eq!(s.nofeedback_at(), Some(ms(800 + 128_000)));
+    }
+
+    #[test]
+    fn nofeedback_before_any_feedback_halves_down_to_one_packet_per_t_mbi() {
+        let mut s = sender();
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        expire(&mut s, &mut ctx);
+        assert_eq!(ctx.now, ms(2000));
+        assert_eq!(s.last_update(), Some(RateUpdate::Halved));
+        assert_eq!(s.allowed_rate(), 500.0);
+        // No RTT: the timer restarts after 2s / X = 4 s.
+        assert_eq!(ctx.timers[1], Some(ms(6000)));
+        expire(&mut s, &mut ctx);
+        assert_eq!(s.allowed_rate(), 250.0);
+        assert_eq!(ctx.timers[1], Some(ms(14_000)));
+        for _ in 0..8 {
+            expire(&mut s, &mut ctx);
+        }
+        // 1000 / 2^6 = 15.625 = s / t_mbi, the floor.
+        assert_eq!(s.allowed_rate(), 15.625);
+        assert_eq!(s.nofeedback_expiries(), 10);
+    }
+
+    #[test]
+    fn nofeedback_in_slow_start_halves_x() {
+        let mut s = sender();
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        fb_at(&mut s, &mut ctx, 100, 0.0, 0.0);
+        expire(&mut s, &mut ctx);
+        assert_eq!(ctx.now, ms(500));
+        assert_eq!(s.last_update(), Some(RateUpdate::Halved));
+        assert!(close(s.allowed_rate(), 20_000.0));
+        assert!(close(s.rate(), 20_000.0));
+        // max(4R, 2s/X) = max(0.4, 0.1).
+        assert_eq!(ctx.timers[1], Some(ms(900)));
+    }
+
+    #[test]
+    fn nofeedback_with_loss_limited_by_x_recv_halves_to_x_recv() {
+        let mut s = sender();
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        fb_at(&mut s, &mut ctx, 100, 0.0, 0.0);
+        // X = min(X_Bps = 112332, recv_limit = 2 * 30000) = 60000.
+        fb_at(&mut s, &mut ctx, 250, 30_000.0, 0.01);
+        assert!(close(s.allowed_rate(), 60_000.0));
+        expire(&mut s, &mut ctx);
+        assert_eq!(ctx.now, ms(650));
+        // X_Bps > 2 X_recv = 60000: Update_Limits(30000): X_recv_set = {15000}, X = 30000.
+        assert_eq!(s.last_update(), Some(RateUpdate::Limited));
+        assert_eq!(s.x_recv_set().collect::<Vec<_>>(), vec![15_000.0]);
+        assert!(close(s.allowed_rate(), 30_000.0));
+        // Again: X_recv = 15000, limit 15000, X = 15000.
+        expire(&mut s, &mut ctx);
+        assert!(close(s.allowed_rate(), 15_000.0));
+    }
+
+    #[test]
+    fn nofeedback_with_loss_limited_by_the_equation_halves_x_bps() {
+        let mut s = sender();
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        fb_at(&mut s, &mut ctx, 100, 0.0, 0.0);
+        fb_at(&mut s, &mut ctx, 250, 100_000.0, 0.01);
+        let x_bps = 112_332.234_362_993;
+        assert!(close(s.allowed_rate(), x_bps));
+        expire(&mut s, &mut ctx);
+        // X_Bps <= 2 X_recv: Update_Limits(X_Bps / 2): X_recv_set = {X_Bps / 4}, X = X_Bps / 2.
+        assert_eq!(s.last_update(), Some(RateUpdate::Limited));
+        let set: Vec<f64> = s.x_recv_set().collect();
+        assert_eq!(set.len(), 1);
+        assert!(close(set[0], x_bps / 4.0));
+        assert!(close(s.allowed_rate(), x_bps / 2.0));
+    }
+
+    #[test]
+    fn feedback_restarts_the_nofeedback_timer() {
+        let mut s = sender();
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        fb_at(&mut s, &mut ctx, 100, 0.0, 0.0);
+        assert_eq!(ctx.timers[1], Some(ms(500)));
+        fb_at(&mut s, &mut ctx, 300, 50_000.0, 0.0);
+        assert_eq!(ctx.timers[1], Some(ms(700)));
+        // A wake-up for the old deadline is stale and ignored.
+        ctx.now = ms(500);
+        s.on_timer(NOFEEDBACK_TIMER, &mut ctx);
+        assert_eq!(s.nofeedback_expiries(), 0);
+    }
+
+    #[test]
+    fn stop_silences_the_sender() {
+        let mut s = sender();
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        fb_at(&mut s, &mut ctx, 100, 0.0, 0.0);
+        ctx.traces.clear();
+        s.on_stop(&mut ctx);
+        assert_eq!(ctx.traces, vec![(VarId::Rate, 0.0)]);
+        assert_eq!(ctx.timers, [None; 4]);
+        ctx.drain();
+        fb_at(&mut s, &mut ctx, 300, 50_000.0, 0.0);
+        s.on_timer(PACE_TIMER, &mut ctx);
+        s.on_timer(NOFEEDBACK_TIMER, &mut ctx);
+        assert!(ctx.sent.is_empty());
+        assert_eq!(s.feedbacks(), 1);
+        assert_eq!(ctx.timers, [None; 4]);
+    }
+}
