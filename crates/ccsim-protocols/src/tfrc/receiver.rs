@@ -298,3 +298,199 @@ fn first_interval(rtt: Option<Dur>, s: u32, x_target: f64, seq: u64) -> f64 {
         _ => (seq as f64).max(1.0),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::MockCtx;
+    use crate::tfrc::equation::throughput;
+
+    const SENDER: Addr = Addr { node: 2, agent: 5 };
+
+    fn ms(v: u64) -> SimTime {
+        SimTime(v * 1_000_000)
+    }
+
+    fn data(seq: u64, stamp: SimTime, rtt_us: u32) -> Packet<Hdr> {
+        Packet {
+            src: SENDER,
+            dst: Addr { node: 0, agent: 0 },
+            flow: FlowId(7),
+            size: 1000,
+            sent_at: SimTime::ZERO,
+            ecn: Ecn::NotEct,
+            header: Hdr::RateData { seq, stamp, rtt_us },
+        }
+    }
+
+    /// A receiver fed a constant-rate flow: packet k is sent at 10k ms and arrives 40 ms
+    /// later, carrying an RTT of 100 ms. Timers due at or before an arrival fire first.
+    struct Run {
+        r: TfrcReceiver,
+        ctx: MockCtx,
+        /// (send time in ms, feedback)
+        fbs: Vec<(u64, TfrcFeedback)>,
+    }
+
+    impl Run {
+        fn new(cfg: TfrcReceiverConfig) -> Self {
+            Run {
+                r: TfrcReceiver::new(cfg),
+                ctx: MockCtx::new(),
+                fbs: Vec::new(),
+            }
+        }
+
+        fn fire_until(&mut self, t: SimTime) {
+            while let Some(due) = self.ctx.timers[0].filter(|&d| d <= t) {
+                self.ctx.now = due;
+                self.ctx.timers[0] = None;
+                self.r.on_timer(FEEDBACK_TIMER, &mut self.ctx);
+                self.collect();
+            }
+        }
+
+        fn arrive(&mut self, seq: u64) {
+            let at = ms(10 * seq + 40);
+            self.fire_until(at);
+            self.ctx.now = at;
+            self.r
+                .on_packet(&data(seq, ms(10 * seq), 100_000), &mut self.ctx);
+            self.collect();
+        }
+
+        fn collect(&mut self) {
+            for pkt in self.ctx.drain() {
+                assert_eq!(pkt.dst, SENDER);
+                assert_eq!(pkt.flow, FlowId(7));
+                assert_eq!(pkt.size, 44);
+                let Hdr::TfrcFeedback(fb) = pkt.header else {
+                    panic!("not feedback");
+                };
+                self.fbs.push((pkt.sent_at.0 / 1_000_000, *fb));
+            }
+        }
+    }
+
+    #[test]
+    fn feedback_on_the_first_packet_and_every_packet_until_an_rtt_is_known() {
+        let mut r = TfrcReceiver::new(TfrcReceiverConfig::default());
+        let mut ctx = MockCtx::new();
+        ctx.now = ms(50);
+        r.on_packet(&data(0, ms(0), 0), &mut ctx);
+        let sent = ctx.drain();
+        assert_eq!(sent.len(), 1);
+        assert_eq!(sent[0].dst, SENDER);
+        assert_eq!(
+            sent[0].header,
+            Hdr::TfrcFeedback(Box::new(TfrcFeedback {
+                echo: ms(0),
+                delay: Dur::ZERO,
+                x_recv: 0.0,
+                p: 0.0,
+            }))
+        );
+        assert_eq!(r.last_cause(), Some(FeedbackCause::First));
+        assert_eq!(ctx.timers[0], None);
+        // The sender, without an RTT, sends one packet per second: each is answered, with
+        // X_recv = 1000 bytes over 1 s.
+        ctx.now = ms(1050);
+        r.on_packet(&data(1, ms(1000), 0), &mut ctx);
+        let sent = ctx.drain();
+        assert_eq!(sent.len(), 1);
+        let Hdr::TfrcFeedback(fb) = &sent[0].header else {
+            panic!("not feedback");
+        };
+        assert_eq!((fb.echo, fb.x_recv), (ms(1000), 1000.0));
+        assert_eq!(r.last_cause(), Some(FeedbackCause::NoRtt));
+        // Once a packet carries the RTT, feedback waits for the timer, one RTT ahead.
+        ctx.now = ms(1100);
+        r.on_packet(&data(2, ms(1050), 100_000), &mut ctx);
+        assert!(ctx.drain().is_empty());
+        assert_eq!(ctx.timers[0], Some(ms(1200)));
+    }
+
+    #[test]
+    fn feedback_once_per_rtt_measures_the_receive_rate() {
+        let mut run = Run::new(TfrcReceiverConfig::default());
+        for seq in 0..100 {
+            run.arrive(seq);
+        }
+        run.fire_until(ms(2000));
+        // First at 40 ms (the first arrival), then every 100 ms while data flows; the timer
+        // at 1140 ms finds nothing new and stays idle.
+        let times: Vec<u64> = run.fbs.iter().map(|(t, _)| *t).collect();
+        assert_eq!(
+            times,
+            vec![40, 140, 240, 340, 440, 540, 640, 740, 840, 940, 1040]
+        );
+        assert_eq!(run.ctx.timers[0], None);
+        // X_recv: 0 in the first; the timer at 140 ms fires before the arrival at 140 ms, so
+        // 9 packets (50..=130 ms) in 0.1 s; then 10 packets (1000 bytes each) per 0.1 s.
+        let x: Vec<f64> = run.fbs.iter().map(|(_, fb)| fb.x_recv).collect();
+        assert_eq!(x[0], 0.0);
+        assert!((x[1] - 90_000.0).abs() < 1e-6);
+        for &v in &x[2..] {
+            assert!((v - 100_000.0).abs() < 1e-6, "{v}");
+        }
+        // Each echoes the stamp of the latest packet (sent 50 ms before the feedback, 10 ms
+        // before it arrived) and the 10 ms it was held.
+        for (t, fb) in &run.fbs[1..] {
+            assert_eq!(fb.echo, ms(t - 50));
+            assert_eq!(fb.delay, Dur::from_millis(10));
+            assert_eq!(fb.p, 0.0);
+        }
+        assert_eq!(run.r.stats().data_packets_received, 100);
+        assert_eq!(run.r.stats().app_bytes_delivered, 100 * 960);
+    }
+
+    #[test]
+    fn a_new_loss_event_is_reported_at_once() {
+        let mut run = Run::new(TfrcReceiverConfig::default());
+        // Packets 50 and 52 are lost (one loss event: 50 at 540 ms, 52 at 560 ms); then 70
+        // (740 ms), more than one RTT after 540 ms: a second loss event.
+        for seq in (0..100).filter(|s| ![50, 52, 70].contains(s)) {
+            run.arrive(seq);
+        }
+        let causes: Vec<(u64, f64)> = run.fbs.iter().map(|(t, fb)| (*t, fb.p)).collect();
+        // Periodic feedback at 40..=540 ms with p = 0; the loss of 50 is decided when 54
+        // arrives (580 ms), the third packet above it: feedback at once.
+        assert!(causes[..6].iter().all(|&(_, p)| p == 0.0));
+        assert_eq!(causes[6].0, 580);
+        let (_, first) = &run.fbs[6];
+        // I_1 is synthesized from the receive rate since the last feedback (540 ms): packets
+        // 51 and 53, 2000 bytes in 40 ms, 50000 B/s; I_0 = 54 - 50 + 1 = 5 is shorter, so
+        // p = 1 / I_1: the p at which the equation gives 50000 B/s with R = 0.1 s, s = 1000.
+        assert!((throughput(1000.0, 0.1, first.p) - 50_000.0).abs() < 1e-6);
+        // X_recv counts 54 too: 3000 bytes in 40 ms.
+        assert!((first.x_recv - 75_000.0).abs() < 1e-6);
+        let i1 = 1.0 / first.p;
+        // The loss of 52 (decided at 590 ms) joins the same event: no feedback; the timer
+        // restarted at 580 ms fires at 680 ms. The loss of 70 is decided when 73 arrives
+        // (770 ms): I_1 = 70 - 50 = 20, I_2 = the synthetic one, I_0 = 4:
+        // I_tot1 = 20 + I_2 > I_tot0 = 4 + 20; p = 2 / (20 + I_2), above 1 / I_2: feedback.
+        let times: Vec<u64> = causes.iter().map(|&(t, _)| t).collect();
+        assert_eq!(&times[6..9], &[580, 680, 770]);
+        let second = &run.fbs[8].1;
+        assert!((second.p - 2.0 / (20.0 + i1)).abs() < 1e-12);
+        assert_eq!(run.r.history().events(), 2);
+        assert_eq!(run.r.lost(), 3);
+        // Periodic feedback resumes one RTT after the last.
+        assert_eq!(times[9], 870);
+    }
+
+    #[test]
+    fn duplicates_count_as_received_but_not_delivered() {
+        let mut r = TfrcReceiver::new(TfrcReceiverConfig {
+            history_discounting: true,
+        });
+        let mut ctx = MockCtx::new();
+        for (i, seq) in [0, 1, 1, 2].into_iter().enumerate() {
+            ctx.now = ms(10 * i as u64 + 40);
+            r.on_packet(&data(seq, ms(10 * i as u64), 100_000), &mut ctx);
+        }
+        assert_eq!(r.stats().data_packets_received, 4);
+        assert_eq!(r.stats().app_bytes_delivered, 3 * 960);
+        assert!(r.config().history_discounting);
+    }
+}
