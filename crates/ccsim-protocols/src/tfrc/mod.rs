@@ -27,3 +27,6 @@ pub use equation::{loss_rate_for, throughput};
 pub use intervals::LossHistory;
 pub use receiver::{TfrcReceiver, TfrcReceiverConfig};
 pub use sender::{TfrcConfig, TfrcSender};
+
+#[cfg(test)]
+mod tests;
