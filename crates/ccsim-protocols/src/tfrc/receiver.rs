@@ -19,6 +19,9 @@
 //! CHOICE: until a data packet carries the sender's RTT (the sender has had no feedback), the
 //! receiver answers every data packet at once; these arrive at no more than one packet per
 //! second (the sender's rate before its first RTT sample).
+//! CHOICE: X_recv is measured over the time since the previous feedback, also when a loss
+//! event sends feedback early (the RFC measures over the last R_m seconds); with feedback once
+//! per RTT the two agree, and no per-packet arrival record is needed.
 //! CHOICE: the first feedback reports X_recv = 0 (nothing has been measured yet); later
 //! feedback reports the bytes received since the previous one over the time since it, and a
 //! feedback sent at the same instant as the previous one repeats its X_recv.
