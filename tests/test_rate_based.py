@@ -11,7 +11,7 @@ import pytest
 
 import ccsim
 from ccsim.experiments import REGISTRY
-from ccsim.experiments.cbraa import cbraa_spec, cov
+from ccsim.experiments.cbraa import cbraa_spec, cov, mean_kBps
 
 
 def line(protocol: str, **options: Any) -> dict[str, Any]:
@@ -85,3 +85,13 @@ def test_bad_cbraa_keys_name_their_path(options: dict[str, Any], path: str) -> N
 def test_rate_keys_are_refused_on_tcp_flows() -> None:
     with pytest.raises(ccsim.SpecError, match=r"flows\[0\]\.report_interval.*rate-based"):
         ccsim.run(line("reno", report_interval="5s"))
+
+
+def test_tfrc_shares_with_newreno_and_is_smoother() -> None:
+    # RFC 5348's aim: a long-run rate comparable with TCP's on the same path, and a smoother
+    # one. One TFRC and one NewReno flow on the CBRAA paper's dumbbell, 300 s.
+    flows = [{"name": "tcp", "protocol": "newreno"}, {"name": "tfrc", "protocol": "tfrc"}]
+    res = ccsim.run(cbraa_spec(flows, duration="300s"))
+    ratio = mean_kBps(res, "tfrc", 30) / mean_kBps(res, "tcp", 30)
+    assert 0.5 <= ratio <= 2.0
+    assert cov(res, "tfrc", 30) < cov(res, "tcp", 30)

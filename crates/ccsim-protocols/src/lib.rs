@@ -21,6 +21,7 @@ pub use tcp::{
     Algorithm, CaState, NewRenoSender, PacedSlowStart, SackBlock, SackBlocks, TcpConfig, TcpSender,
     TcpSink, VegasParams,
 };
+pub use tfrc::{TfrcConfig, TfrcReceiver, TfrcReceiverConfig, TfrcSender};
 pub use ticp::{LandmarkEcho, TicpCollector, TicpRequest, TicpSourceHost};
 pub use udp::{Departures, UdpConfig, UdpSink, UdpSource};
 
@@ -148,6 +149,10 @@ pub enum AnyAgent {
     ReportSender(Box<ReportSender>),
     /// RTCP-style receiver-report agent; boxed, to keep the common agents small.
     ReportReceiver(Box<ReportReceiver>),
+    /// TFRC sender (RFC 5348); boxed.
+    TfrcSender(Box<TfrcSender>),
+    /// TFRC receiver (RFC 5348); boxed.
+    TfrcReceiver(Box<TfrcReceiver>),
     /// TICP collector.
     TicpCollector(Box<TicpCollector>),
     /// TICP sources attached at one node.
@@ -165,6 +170,8 @@ macro_rules! each_agent {
             AnyAgent::UdpSink($a) => $body,
             AnyAgent::ReportSender($a) => $body,
             AnyAgent::ReportReceiver($a) => $body,
+            AnyAgent::TfrcSender($a) => $body,
+            AnyAgent::TfrcReceiver($a) => $body,
             AnyAgent::TicpCollector($a) => $body,
             AnyAgent::TicpSource($a) => $body,
             AnyAgent::Landmark($a) => $body,

@@ -10,7 +10,8 @@ use ccsim_engine::{
 use ccsim_protocols::{
     Algorithm, AnyAgent, Cbraa, CbraaParams, Departures, Hdr, PacedSlowStart, PacerConfig,
     ReportControl, ReportReceiver, ReportSender, ReportSenderConfig, TcpConfig, TcpSender, TcpSink,
-    UdpConfig, UdpSink, UdpSource, VegasParams,
+    TfrcConfig, TfrcReceiver, TfrcReceiverConfig, TfrcSender, UdpConfig, UdpSink, UdpSource,
+    VegasParams,
 };
 
 use crate::error::ScenarioError;
@@ -253,7 +254,18 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                 )
             }
             Protocol::Tfrc => {
-                return Err(ScenarioError::Internal("tfrc is not wired yet".into()));
+                let cfg = TfrcConfig {
+                    packet_size,
+                    min_rate: f.min_rate.map_or(0.0, |r| r.0.bps() as f64 / 8.0),
+                    max_rate: f.max_rate.map_or(f64::INFINITY, |r| r.0.bps() as f64 / 8.0),
+                };
+                let rx = TfrcReceiverConfig {
+                    history_discounting: f.tfrc.is_some_and(|t| t.history_discounting),
+                };
+                (
+                    AnyAgent::TfrcSender(Box::new(TfrcSender::new(flow, receiver_addr, &cfg))),
+                    AnyAgent::TfrcReceiver(Box::new(TfrcReceiver::new(rx))),
+                )
             }
         };
         let s = sim.add_agent(from, flow, &format!("{}/sender", f.name), sender);
