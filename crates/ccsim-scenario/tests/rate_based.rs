@@ -97,7 +97,7 @@ fn cbraa_climbs_from_its_initial_rate_as_figure_1_predicts() {
 
 #[test]
 fn rate_based_flows_conserve_packets_and_are_deterministic() {
-    for protocol in ["tcp-friend", "cbraa"] {
+    for protocol in ["tfrc", "tcp-friend", "cbraa"] {
         let s = spec(line(protocol, "4Mbps", 0.01, "60s"));
         let a = run_spec(&s);
         let b = run_spec(&s);
