@@ -63,6 +63,15 @@ impl Pacer {
     pub fn rate(&self) -> f64 {
         self.rate
     }
+    /// The sending rate as traced (`send_rate`): bits per second, 0 once stopped.
+    #[must_use]
+    pub fn traced_rate_bps(&self) -> f64 {
+        if self.running {
+            self.rate * 8.0
+        } else {
+            0.0
+        }
+    }
     /// The whole-packet size, bytes.
     #[must_use]
     pub fn packet_size(&self) -> u32 {

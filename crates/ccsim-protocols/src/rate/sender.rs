@@ -179,11 +179,7 @@ impl Agent<Hdr> for ReportSender {
     }
     fn var(&self, var: VarId) -> Option<f64> {
         match var {
-            VarId::Rate => Some(if self.pacer.running() {
-                self.pacer.rate() * 8.0
-            } else {
-                0.0
-            }),
+            VarId::Rate => Some(self.pacer.traced_rate_bps()),
             VarId::Srtt => self.srtt,
             VarId::Reports => Some(self.reports as f64),
             _ => None,
