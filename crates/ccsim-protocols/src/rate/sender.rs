@@ -14,8 +14,7 @@
 //! the paper's).
 
 use ccsim_core::{
-    trace_changes, traced_values, Addr, Agent, AgentStats, Ctx, Dur, FlowId, Packet, SimTime,
-    TimerSlot, VarId,
+    trace_changes, traced_values, Addr, Agent, Ctx, Dur, FlowId, Packet, SimTime, TimerSlot, VarId,
 };
 
 use super::cbraa::{Cbraa, CbraaDecision};
@@ -184,9 +183,6 @@ impl Agent<Hdr> for ReportSender {
             VarId::Reports => Some(self.reports as f64),
             _ => None,
         }
-    }
-    fn stats(&self) -> AgentStats {
-        AgentStats::default()
     }
 }
 
