@@ -4,6 +4,7 @@
 //! protocol message) and [`AnyAgent`] the enum of built-in agents, so the engine dispatches
 //! statically.
 
+pub mod primo;
 pub mod rate;
 pub mod tcp;
 pub mod tfrc;
@@ -12,6 +13,7 @@ pub mod udp;
 
 use ccsim_core::{Agent, AgentStats, Ctx, Header, Packet, SimTime, TimerSlot, VarId};
 
+pub use primo::{PrimoConfig, PrimoParams, PrimoReceiver, PrimoSender};
 pub use rate::{
     Cbraa, CbraaParams, PacerConfig, ReceiverReport, ReportControl, ReportReceiver, ReportSender,
     ReportSenderConfig, TfrcFeedback,
@@ -64,7 +66,7 @@ pub enum Hdr {
         /// Application bytes carried.
         payload: u32,
     },
-    /// A data packet of a rate-based sender (TFRC, TCP-Friend, CBRAA). Its application
+    /// A data packet of a rate-based sender (TFRC, TCP-Friend, CBRAA, Primo). Its application
     /// payload is the packet size less [`RATE_HEADER_BYTES`].
     RateData {
         /// Packet number (0, 1, 2, ...).
@@ -73,6 +75,22 @@ pub enum Hdr {
         stamp: SimTime,
         /// The sender's current RTT estimate, microseconds (0 before the first estimate).
         rtt_us: u32,
+        /// Position (1, 2, ...) in a back-to-back probing burst (Primo's start burst); 0 for
+        /// a paced packet.
+        probe: u8,
+    },
+    /// A Primo acknowledgement: one per data packet (Chatté et al., section III-A).
+    PrimoAck {
+        /// The send timestamp of the packet acknowledged (the sender's clock), for its RTT.
+        echo: SimTime,
+        /// That packet's forward trip time, nanoseconds: the receiver's clock at arrival
+        /// minus the send timestamp; the clocks need not agree, so it may be negative.
+        ftt_ns: i64,
+        /// The instantaneous reception rate, bytes per second; for the start burst's
+        /// acknowledgement, the bandwidth the burst measured.
+        rcv_rate: f32,
+        /// Whether this acknowledges the start burst.
+        start: bool,
     },
     /// TFRC feedback from the receiver (RFC 5348 section 3.2.2); boxed, as it is sent
     /// once per round trip.
@@ -153,6 +171,10 @@ pub enum AnyAgent {
     TfrcSender(Box<TfrcSender>),
     /// TFRC receiver (RFC 5348); boxed.
     TfrcReceiver(Box<TfrcReceiver>),
+    /// Primo sender; boxed.
+    PrimoSender(Box<PrimoSender>),
+    /// Primo receiver.
+    PrimoReceiver(PrimoReceiver),
     /// TICP collector.
     TicpCollector(Box<TicpCollector>),
     /// TICP sources attached at one node.
@@ -172,6 +194,8 @@ macro_rules! each_agent {
             AnyAgent::ReportReceiver($a) => $body,
             AnyAgent::TfrcSender($a) => $body,
             AnyAgent::TfrcReceiver($a) => $body,
+            AnyAgent::PrimoSender($a) => $body,
+            AnyAgent::PrimoReceiver($a) => $body,
             AnyAgent::TicpCollector($a) => $body,
             AnyAgent::TicpSource($a) => $body,
             AnyAgent::Landmark($a) => $body,

@@ -9,9 +9,9 @@ use ccsim_engine::{
 };
 use ccsim_protocols::{
     Algorithm, AnyAgent, Cbraa, CbraaParams, Departures, Hdr, PacedSlowStart, PacerConfig,
-    ReportControl, ReportReceiver, ReportSender, ReportSenderConfig, TcpConfig, TcpSender, TcpSink,
-    TfrcConfig, TfrcReceiver, TfrcReceiverConfig, TfrcSender, UdpConfig, UdpSink, UdpSource,
-    VegasParams,
+    PrimoConfig, PrimoParams, PrimoReceiver, PrimoSender, ReportControl, ReportReceiver,
+    ReportSender, ReportSenderConfig, TcpConfig, TcpSender, TcpSink, TfrcConfig, TfrcReceiver,
+    TfrcReceiverConfig, TfrcSender, UdpConfig, UdpSink, UdpSource, VegasParams,
 };
 
 use crate::error::ScenarioError;
@@ -251,6 +251,25 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                         control,
                     ))),
                     AnyAgent::ReportReceiver(Box::new(ReportReceiver::new(interval))),
+                )
+            }
+            Protocol::Primo => {
+                let cfg = PrimoConfig {
+                    pacer: PacerConfig {
+                        packet_size,
+                        initial_rate: 0.0,
+                        min_rate: f.min_rate.map_or(0.0, |r| r.0.bps() as f64 / 8.0),
+                        max_rate: f.max_rate.map_or(f64::INFINITY, |r| r.0.bps() as f64 / 8.0),
+                    },
+                    params: f.primo.map_or_else(PrimoParams::default, |c| c.params()),
+                };
+                let offset = f
+                    .primo
+                    .and_then(|c| c.receiver_clock_offset)
+                    .map_or(0, |d| i64::try_from(d.0 .0).unwrap_or(i64::MAX));
+                (
+                    AnyAgent::PrimoSender(Box::new(PrimoSender::new(flow, receiver_addr, &cfg))),
+                    AnyAgent::PrimoReceiver(PrimoReceiver::with_clock_offset(offset)),
                 )
             }
             Protocol::Tfrc => {

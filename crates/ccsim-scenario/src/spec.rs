@@ -277,6 +277,8 @@ pub enum Protocol {
     TcpFriend,
     /// CBRAA, the Cycle-Based Rate Adaptation Algorithm (Ait-Hellal, Yamamoto, Leduc).
     Cbraa,
+    /// Primo, the preventive rate-based protocol (Chatté, Ducourthial, Niculescu).
+    Primo,
 }
 
 impl Protocol {
@@ -294,6 +296,7 @@ impl Protocol {
             Protocol::Tfrc => "tfrc",
             Protocol::TcpFriend => "tcp-friend",
             Protocol::Cbraa => "cbraa",
+            Protocol::Primo => "primo",
         }
     }
     /// Whether this is a TCP variant.
@@ -307,7 +310,10 @@ impl Protocol {
     /// Whether this is a rate-based congestion-controlled protocol.
     #[must_use]
     pub fn is_rate_based(self) -> bool {
-        matches!(self, Protocol::Tfrc | Protocol::TcpFriend | Protocol::Cbraa)
+        matches!(
+            self,
+            Protocol::Tfrc | Protocol::TcpFriend | Protocol::Cbraa | Protocol::Primo
+        )
     }
     /// Whether the sender is steered by RTCP-style receiver reports.
     #[must_use]
@@ -361,6 +367,79 @@ fn default_cbraa_alpha() -> f64 {
 }
 fn default_cbraa_beta() -> f64 {
     ccsim_protocols::CbraaParams::default().beta
+}
+
+/// Primo's constants (section III-E of the paper; thresholds are fractions of FTT_ref).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PrimoSpec {
+    /// D = tau RTT_ref: how long ago the FTT excess Algorithm 1 reads was recorded.
+    #[serde(default = "default_primo_tau")]
+    pub tau: f64,
+    /// Strong congestion at or above this FTT excess.
+    #[serde(default = "default_primo_th_str")]
+    pub th_str: f64,
+    /// Moderate congestion at or above this FTT excess.
+    #[serde(default = "default_primo_th_mod")]
+    pub th_mod: f64,
+    /// Bandwidth release below this FTT excess.
+    #[serde(default = "default_primo_th_rel")]
+    pub th_rel: f64,
+    /// Factor on the reception rate under strong congestion.
+    #[serde(default = "default_primo_f_str")]
+    pub f_str: f64,
+    /// Factor on the reception rate under moderate congestion.
+    #[serde(default = "default_primo_f_mod")]
+    pub f_mod: f64,
+    /// Factor on the reception rate when bandwidth is released.
+    #[serde(default = "default_primo_f_rel")]
+    pub f_rel: f64,
+    /// Gain of the correction of the rate one RTT ago.
+    #[serde(default = "default_primo_w1")]
+    pub w1: f64,
+    /// Weight of the current rate in the final average.
+    #[serde(default = "default_primo_w2")]
+    pub w2: f64,
+    /// How far the receiver's clock runs ahead of the sender's (it must not matter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receiver_clock_offset: Option<DurStr>,
+}
+
+macro_rules! primo_defaults {
+    ($($name:ident => $field:ident),* $(,)?) => {
+        $(fn $name() -> f64 {
+            ccsim_protocols::PrimoParams::default().$field
+        })*
+    };
+}
+primo_defaults!(
+    default_primo_tau => tau,
+    default_primo_th_str => th_str,
+    default_primo_th_mod => th_mod,
+    default_primo_th_rel => th_rel,
+    default_primo_f_str => f_str,
+    default_primo_f_mod => f_mod,
+    default_primo_f_rel => f_rel,
+    default_primo_w1 => w1,
+    default_primo_w2 => w2,
+);
+
+impl PrimoSpec {
+    /// Algorithm 1's constants.
+    #[must_use]
+    pub fn params(&self) -> ccsim_protocols::PrimoParams {
+        ccsim_protocols::PrimoParams {
+            tau: self.tau,
+            th_str: self.th_str,
+            th_mod: self.th_mod,
+            th_rel: self.th_rel,
+            f_str: self.f_str,
+            f_mod: self.f_mod,
+            f_rel: self.f_rel,
+            w1: self.w1,
+            w2: self.w2,
+        }
+    }
 }
 
 /// TFRC options.
@@ -456,6 +535,9 @@ pub struct FlowSpec {
     /// TFRC options (only with `protocol = "tfrc"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tfrc: Option<TfrcSpec>,
+    /// Primo constants (only with `protocol = "primo"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primo: Option<PrimoSpec>,
 }
 
 impl FlowSpec {
@@ -471,7 +553,7 @@ impl FlowSpec {
         ]
     }
     /// The rate-based-only keys set on this flow, by name.
-    fn rate_keys_set(&self) -> [(&'static str, bool); 6] {
+    fn rate_keys_set(&self) -> [(&'static str, bool); 7] {
         [
             ("report_interval", self.report_interval.is_some()),
             ("initial_rate", self.initial_rate.is_some()),
@@ -479,6 +561,7 @@ impl FlowSpec {
             ("max_rate", self.max_rate.is_some()),
             ("cbraa", self.cbraa.is_some()),
             ("tfrc", self.tfrc.is_some()),
+            ("primo", self.primo.is_some()),
         ]
     }
 }
@@ -846,7 +929,7 @@ fn validate_rate_options(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(),
             return err(
                 p("initial_rate"),
                 format!(
-                    "applies to tcp-friend and cbraa flows only ({name} starts as RFC 5348 says)"
+                    "applies to tcp-friend and cbraa flows only ({name} sets its first rate itself)"
                 ),
             );
         }
@@ -862,6 +945,15 @@ fn validate_rate_options(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(),
             p("tfrc"),
             format!("TFRC options need protocol = \"tfrc\", found {name:?}"),
         );
+    }
+    if f.primo.is_some() && f.protocol != Protocol::Primo {
+        return err(
+            p("primo"),
+            format!("Primo constants need protocol = \"primo\", found {name:?}"),
+        );
+    }
+    if let Some(c) = &f.primo {
+        validate_primo(c, p)?;
     }
     if let Some(d) = f.report_interval {
         if d.0 < ccsim_core::Dur::from_millis(1) || d.0 > ccsim_core::Dur::from_secs(3600) {
@@ -918,6 +1010,80 @@ fn validate_rate_options(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(),
                     format!("must be {what}, found {x}"),
                 );
             }
+        }
+    }
+    Ok(())
+}
+
+/// Primo's constants: finite, the thresholds ordered TH_rel <= TH_mod <= TH_str and the
+/// factors 0 < F_str <= F_mod <= F_rel, the weights in [0, 1] (the paper, III-D, has
+/// 0 < F_str < F_mod < 1 < F_rel; equal values are let through for experiments).
+fn validate_primo(c: &PrimoSpec, p: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    let checks = [
+        (
+            "tau",
+            c.tau,
+            (0.0..=100.0).contains(&c.tau),
+            "in [0, 100]".to_string(),
+        ),
+        (
+            "th_rel",
+            c.th_rel,
+            c.th_rel >= 0.0,
+            "at least 0".to_string(),
+        ),
+        (
+            "th_mod",
+            c.th_mod,
+            c.th_mod >= c.th_rel,
+            format!("at least th_rel ({})", c.th_rel),
+        ),
+        (
+            "th_str",
+            c.th_str,
+            c.th_str >= c.th_mod,
+            format!("at least th_mod ({})", c.th_mod),
+        ),
+        ("f_str", c.f_str, c.f_str > 0.0, "positive".to_string()),
+        (
+            "f_mod",
+            c.f_mod,
+            c.f_mod >= c.f_str,
+            format!("at least f_str ({})", c.f_str),
+        ),
+        (
+            "f_rel",
+            c.f_rel,
+            c.f_rel >= c.f_mod,
+            format!("at least f_mod ({})", c.f_mod),
+        ),
+        (
+            "w1",
+            c.w1,
+            c.w1 > 0.0 && c.w1 <= 1.0,
+            "in (0, 1]".to_string(),
+        ),
+        (
+            "w2",
+            c.w2,
+            (0.0..1.0).contains(&c.w2),
+            "in [0, 1)".to_string(),
+        ),
+    ];
+    for (key, x, ok, what) in checks {
+        if !x.is_finite() || !ok {
+            return err(
+                p(&format!("primo.{key}")),
+                format!("must be {what}, found {x}"),
+            );
+        }
+    }
+    if let Some(d) = c.receiver_clock_offset {
+        if d.0 > ccsim_core::Dur::from_secs(86_400) {
+            return err(
+                p("primo.receiver_clock_offset"),
+                format!("must be at most 86400s, found {}", show(&d)),
+            );
         }
     }
     Ok(())
@@ -1100,7 +1266,7 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                 validate_tcp_options(f, &p)?;
                 refuse_keys(f, &p, &f.rate_keys_set(), "rate-based flows")?;
             }
-            Protocol::Tfrc | Protocol::TcpFriend | Protocol::Cbraa => {
+            Protocol::Tfrc | Protocol::TcpFriend | Protocol::Cbraa | Protocol::Primo => {
                 validate_rate_options(f, &p)?;
                 refuse_keys(f, &p, &f.tcp_keys_set(), "TCP flows")?;
             }

@@ -145,7 +145,28 @@ impl Pacer {
         }
     }
 
+    /// Set the rate (bytes per second, clamped) and send one packet now, the next to leave
+    /// one gap at that rate later: for protocols that compute the rate before each packet.
+    pub fn send_at_rate<C: Ctx<Hdr>>(&mut self, rate: f64, ctx: &mut C, rtt: Option<Dur>) {
+        self.rate = self.clamp(rate);
+        self.send_one(ctx, rtt);
+    }
+
+    /// Send `n` packets back to back now, marked 1..=n as a probing burst, without starting
+    /// the paced stream.
+    pub fn send_burst<C: Ctx<Hdr>>(&mut self, n: u8, ctx: &mut C) {
+        for probe in 1..=n {
+            self.emit(ctx, None, probe);
+        }
+    }
+
     fn send_one<C: Ctx<Hdr>>(&mut self, ctx: &mut C, rtt: Option<Dur>) {
+        let now = ctx.now();
+        self.emit(ctx, rtt, 0);
+        ctx.set_timer(PACE_TIMER, SimTime(now.0.saturating_add(self.gap().0)));
+    }
+
+    fn emit<C: Ctx<Hdr>>(&mut self, ctx: &mut C, rtt: Option<Dur>, probe: u8) {
         let now = ctx.now();
         let seq = self.next_seq;
         self.next_seq += 1;
@@ -161,10 +182,10 @@ impl Pacer {
                 seq,
                 stamp: now,
                 rtt_us,
+                probe,
             },
         });
         self.last_send = Some(now);
-        ctx.set_timer(PACE_TIMER, SimTime(now.0.saturating_add(self.gap().0)));
     }
 }
 
@@ -211,7 +232,9 @@ mod tests {
         let stamps: Vec<(u64, u64, u32)> = sent
             .iter()
             .map(|pkt| match pkt.header {
-                Hdr::RateData { seq, stamp, rtt_us } => (seq, stamp.0, rtt_us),
+                Hdr::RateData {
+                    seq, stamp, rtt_us, ..
+                } => (seq, stamp.0, rtt_us),
                 _ => panic!("not rate data"),
             })
             .collect();

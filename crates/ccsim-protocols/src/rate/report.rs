@@ -147,6 +147,7 @@ mod tests {
                 seq,
                 stamp: SimTime(stamp_ms * 1_000_000),
                 rtt_us: 0,
+                probe: 0,
             },
         }
     }

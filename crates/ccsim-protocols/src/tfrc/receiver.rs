@@ -213,7 +213,10 @@ impl Agent<Hdr> for TfrcReceiver {
     fn on_start<C: Ctx<Hdr>>(&mut self, _ctx: &mut C) {}
 
     fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
-        let Hdr::RateData { seq, stamp, rtt_us } = pkt.header else {
+        let Hdr::RateData {
+            seq, stamp, rtt_us, ..
+        } = pkt.header
+        else {
             return;
         };
         let now = ctx.now();
@@ -322,7 +325,12 @@ mod tests {
             size: 1000,
             sent_at: SimTime::ZERO,
             ecn: Ecn::NotEct,
-            header: Hdr::RateData { seq, stamp, rtt_us },
+            header: Hdr::RateData {
+                seq,
+                stamp,
+                rtt_us,
+                probe: 0,
+            },
         }
     }
 
