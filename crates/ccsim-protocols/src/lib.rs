@@ -173,8 +173,8 @@ pub enum AnyAgent {
     TfrcReceiver(Box<TfrcReceiver>),
     /// Primo sender; boxed.
     PrimoSender(Box<PrimoSender>),
-    /// Primo receiver.
-    PrimoReceiver(PrimoReceiver),
+    /// Primo receiver; boxed.
+    PrimoReceiver(Box<PrimoReceiver>),
     /// TICP collector.
     TicpCollector(Box<TicpCollector>),
     /// TICP sources attached at one node.
@@ -229,3 +229,24 @@ impl Agent<Hdr> for AnyAgent {
 
 #[cfg(test)]
 pub(crate) mod testing;
+
+#[cfg(test)]
+mod tests {
+    use super::{AnyAgent, Hdr};
+
+    #[test]
+    fn headers_and_agents_stay_small() {
+        // Every packet carries an Hdr and the engine stores every agent in an AnyAgent: the
+        // rare, large variants are boxed to keep these sizes.
+        assert!(
+            std::mem::size_of::<Hdr>() <= 24,
+            "{}",
+            std::mem::size_of::<Hdr>()
+        );
+        assert!(
+            std::mem::size_of::<AnyAgent>() <= 160,
+            "{}",
+            std::mem::size_of::<AnyAgent>()
+        );
+    }
+}

@@ -269,7 +269,10 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                     .map_or(0, |d| i64::try_from(d.0 .0).unwrap_or(i64::MAX));
                 (
                     AnyAgent::PrimoSender(Box::new(PrimoSender::new(flow, receiver_addr, &cfg))),
-                    AnyAgent::PrimoReceiver(PrimoReceiver::with_clock_offset(offset)),
+                    AnyAgent::PrimoReceiver(Box::new(
+                        PrimoReceiver::with_clock_offset(offset)
+                            .with_rcv_samples(f.primo.map_or(1, |c| c.rcv_samples as usize)),
+                    )),
                 )
             }
             Protocol::Tfrc => {

@@ -400,6 +400,10 @@ pub struct PrimoSpec {
     /// Weight of the current rate in the final average.
     #[serde(default = "default_primo_w2")]
     pub w2: f64,
+    /// Inter-arrival gaps the receiver measures the reception rate over (the paper: 1, the
+    /// instantaneous rate).
+    #[serde(default = "default_primo_rcv_samples")]
+    pub rcv_samples: u32,
     /// How far the receiver's clock runs ahead of the sender's (it must not matter).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receiver_clock_offset: Option<DurStr>,
@@ -423,6 +427,10 @@ primo_defaults!(
     default_primo_w1 => w1,
     default_primo_w2 => w2,
 );
+
+fn default_primo_rcv_samples() -> u32 {
+    1
+}
 
 impl PrimoSpec {
     /// Algorithm 1's constants.
@@ -1077,6 +1085,12 @@ fn validate_primo(c: &PrimoSpec, p: &dyn Fn(&str) -> String) -> Result<(), Scena
                 format!("must be {what}, found {x}"),
             );
         }
+    }
+    if !(1..=4096).contains(&c.rcv_samples) {
+        return err(
+            p("primo.rcv_samples"),
+            format!("must be between 1 and 4096, found {}", c.rcv_samples),
+        );
     }
     if let Some(d) = c.receiver_clock_offset {
         if d.0 > ccsim_core::Dur::from_secs(86_400) {

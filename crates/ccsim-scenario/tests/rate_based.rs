@@ -1,4 +1,4 @@
-//! Rate-based flows (TCP-Friend, CBRAA, TFRC) in whole scenarios: the receiver reports count
+//! Rate-based flows (TCP-Friend, CBRAA, TFRC, Primo) in whole scenarios: the receiver reports count
 //! exactly the losses a deterministic drop pattern injects, CBRAA climbs as its Figure 1 and
 //! equation (2) predict on a loss-free path, and every protocol conserves packets and is
 //! deterministic.
@@ -97,7 +97,7 @@ fn cbraa_climbs_from_its_initial_rate_as_figure_1_predicts() {
 
 #[test]
 fn rate_based_flows_conserve_packets_and_are_deterministic() {
-    for protocol in ["tfrc", "tcp-friend", "cbraa"] {
+    for protocol in ["tfrc", "tcp-friend", "cbraa", "primo"] {
         let s = spec(line(protocol, "4Mbps", 0.01, "60s"));
         let a = run_spec(&s);
         let b = run_spec(&s);

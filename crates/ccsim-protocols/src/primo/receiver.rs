@@ -9,12 +9,18 @@
 //! CHOICE: rates are whole-packet bytes per second, as the sender paces them.
 //! CHOICE: the instantaneous rate is this packet's size over the time since the previous
 //! arrival (of any packet of the flow, burst packets included); a packet arriving in the same
-//! nanosecond as the previous one repeats the last rate.
+//! nanosecond as the previous one repeats the last rate. `rcv_samples` > 1 (ours; the paper
+//! has 1) measures it over the last `rcv_samples` gaps instead: the bytes of the packets that
+//! ended them over their total time. The per-packet rate is biased upward for a flow whose
+//! gaps vary more (the mean of size / gap exceeds size / mean gap), which, with equal
+//! multiplicative factors for every flow, favours the flow that already has more.
 //! CHOICE: the start burst is recognised by its position marks (1..=4); its acknowledgement
 //! leaves when all four packets of one burst have arrived, echoes the fourth packet's
 //! timestamp and carries the first packet's FTT and 3 sizes / (t4 - t1). A burst with a packet
 //! missing is never acknowledged: the sender times out and sends a new one; so is one whose
 //! four packets arrive in the same nanosecond, which measured nothing.
+
+use std::collections::VecDeque;
 
 use ccsim_core::{Addr, Agent, AgentStats, Ctx, Ecn, Packet, SimTime, TimerSlot};
 
@@ -38,7 +44,11 @@ struct BurstProgress {
 pub struct PrimoReceiver {
     clock_offset_ns: i64,
     burst: Option<BurstProgress>,
-    last_arrival: Option<SimTime>,
+    /// The last `rcv_samples + 1` arrivals (time, size), oldest first.
+    arrivals: VecDeque<(SimTime, u32)>,
+    /// Bytes of all but the oldest of `arrivals`.
+    window_bytes: u64,
+    rcv_samples: usize,
     last_rate: f32,
     stats: AgentStats,
 }
@@ -56,7 +66,9 @@ impl PrimoReceiver {
         PrimoReceiver {
             clock_offset_ns: 0,
             burst: None,
-            last_arrival: None,
+            arrivals: VecDeque::new(),
+            window_bytes: 0,
+            rcv_samples: 1,
             last_rate: 0.0,
             stats: AgentStats::default(),
         }
@@ -70,6 +82,13 @@ impl PrimoReceiver {
             clock_offset_ns: offset_ns,
             ..Self::new()
         }
+    }
+
+    /// Measure the reception rate over the last `n` inter-arrival gaps (at least 1).
+    #[must_use]
+    pub fn with_rcv_samples(mut self, n: usize) -> Self {
+        self.rcv_samples = n.max(1);
+        self
     }
 
     fn ack<C: Ctx<Hdr>>(
@@ -148,13 +167,22 @@ impl Agent<Hdr> for PrimoReceiver {
         let local_now = i128::from(now.0) + i128::from(self.clock_offset_ns);
         let ftt = (local_now - i128::from(stamp.0))
             .clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
-        if let Some(last) = self.last_arrival {
-            let gap = now.since(last).as_secs_f64();
-            if gap > 0.0 {
-                self.last_rate = (f64::from(pkt.size) / gap) as f32;
+        if !self.arrivals.is_empty() {
+            self.window_bytes += u64::from(pkt.size);
+        }
+        self.arrivals.push_back((now, pkt.size));
+        if self.arrivals.len() > self.rcv_samples + 1 {
+            self.arrivals.pop_front();
+            if let Some(&(_, size)) = self.arrivals.front() {
+                self.window_bytes -= u64::from(size);
             }
         }
-        self.last_arrival = Some(now);
+        if let Some(&(first, _)) = self.arrivals.front() {
+            let span = now.since(first).as_secs_f64();
+            if span > 0.0 {
+                self.last_rate = (self.window_bytes as f64 / span) as f32;
+            }
+        }
         if probe == 0 {
             self.ack(pkt, stamp, ftt, self.last_rate, false, ctx);
         } else if probe <= START_BURST {
@@ -273,5 +301,21 @@ mod tests {
         assert!((f64::from(a[1].2) - 200_000.0).abs() < 0.1);
         assert!((f64::from(a[2].2) - 125_000.0).abs() < 0.1);
         assert_eq!(r.stats().app_bytes_delivered, 3 * 960);
+    }
+
+    #[test]
+    fn over_several_samples_the_rate_is_bytes_over_time() {
+        let mut r = PrimoReceiver::new().with_rcv_samples(2);
+        let mut ctx = MockCtx::new();
+        for (seq, arrive_ms) in [(0u64, 10u64), (1, 15), (2, 23), (3, 24)] {
+            ctx.now = SimTime::ZERO + Dur::from_millis(arrive_ms);
+            r.on_packet(&data(seq, SimTime::ZERO, 0), &mut ctx);
+        }
+        let rates: Vec<f64> = acks(&mut ctx).iter().map(|a| f64::from(a.2)).collect();
+        // 1000 B over 5 ms; then 2000 B over 13 ms; then 2000 B over 9 ms.
+        let want = [0.0, 200_000.0, 2000.0 / 0.013, 2000.0 / 0.009];
+        for (got, want) in rates.iter().zip(want) {
+            assert!((got - want).abs() < 0.05, "{got} against {want}");
+        }
     }
 }
