@@ -9,10 +9,11 @@ from __future__ import annotations
 from .base import Check, Experiment, ExperimentReport
 from .cbraa import EXPERIMENTS as CBRAA_EXPERIMENTS
 from .dumbbell import DumbbellNewReno
+from .primo import EXPERIMENTS as PRIMO_EXPERIMENTS
 from .satellite import EXPERIMENTS as SATELLITE_EXPERIMENTS
 from .ticp import EXPERIMENTS as TICP_EXPERIMENTS
 
 REGISTRY: dict[str, Experiment] = {e.name: e for e in [DumbbellNewReno(), *TICP_EXPERIMENTS, *SATELLITE_EXPERIMENTS,
-                                                *CBRAA_EXPERIMENTS]}
+                                                *CBRAA_EXPERIMENTS, *PRIMO_EXPERIMENTS]}
 
 __all__ = ["Check", "Experiment", "ExperimentReport", "REGISTRY"]
