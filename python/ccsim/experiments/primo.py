@@ -93,7 +93,8 @@ def run_sweep(sweep: Sweep, *, quick: bool, jobs: int | None) -> tuple[dict[str,
     specs, keys = [], []
     for label, protocol, extra in PROTOCOLS:
         for v in values:
-            specs.append(dumbbell_spec(protocol, duration=duration, warmup=warmup, extra=extra, **{sweep.key: v}))
+            point: dict[str, Any] = {sweep.key: v}
+            specs.append(dumbbell_spec(protocol, duration=duration, warmup=warmup, extra=extra, **point))
             keys.append((label, v))
     t0 = time.perf_counter()
     results = run_many(specs, jobs=jobs)
