@@ -26,6 +26,9 @@ demo: install
 	$(VENV)/bin/ccsim reproduce sat-slowstart -o out
 	$(VENV)/bin/ccsim reproduce cbraa-vs-mathis -o out
 	$(VENV)/bin/ccsim reproduce cbraa-arrivals -o out
+	# Primo's bands do not reproduce (docs/experiments.md); its pentagons and rate figures are still drawn.
+	-$(VENV)/bin/ccsim reproduce primo-bw -o out
+	-$(VENV)/bin/ccsim reproduce primo-parking -o out
 
 test: install test-rust test-python
 
