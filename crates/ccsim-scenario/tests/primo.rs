@@ -10,12 +10,8 @@ use serde_json::{json, Value};
 /// The paper's dumbbell (Figure 1, top): S1, S2 -(10 Mbps, 1 ms)- R1 -(5 Mbps, 10 ms)- R2
 /// -(10 Mbps, 1 ms)- D1, D2; DropTail of 30 packets.
 fn dumbbell(duration: &str, primo: Value) -> Value {
-    let link = |a: &str, b: &str, rate: &str, delay: &str| {
-        json!({"between": [a, b], "rate": rate, "delay": delay, "queue": "30p"})
-    };
-    let flow = |name: &str, from: &str, to: &str| {
-        json!({"name": name, "protocol": "primo", "from": from, "to": to, "primo": primo})
-    };
+    let link = |a: &str, b: &str, rate: &str, delay: &str| json!({"between": [a, b], "rate": rate, "delay": delay, "queue": "30p"});
+    let flow = |name: &str, from: &str, to: &str| json!({"name": name, "protocol": "primo", "from": from, "to": to, "primo": primo});
     json!({
         "run": {"duration": duration, "seed": 3, "warmup": "5s"},
         "links": [

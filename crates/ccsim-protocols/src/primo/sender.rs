@@ -68,6 +68,8 @@ enum Phase {
     Starting { bursts: u32 },
     /// Paced sending under Algorithm 1.
     Running,
+    /// Stopped by the scenario; acknowledgements still in flight are ignored.
+    Stopped,
 }
 
 /// A Primo sender.
@@ -138,7 +140,7 @@ impl PrimoSender {
     pub fn bursts(&self) -> u32 {
         match self.phase {
             Phase::Starting { bursts } => bursts,
-            Phase::Running => 0,
+            Phase::Running | Phase::Stopped => 0,
         }
     }
     /// The current timeout.
@@ -286,6 +288,7 @@ impl PrimoSender {
         let now = ctx.now();
         match self.phase {
             Phase::Starting { .. } => self.send_burst(ctx),
+            Phase::Stopped => {}
             Phase::Running => {
                 let Some(since) = self.unacked_since else {
                     return;
@@ -346,7 +349,7 @@ impl Agent<Hdr> for PrimoSender {
     fn on_stop<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         let before = traced_values(self, ctx, TRACED);
         self.pacer.stop(ctx);
-        self.phase = Phase::Running;
+        self.phase = Phase::Stopped;
         ctx.cancel_timer(TIMEOUT_TIMER);
         self.timer_armed = false;
         trace_changes(self, ctx, TRACED, before);

@@ -377,3 +377,18 @@ fn a_lost_start_burst_is_sent_again() {
     assert_eq!(bursts, vec![ms(0), ms(1000), ms(3000), ms(7000)]);
     assert!(!l.sender.running());
 }
+
+#[test]
+fn a_stopped_sender_ignores_a_late_burst_acknowledgement() {
+    let mut s = sender();
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    ctx.now = ms(20);
+    s.on_stop(&mut ctx);
+    ctx.drain();
+    ctx.now = ms(40);
+    s.on_packet(&ack(ms(0), 20_000_000, 125_000.0, true), &mut ctx);
+    assert!(!s.running());
+    assert!(ctx.drain().is_empty());
+    assert_eq!(ctx.timers, [None; TimerSlot::MAX]);
+}
