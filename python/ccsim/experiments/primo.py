@@ -37,7 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from ..metrics import CRITERIA, criteria_table_markdown, draw_pentagon, efficiency_criteria, mean_criteria
+from ..metrics import (CRITERIA, criteria_table_markdown, draw_pentagon, efficiency_criteria, mean_criteria,
+                       stability)
 from ..results import Result
 from ..sweep import run_many
 from .base import Check, Experiment, ExperimentReport
@@ -298,10 +299,9 @@ class PrimoParking(Experiment):
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         out_dir.mkdir(parents=True, exist_ok=True)
         duration, stagger = (60.0, 10.0) if quick else (240.0, 40.0)
-        protocols = [(label, p, extra) for label, p, extra in PROTOCOLS]
         specs, keys = [], []
         for staggered in (False, True):
-            for label, protocol, extra in protocols:
+            for label, protocol, extra in PROTOCOLS:
                 specs.append(parking_spec(protocol, staggered=staggered, duration=duration, stagger=stagger,
                                           extra=extra))
                 keys.append((staggered, label))
@@ -310,11 +310,9 @@ class PrimoParking(Experiment):
         third = PARKING_LINK_MBPS / 3 * 1e6
         lines = ["| start | protocol | " + " | ".join(n for n, _, _ in PARKING_FLOWS) + " | stability (mean %) |",
                  "|---|---|" + "---|" * len(PARKING_FLOWS) + "---|"]
-        from ..metrics import stability
-
         for staggered in (False, True):
             order = "staggered" if staggered else "together"
-            for label, _, _ in protocols:
+            for label, _, _ in PROTOCOLS:
                 res = results[(staggered, label)]
                 rates = {n: mean_rate(res, n, duration / 2) for n, _, _ in PARKING_FLOWS}
                 stab = np.mean([stability(res.wide("sent_rate")[n][lambda s: s.index > duration / 2])
@@ -327,7 +325,7 @@ class PrimoParking(Experiment):
                         f"Primo, {order}: largest deviation of a flow's rate from a third of a link, last half",
                         worst, "near one third of the bandwidth per flow", 0.0, 0.25, "paper (issue band)"))
             report.figures.append(rates_figure(
-                [(label, results[(staggered, label)]) for label, _, _ in protocols],
+                [(label, results[(staggered, label)]) for label, _, _ in PROTOCOLS],
                 out_dir / f"primo_parking_{order}.png",
                 f"Parking lot, {'staggered starts (a, b; c, d; e)' if staggered else 'all flows start together'}"))
         (out_dir / "rates.md").write_text(
