@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod error;
+pub mod fuzzing;
 pub mod run;
 pub mod spec;
 pub mod summary;
