@@ -1,6 +1,6 @@
 """The `ccsim` command line.
 
-Exit status: 0 success, 1 internal error (a ccsim bug), 2 bad input, 3 an experiment did
+Exit status: 0 success, 1 internal error (a ccsim bug) or a run the machine cannot hold, 2 bad input, 3 an experiment did
 not reproduce, 130 interrupted. Errors are one line on stderr; `--traceback` shows more.
 """
 
@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import InternalError, SpecError
+from .errors import InternalError, SimulationError, SpecError
 
 
 _MAX_FLOW_LINES = 20
@@ -179,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from . import _ccsim
+
+    _ccsim._install_abort_handler()  # a failed allocation ends in one line and status 1
     args = build_parser().parse_args(argv)
     args.traceback = getattr(args, "traceback", False)
     func: Callable[[argparse.Namespace], int] = args.func
@@ -192,6 +195,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ccsim: interrupted", file=sys.stderr)
         return 130
+    except SimulationError as e:
+        if args.traceback:
+            raise
+        print(f"ccsim: error: {e}", file=sys.stderr)
+        return 1
     except InternalError as e:
         if args.traceback:
             raise

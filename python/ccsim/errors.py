@@ -26,7 +26,15 @@ class SpecError(CcsimError, ValueError):
 
 
 class SimulationError(CcsimError, RuntimeError):
-    """A run could not complete for a reason other than bad input."""
+    """A run could not complete for a reason other than bad input (e.g. it would hold more
+    memory than the machine has: see ``CCSIM_MEMORY_LIMIT`` in docs/scenarios.md)."""
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class InternalError(CcsimError):

@@ -31,6 +31,7 @@ pub fn to_pyerr(py: Python<'_>, e: &ScenarioError) -> PyErr {
             (e.to_string(), Some(format!("line {line}, column {column}"))),
         ),
         ScenarioError::Interrupted { .. } => PyKeyboardInterrupt::new_err(e.to_string()),
+        ScenarioError::Resources(m) => make(py, "SimulationError", (m.clone(), None)),
         ScenarioError::Internal(_) => make(py, "InternalError", (e.to_string(), None)),
     }
 }

@@ -1,6 +1,13 @@
 //! Panics stop at the boundary: inside [`guarded`] a panic is caught and returned as a
 //! message (with its source location) instead of printing to stderr and unwinding into
 //! Python. Outside guarded regions the previous panic hook runs unchanged.
+//!
+//! A failed allocation is not a panic: the Rust runtime prints `memory allocation of N
+//! bytes failed` and aborts. The command line installs [`install_abort_handler`], so the
+//! user then reads one more line, a `ccsim:` one, and the process exits with status 1 as
+//! for any internal error, rather than dying of SIGABRT with a core dump.
+//! CHOICE: only the command line installs it; a library must not take SIGABRT from the
+//! Python process that imports it.
 
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
@@ -50,4 +57,25 @@ pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
             .with(|p| p.borrow_mut().take())
             .unwrap_or_else(|| "unknown panic".into())
     })
+}
+
+const ABORT_MESSAGE: &[u8] = b"ccsim: internal error: the process aborted, most often because an \
+allocation failed (the run needed more memory than this machine has; see CCSIM_MEMORY_LIMIT in \
+docs/scenarios.md)\n";
+
+extern "C" fn on_abort(_signal: libc::c_int) {
+    // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer is static.
+    unsafe {
+        libc::write(2, ABORT_MESSAGE.as_ptr().cast(), ABORT_MESSAGE.len());
+        libc::_exit(1);
+    }
+}
+
+/// On SIGABRT, print one `ccsim: internal error` line and exit with status 1.
+pub fn install_abort_handler() {
+    let handler = on_abort as extern "C" fn(libc::c_int);
+    // SAFETY: installs a handler that only calls async-signal-safe functions.
+    unsafe {
+        libc::signal(libc::SIGABRT, handler as libc::sighandler_t);
+    }
 }

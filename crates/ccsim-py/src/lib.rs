@@ -25,17 +25,22 @@ fn le_bytes<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u
 /// Validate a JSON spec; return its canonical JSON (defaults filled in).
 #[pyfunction]
 fn validate(py: Python<'_>, spec_json: &str) -> PyResult<String> {
-    parse_spec_json(spec_json)
-        .and_then(|s| ccsim_scenario::check(&s).map(|()| s.canonical_json()))
-        .map_err(|e| to_pyerr(py, &e))
+    guarded(|| {
+        parse_spec_json(spec_json)
+            .and_then(|s| ccsim_scenario::check(&s).map(|()| s.canonical_json()))
+    })
+    .map_err(|panic_message| internal_error(py, &panic_message))?
+    .map_err(|e| to_pyerr(py, &e))
 }
 
 /// Parse and validate a TOML scenario; return its canonical JSON.
 #[pyfunction]
 fn load_toml(py: Python<'_>, text: &str) -> PyResult<String> {
-    parse_spec_toml(text)
-        .and_then(|s| ccsim_scenario::check(&s).map(|()| s.canonical_json()))
-        .map_err(|e| to_pyerr(py, &e))
+    guarded(|| {
+        parse_spec_toml(text).and_then(|s| ccsim_scenario::check(&s).map(|()| s.canonical_json()))
+    })
+    .map_err(|panic_message| internal_error(py, &panic_message))?
+    .map_err(|e| to_pyerr(py, &e))
 }
 
 /// The JSON Schema of the scenario spec.
@@ -78,7 +83,9 @@ fn run(
     progress: Option<PyObject>,
     chunk_events: u64,
 ) -> PyResult<PyObject> {
-    let spec = parse_spec_json(spec_json).map_err(|e| to_pyerr(py, &e))?;
+    let spec = guarded(|| parse_spec_json(spec_json))
+        .map_err(|panic_message| internal_error(py, &panic_message))?
+        .map_err(|e| to_pyerr(py, &e))?;
     let mut pending: Option<PyErr> = None;
     let outcome = py.allow_threads(|| {
         guarded(|| {
@@ -144,6 +151,18 @@ fn run(
     Ok(out.into_any().unbind())
 }
 
+/// For the command line: turn an abort (a failed allocation) into one line and exit 1.
+#[pyfunction]
+fn _install_abort_handler() {
+    guard::install_abort_handler();
+}
+
+/// For the test suite: fail an allocation, as an exhausted machine would.
+#[pyfunction]
+fn _selftest_alloc_failure() {
+    std::alloc::handle_alloc_error(std::alloc::Layout::new::<[u8; 4096]>());
+}
+
 /// For the test suite: panic inside the guarded region, as a bug would, so the tests can
 /// check that a panic surfaces as `ccsim.InternalError` and not as a crash.
 #[pyfunction]
@@ -162,6 +181,8 @@ fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bench_names, m)?)?;
     m.add_function(wrap_pyfunction!(bench_spec, m)?)?;
     m.add_function(wrap_pyfunction!(_selftest_panic, m)?)?;
+    m.add_function(wrap_pyfunction!(_selftest_alloc_failure, m)?)?;
+    m.add_function(wrap_pyfunction!(_install_abort_handler, m)?)?;
     guard::install_panic_hook();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add(

@@ -29,6 +29,9 @@ pub enum ScenarioError {
         /// Simulated time reached.
         at_seconds: f64,
     },
+    /// The run needs more of the machine than it may take (the memory guard).
+    #[error("{0}")]
+    Resources(String),
     /// A broken internal invariant (a bug in ccsim).
     #[error("internal error: {0}")]
     Internal(String),

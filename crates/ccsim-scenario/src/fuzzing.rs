@@ -32,7 +32,11 @@ fn simulate(spec: &Spec) {
     let canonical = spec.canonical_json();
     let again = parse_spec_json(&canonical)
         .unwrap_or_else(|e| panic!("canonical form does not read back: {e}\n{canonical}"));
-    assert_eq!(again.canonical_json(), canonical, "canonical form is stable");
+    assert_eq!(
+        again.canonical_json(),
+        canonical,
+        "canonical form is stable"
+    );
     let Ok(mut built) = build(spec, &RunOptions::default()) else {
         return;
     };

@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod error;
 pub mod fuzzing;
+pub mod memory;
 pub mod run;
 pub mod spec;
 pub mod summary;

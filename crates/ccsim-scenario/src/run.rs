@@ -399,14 +399,16 @@ pub fn check(spec: &Spec) -> Result<(), ScenarioError> {
 /// returning `false` interrupts the run.
 ///
 /// # Errors
-/// [`ScenarioError::Interrupted`] if `on_progress` asked to stop; [`ScenarioError::Internal`]
-/// if a conservation law failed.
+/// [`ScenarioError::Interrupted`] if `on_progress` asked to stop; [`ScenarioError::Resources`]
+/// if the run holds more memory than the guard allows ([`crate::memory`]);
+/// [`ScenarioError::Internal`] if a conservation law failed.
 pub fn run(
     spec: &Spec,
     options: RunOptions,
     on_progress: &mut dyn FnMut(&RunProgress) -> bool,
 ) -> Result<RunOutcome, ScenarioError> {
     let started = Instant::now();
+    let guard = crate::memory::MemoryGuard::from_env()?;
     let mut built = build(spec, &options)?;
     let horizon_seconds = spec.run.duration.0.as_secs_f64();
     loop {
@@ -416,6 +418,7 @@ pub fn run(
             horizon_seconds,
             events: p.events,
         };
+        guard.check(progress.sim_seconds)?;
         if !on_progress(&progress) && !p.done {
             return Err(ScenarioError::Interrupted {
                 at_seconds: progress.sim_seconds,

@@ -493,5 +493,9 @@ fn a_timeout_after_sack_recovery_takes_ssthresh_from_the_pipe_and_keeps_the_scor
     ctx.now = SimTime(2_200_000_000);
     s.on_packet(&ack_with(10, false, &[]), &mut ctx);
     let next: Vec<u64> = seqs(&ctx.drain()).iter().map(|p| p.0).collect();
-    assert_eq!(next, vec![10, 11, 12], "resumes at the first segment not held");
+    assert_eq!(
+        next,
+        vec![10, 11, 12],
+        "resumes at the first segment not held"
+    );
 }
