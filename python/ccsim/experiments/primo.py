@@ -274,11 +274,12 @@ def rates_figure(panels: list[tuple[str, Result]], path: Path, title: str) -> Pa
         ax.set_title(label, fontsize="medium")
         ax.set_ylabel("sending rate (Mbit/s)")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize="small", ncol=6, loc="upper right")
         end = max(end, float(w.index.max()))
     time_axis(axes[-1, 0], end)
     axes[-1, 0].set_xlabel("time (s)")
     fig.suptitle(title)
+    # One legend for all panels, below them, so that it hides no curve.
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center", ncol=6, fontsize="small")
     return save(fig, path)
 
 
