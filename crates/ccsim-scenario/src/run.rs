@@ -188,6 +188,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                     paced_slow_start: f.paced_slow_start.then_some(PacedSlowStart {
                         spacing: f.pacing_spacing.map(|d| d.0),
                     }),
+                    cwnd_limited_growth: f.cwnd_limited_growth,
                     ..TcpConfig::default()
                 };
                 let delack = f.delayed_ack.then_some(Dur::from_millis(200));

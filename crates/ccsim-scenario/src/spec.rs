@@ -525,6 +525,10 @@ pub struct FlowSpec {
     /// TCP: the spacing of paced slow start (absent: half the estimated inter-ACK time).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pacing_spacing: Option<DurStr>,
+    /// TCP: grow the window only while the sender uses it (Linux `tcp_is_cwnd_limited`);
+    /// false for RFC 5681's unconditional growth.
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    pub cwnd_limited_growth: bool,
     /// TCP-Friend, CBRAA: the receiver's report interval (absent: 5 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report_interval: Option<DurStr>,
@@ -550,8 +554,9 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    fn tcp_keys_set(&self) -> [(&'static str, bool); 6] {
+    fn tcp_keys_set(&self) -> [(&'static str, bool); 7] {
         [
+            ("cwnd_limited_growth", !self.cwnd_limited_growth),
             ("delayed_ack", self.delayed_ack),
             ("ecn", self.ecn),
             ("initial_ssthresh", self.initial_ssthresh.is_some()),
@@ -577,6 +582,11 @@ impl FlowSpec {
 #[allow(clippy::trivially_copy_pass_by_ref)]
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 fn default_packet_size() -> BytesStr {

@@ -307,6 +307,7 @@ fn vegas_window(cwnd_segments: u64) -> Window {
         cwnd: cwnd_segments * MSS,
         ssthresh: 2 * MSS,
         mss: MSS,
+        cwnd_limited: true,
         flight: cwnd_segments * MSS,
     }
 }
@@ -413,4 +414,84 @@ fn a_given_initial_ssthresh_ends_slow_start_there() {
     s.on_packet(&ack(1), &mut ctx);
     // cwnd = ssthresh: congestion avoidance, MSS*MSS/cwnd per ACK (RFC 5681 eq. 3).
     assert_eq!(s.cwnd(), 4 * MSS + MSS / 4);
+}
+
+#[test]
+fn a_receiver_limited_window_grows_to_twice_its_use_and_no_further() {
+    // Linux tcp_is_cwnd_limited: in slow start the window may grow while it is below twice
+    // the most segments outstanding; a receiver window of 4 segments caps that use at 4.
+    for (validate, expected) in [(true, 8 * MSS), (false, (2 + 200) * MSS)] {
+        let cfg = TcpConfig {
+            initial_window: 2,
+            max_window: 4,
+            cwnd_limited_growth: validate,
+            ..TcpConfig::default()
+        };
+        let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        for n in 1..=200 {
+            s.on_packet(&ack(n), &mut ctx);
+            assert!(s.snd_max() - s.snd_una() <= 4, "the receiver window holds");
+        }
+        assert_eq!(s.cwnd(), expected, "cwnd_limited_growth = {validate}");
+    }
+}
+
+#[test]
+fn a_window_that_is_filled_keeps_growing() {
+    // The same sender without a receiver limit fills its window on every ACK, so window
+    // validation never holds it back: RFC 5681 slow start, one MSS per ACK.
+    let cfg = TcpConfig {
+        initial_window: 2,
+        ..TcpConfig::default()
+    };
+    let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    for n in 1..=50 {
+        s.on_packet(&ack(n), &mut ctx);
+    }
+    assert_eq!(s.cwnd(), 52 * MSS);
+}
+
+#[test]
+fn a_timeout_after_sack_recovery_takes_ssthresh_from_the_pipe_and_keeps_the_scoreboard() {
+    // Segments 0..10 outstanding; 0 and 5 are lost, 1-4 and 6-9 arrive and are SACKed.
+    let (mut s, mut ctx) = sender(Algorithm::Sack, 10, false);
+    for blocks in [&[(1, 2)][..], &[(1, 3)], &[(1, 4)]] {
+        s.on_packet(&ack_with(0, false, blocks), &mut ctx);
+    }
+    // RFC 6675: recovery at the third duplicate, ssthresh = FlightSize/2 = 5 MSS,
+    // segment 0 retransmitted.
+    assert!(s.in_recovery());
+    assert_eq!(s.ssthresh(), 5 * MSS);
+    assert_eq!(seqs(&ctx.drain()), vec![(0, true)]);
+    // One (stretch) ACK SACKs 4 and 6-9. SetPipe: 9, 8, 7 SACKed make everything below 7
+    // lost, so the pipe holds only the retransmitted 0: cwnd 5 sends hole 5, then new
+    // segments 10, 11, 12.
+    s.on_packet(&ack_with(0, false, &[(6, 10), (1, 5)]), &mut ctx);
+    assert_eq!(
+        seqs(&ctx.drain()),
+        vec![(5, true), (10, false), (11, false), (12, false)]
+    );
+    // Everything sent in recovery is lost; the timer fires. The pipe is then 0 and 5
+    // (retransmitted) plus 10, 11, 12: 5 segments, so ssthresh = 5/2 MSS (ns-3's
+    // GetSsThresh(BytesInFlight)), where FlightSize (13 segments, held up by the hole at
+    // 0) would give 6.5 MSS.
+    ctx.now = SimTime(2_000_000_000);
+    s.on_timer(TimerSlot(0), &mut ctx);
+    assert_eq!(s.ssthresh(), 5 * MSS / 2);
+    assert_eq!(s.cwnd(), MSS);
+    assert_eq!(seqs(&ctx.drain()), vec![(0, true)]);
+    // The receiver now holds 0-4 and 6-9. Go-back-N resends the hole at 5 and skips what
+    // the SACK scoreboard still records as held: 6-9 are not sent again.
+    ctx.now = SimTime(2_100_000_000);
+    s.on_packet(&ack_with(5, false, &[(6, 10)]), &mut ctx);
+    assert_eq!(s.cwnd(), 2 * MSS);
+    assert_eq!(seqs(&ctx.drain()), vec![(5, true)]);
+    ctx.now = SimTime(2_200_000_000);
+    s.on_packet(&ack_with(10, false, &[]), &mut ctx);
+    let next: Vec<u64> = seqs(&ctx.drain()).iter().map(|p| p.0).collect();
+    assert_eq!(next, vec![10, 11, 12], "resumes at the first segment not held");
 }

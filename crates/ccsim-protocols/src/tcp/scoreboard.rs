@@ -110,15 +110,6 @@ impl Scoreboard {
         any
     }
 
-    /// Forget all SACK information (after a timeout, RFC 2018 section 8).
-    pub fn clear_sacks(&mut self) {
-        for s in &mut self.segs {
-            s.sacked = false;
-        }
-        self.sacked = 0;
-        self.high_sacked = self.base;
-    }
-
     /// Start of a loss recovery: no segment has been retransmitted in it yet.
     pub fn start_recovery(&mut self) {
         for s in &mut self.segs {

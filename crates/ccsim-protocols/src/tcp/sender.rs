@@ -9,6 +9,16 @@
 //! the ACK point (the newest segment it covers, if never retransmitted).
 //! CHOICE: no limited transmit; the receiver window is `max_window` (unbounded by default).
 //!
+//! Window validation (RFC 7661's problem, solved as Linux's `tcp_is_cwnd_limited` does):
+//! the window grows on an ACK only if the sender filled it during the last window of data,
+//! or, in slow start, while it is below twice the most segments outstanding in that window.
+//! A sender held back by pacing, the receiver window or the application therefore keeps
+//! its window near what it uses instead of growing it without bound.
+//! CHOICE: Linux's rule rather than RFC 7661's pipeACK measurement and non-validated phase
+//! (the rule ns-3 and Linux users meet in practice); `cwnd_limited_growth = false` restores
+//! RFC 5681's unconditional growth. Vegas's once-per-round adjustment is not gated, as in
+//! Linux's `tcp_vegas_cong_avoid`.
+//!
 //! ECN (RFC 3168 section 6.1): data segments of an ECN-capable flow are ECT, except
 //! retransmissions (section 6.1.5); an ACK with ECE halves the window (the algorithm's
 //! ssthresh) at most once per window of data, the ACK does not grow the window, and the
@@ -146,6 +156,8 @@ pub struct TcpConfig {
     pub initial_ssthresh: Option<u64>,
     /// Paced slow start (`None`: off).
     pub paced_slow_start: Option<PacedSlowStart>,
+    /// Grow the window only while the sender uses it (see the module docs).
+    pub cwnd_limited_growth: bool,
 }
 
 impl Default for TcpConfig {
@@ -163,6 +175,7 @@ impl Default for TcpConfig {
             ecn: false,
             initial_ssthresh: None,
             paced_slow_start: None,
+            cwnd_limited_growth: true,
         }
     }
 }
@@ -229,6 +242,12 @@ pub struct TcpSender {
     /// Set CWR on the next new segment.
     send_cwr: bool,
     pacer: Option<Pacer>,
+    /// Window validation (Linux `tcp_cwnd_validate`): whether the window was filled in the
+    /// current window of data, the most segments outstanding in it, and where it ends.
+    cwnd_limited_growth: bool,
+    cwnd_limited: bool,
+    max_packets_out: u64,
+    cwnd_usage_seq: u64,
     stopped: bool,
     stats: AgentStats,
 }
@@ -296,6 +315,10 @@ impl TcpSender {
                 next_at: SimTime::ZERO,
                 armed: false,
             }),
+            cwnd_limited_growth: cfg.cwnd_limited_growth,
+            cwnd_limited: false,
+            max_packets_out: 0,
+            cwnd_usage_seq: 0,
             stopped: false,
             stats: AgentStats::default(),
         }
@@ -369,6 +392,29 @@ impl TcpSender {
             ssthresh: self.ssthresh,
             mss: self.mss,
             flight: self.flight_size(),
+            cwnd_limited: self.may_grow(),
+        }
+    }
+
+    /// Linux `tcp_is_cwnd_limited`: whether an ACK may grow the window.
+    fn may_grow(&self) -> bool {
+        !self.cwnd_limited_growth
+            || self.cwnd_limited
+            || (self.cwnd < self.ssthresh && self.cwnd < 2 * self.max_packets_out * self.mss)
+    }
+
+    /// Linux `tcp_cwnd_validate`, after a round of transmissions: remember for the current
+    /// window of data whether the window was full (`limited`), or else the most segments
+    /// outstanding.
+    fn note_window_use(&mut self, limited: bool) {
+        let packets_out = self.snd_nxt.saturating_sub(self.snd_una);
+        if self.snd_una >= self.cwnd_usage_seq
+            || limited
+            || (!self.cwnd_limited && packets_out > self.max_packets_out)
+        {
+            self.cwnd_limited = limited;
+            self.max_packets_out = packets_out;
+            self.cwnd_usage_seq = self.snd_nxt;
         }
     }
 
@@ -476,13 +522,19 @@ impl TcpSender {
 
     /// Send new (or go-back-N) segments while the window allows (RFC 5681 section 3.1).
     fn send_allowed<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        let window_segments = (self.cwnd / self.mss).min(self.max_window);
+        let cwnd_segments = self.cwnd / self.mss;
+        let window_segments = cwnd_segments.min(self.max_window);
+        let mut cwnd_full = false;
         loop {
             // Go-back-N skips what the receiver already holds (SACKed after a timeout).
             while self.snd_nxt < self.snd_max && self.board.is_sacked(self.snd_nxt) {
                 self.snd_nxt += 1;
             }
-            if self.snd_nxt >= self.data_limit() || self.snd_nxt - self.snd_una >= window_segments {
+            if self.snd_nxt >= self.data_limit() {
+                break;
+            }
+            if self.snd_nxt - self.snd_una >= window_segments {
+                cwnd_full = self.snd_nxt - self.snd_una >= cwnd_segments;
                 break;
             }
             if !self.pace_allows(ctx) {
@@ -493,6 +545,7 @@ impl TcpSender {
             self.snd_nxt += 1;
             self.snd_max = self.snd_max.max(self.snd_nxt);
         }
+        self.note_window_use(cwnd_full);
     }
 
     fn on_ack<C: Ctx<Hdr>>(
@@ -621,8 +674,22 @@ impl TcpSender {
         self.stats.timeouts += 1;
         // RFC 5681 eq. 4 on the first timeout of a series; a timeout of the same segment
         // again keeps ssthresh (RFC 5681 section 3.1, note on repeated retransmissions).
+        // CHOICE: a SACK sender takes the data in the network as RFC 6675's pipe, not
+        // FlightSize, as ns-3 does (`GetSsThresh(tcb, BytesInFlight())`, its pipe): a hole
+        // that stalls snd_una through a long recovery would otherwise inflate ssthresh by
+        // everything SACKed above it. Linux takes half the window, which the preceding
+        // recovery has already reduced to about the same.
         if !self.backed_off {
-            self.ssthresh = self.congestion_ssthresh();
+            self.ssthresh = if self.recovery == Recovery::Sack {
+                let pipe = self.board.pipe(self.dupack_threshold);
+                let w = Window {
+                    flight: pipe * self.mss,
+                    ..self.window()
+                };
+                self.cc.ssthresh(&w)
+            } else {
+                self.congestion_ssthresh()
+            };
         }
         self.backed_off = true;
         self.cwnd = self.mss; // loss window, RFC 5681 section 3.1
@@ -630,7 +697,11 @@ impl TcpSender {
         self.cc.on_rto(&mut w);
         self.set_window(w);
         self.recover = Some(self.snd_max - 1); // RFC 6582 section 4, RFC 6675 section 5.1
-        self.board.clear_sacks(); // RFC 2018 section 8
+                                               // CHOICE: the SACK scoreboard survives the timeout, so go-back-N skips what the
+                                               // receiver holds, as Linux (`tcp_timeout_mark_lost` keeps SACKed segments unless
+                                               // it detects reneging) and ns-3 (`SetSentListLost` keeps the SACKed flags) do;
+                                               // RFC 2018 section 8's "clear on timeout" guards against reneging, which this
+                                               // simulator's receivers never do, and RFC 6675 section 5.1 allows keeping it.
         self.dupacks = 0;
         self.rtt.back_off();
         self.timed = None;

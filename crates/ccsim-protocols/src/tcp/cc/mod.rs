@@ -44,6 +44,10 @@ pub struct Window {
     pub mss: u64,
     /// RFC 5681 FlightSize, bytes.
     pub flight: u64,
+    /// Whether the window may grow on this ACK: the sender used its window recently
+    /// (Linux `tcp_is_cwnd_limited`; RFC 7661 section 4.2's concern). Always true when the
+    /// sender's `cwnd_limited_growth` is off.
+    pub cwnd_limited: bool,
 }
 
 impl Window {

@@ -4,6 +4,7 @@
 //! appropriate byte counting); congestion avoidance adds max(1, MSS*MSS/cwnd) bytes per ACK
 //! (RFC 5681 equation 3). Tahoe, Reno, NewReno and SACK share this growth; they differ in
 //! loss recovery only.
+//! Neither grows a window the sender is not using ([`Window::cwnd_limited`]).
 
 use super::{AckEvent, CongestionControl, Window};
 
@@ -15,6 +16,9 @@ impl Reno {
     /// One ACK's worth of RFC 5681 growth (shared with algorithms that fall back to it).
     #[inline]
     pub fn grow(w: &mut Window, acked_segments: u64) {
+        if !w.cwnd_limited {
+            return;
+        }
         if w.in_slow_start() {
             w.cwnd += (acked_segments * w.mss).min(w.mss);
         } else {

@@ -147,7 +147,7 @@ impl CongestionControl for Vegas {
                 self.end_of_round(w);
             }
             self.new_round(ack.snd_nxt);
-        } else if w.in_slow_start() && self.grow_this_round {
+        } else if w.in_slow_start() && self.grow_this_round && w.cwnd_limited {
             w.cwnd += (ack.acked_segments * w.mss).min(w.mss);
         }
     }

@@ -155,5 +155,6 @@ impl TcpSender {
             }
             pipe += 1; // step (C.4)
         }
+        self.note_window_use(self.cwnd < (pipe + 1) * self.mss);
     }
 }
