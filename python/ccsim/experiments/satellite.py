@@ -171,7 +171,7 @@ class SatSlowStart(Experiment):
 
     def _figure(self, data: dict[str, FigureData], out_dir: Path) -> Path:
         plt = pyplot()
-        fig, axes = plt.subplots(2, 2, figsize=(12, 7), sharey="row", width_ratios=[3, 2],
+        fig, axes = plt.subplots(2, 2, figsize=(12, 8), sharey="row", width_ratios=[3, 2],
                                  constrained_layout=True)
         end, zoom = max(d.end for d in data.values()), zoom_end(data)
         for col, stop in enumerate((end, zoom)):
@@ -199,8 +199,13 @@ class SatSlowStart(Experiment):
         axes[0, 1].set_title(f"slow start, 0-{zoom:g} s: the queue reaches B and overflows", fontsize="medium")
         axes[0, 0].set_ylabel("cwnd (segments of 960 B)")
         axes[1, 0].set_ylabel(f"bottleneck queue (packets, every {QUEUE_INTERVAL * 1e3:g} ms)")
-        axes[0, 1].legend(fontsize="x-small", ncol=2)
-        axes[1, 1].legend(fontsize="x-small", ncol=2)
+        # One legend below the panels (it would hide curves inside them): the configurations,
+        # their loss detections and the reference levels of both rows.
+        handles: dict[str, Any] = {}
+        for ax in (axes[0, 0], axes[1, 0]):
+            for h, label in zip(*ax.get_legend_handles_labels()):
+                handles.setdefault(label, h)
+        fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncol=5, fontsize="small")
         return save(fig, out_dir / "sat_slowstart.png")
 
 
