@@ -93,16 +93,26 @@ def median_rate(res: Result, variable: str, entity: str, times: np.ndarray) -> f
     return float(np.median(values)) if len(values) else math.nan
 
 
+def shown_until(res: Result) -> float:
+    """Where a throughput figure's time axis ends: a tenth past the end of the last session (so a
+    competing flow's recovery shows), or the run's last sample if a session did not finish."""
+    ends = [(t["began_s"] or 0.0) + t["duration_s"] if t["duration_s"] is not None else math.inf
+            for t in res.summary["ticp"].values()]
+    return min(1.1 * max(ends), float(res.summary["run"]["sim_seconds"]))
+
+
 def throughput_figure(path: Path, title: str, panels: list[tuple[str, Result, list[tuple[str, str, str]]]],
-                      levels: list[float] | None = None) -> Path:
+                      levels: list[float] | None = None, level_label: str = "available rate b_i") -> Path:
     """One panel per run: the named (variable, entity, label) series in kbit/s over time, with
-    the per-bin available rates as a dashed staircase if given."""
+    the per-bin available rates (``level_label``) as a dashed staircase if given."""
     plt = pyplot()
     fig, axes = plt.subplots(len(panels), 1, figsize=(9, 3.2 * len(panels)), squeeze=False, constrained_layout=True)
     for ax, (subtitle, res, lines) in zip(axes[:, 0], panels):
+        until = shown_until(res)
         end = 0.0
         for variable, entity, label in lines:
             s = res.wide(variable)[entity]
+            s = s[s.index <= until]
             ax.plot(s.index, s.to_numpy() / 1e3, linewidth=1, label=label)
             end = max(end, float(s.index.max()))
         if levels:
@@ -110,7 +120,7 @@ def throughput_figure(path: Path, title: str, panels: list[tuple[str, Result, li
                 for i, cl in enumerate(s["clusters"], start=1):
                     if cl["first_request_s"] is not None and cl["last_request_s"] is not None:
                         ax.hlines(levels[i - 1] / 1e3, cl["first_request_s"], cl["last_request_s"], colors="black",
-                                  linestyles="--", linewidth=1, label="available rate b_i" if i == 1 else None)
+                                  linestyles="--", linewidth=1, label=level_label if i == 1 else None)
                 break
         ax.set_title(subtitle, fontsize="medium")
         ax.set_ylabel("throughput (kbit/s)")
@@ -222,7 +232,8 @@ class TicpUdp(_Ticp):
         self._write(report, out_dir, dict(zip(kinds, results)))
         panels = [(f"UDP {kind}", res, [(variable, entity, f"TICP {what}s")]) for kind, res in zip(kinds, results)]
         report.figures.append(throughput_figure(out_dir / "throughput.png", self.title, panels,
-                                                [0.2 * capacity_bps(i) for i in range(1, BINS + 1)]))
+                                                [0.2 * capacity_bps(i) for i in range(1, BINS + 1)],
+                                                "20 % of b_i (left by UDP)"))
         return report
 
 
