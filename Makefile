@@ -1,4 +1,5 @@
-# make demo  : install, then reproduce the headline experiment into ./out
+# make demo  : install, then reproduce one experiment of each family into ./out and end with
+#              a table of their verdicts (the status of all of them: docs/experiments.md)
 # make test  : install, then run every Rust and Python test
 VENV   ?= .venv
 PYTHON ?= python3
@@ -20,15 +21,7 @@ install: $(VENV)/.deps
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
 
 demo: install
-	$(VENV)/bin/ccsim reproduce dumbbell-newreno -o out
-	$(VENV)/bin/ccsim reproduce ticp-fwd -o out
-	$(VENV)/bin/ccsim reproduce ticp-rev -o out
-	$(VENV)/bin/ccsim reproduce sat-slowstart -o out
-	$(VENV)/bin/ccsim reproduce cbraa-vs-mathis -o out
-	$(VENV)/bin/ccsim reproduce cbraa-arrivals -o out
-	# Primo's bands do not reproduce (docs/experiments.md); its pentagons and rate figures are still drawn.
-	-$(VENV)/bin/ccsim reproduce primo-bw -o out
-	-$(VENV)/bin/ccsim reproduce primo-parking -o out
+	$(PY) -m ccsim.experiments.demo -o out
 
 test: install test-rust test-python
 

@@ -16,6 +16,7 @@ from typing import Any
 from ..results import Result
 from ..sweep import run_many
 from .base import Check, Experiment, ExperimentReport
+from .figures import pyplot, save, time_axis
 
 
 def dumbbell_spec(n: int, duration: str, warmup: str, seed: int = 1) -> dict[str, Any]:
@@ -48,9 +49,10 @@ class DumbbellNewReno(Experiment):
         for n, res in zip(ns, results):
             s = res.summary
             report.checks.append(Check(f"N={n} bottleneck utilisation", s["links"]["r1->r2"]["utilization"],
-                                       "1.0 (1-BDP buffer)", 0.95, 1.0, "closed form"))
+                                       "1.0 (1-BDP buffer)", 0.95, 1.0, "closed form",
+                                       unit="fraction of capacity"))
             report.checks.append(Check(f"N={n} Jain's index", s["fairness"]["jain"] or float("nan"),
-                                       "1.0 (equal RTTs)", jain_low, 1.0, "closed form"))
+                                       "1.0 (equal RTTs)", jain_low, 1.0, "closed form", unit="index"))
             sub = out_dir / f"n{n}"
             res.write(sub, plots=True)
             report.figures.extend(sorted(sub.glob("*.png")))
@@ -58,23 +60,17 @@ class DumbbellNewReno(Experiment):
         return report
 
     def _figure(self, ns: list[int], results: list[Result], out_dir: Path) -> Path:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        plt = pyplot()
         fig, axes = plt.subplots(1, len(ns), figsize=(5 * len(ns), 4), sharey=True, constrained_layout=True)
         for ax, n, res in zip(axes, ns, results):
             wide = res.wide("rate")
             for col in wide.columns:
                 ax.plot(wide.index, wide[col] / 1e6, linewidth=1, label=str(col))
-            ax.axhline(20 / n, color="black", linestyle="--", linewidth=1, label="fair share")
+            ax.axhline(20 / n, color="black", linestyle="--", linewidth=1, label=f"fair share ({20 / n:g} Mbit/s)")
             ax.set_title(f"N = {n}")
             ax.set_xlabel("time (s)")
             ax.grid(True, alpha=0.3)
+            ax.legend(fontsize="small", ncol=2)
+            time_axis(ax, float(wide.index.max()))
         axes[0].set_ylabel("goodput (Mbit/s)")
-        axes[-1].legend(fontsize="small", ncol=2)
-        path = out_dir / "goodput.png"
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        return path
+        return save(fig, out_dir / "goodput.png")

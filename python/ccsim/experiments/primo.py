@@ -30,6 +30,7 @@ together, and staggered (a and b; c and d 40 s later; e 40 s after them), 240 s 
 from __future__ import annotations
 
 import csv
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,7 @@ from ..metrics import (CRITERIA, criteria_table_markdown, draw_pentagon, efficie
 from ..results import Result
 from ..sweep import run_many
 from .base import Check, Experiment, ExperimentReport
+from .figures import pyplot, save, time_axis
 
 PACKET = 1000
 BOTTLENECK = "R1->R2"
@@ -121,20 +123,14 @@ def write_rows(rows: dict[str, list[dict[str, float]]], path: Path) -> None:
 
 def pentagon_figure(means: dict[str, dict[str, float]], title: str, path: Path) -> Path:
     """The sweep's pentagon: the paper's five protocols, and beside it the Primo variant."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     paper = {k: v for k, v in means.items() if k != "Primo (rcv 16)"}
     primos = {k: v for k, v in means.items() if k.startswith("Primo")}
     fig, axes = plt.subplots(1, 2, figsize=(12, 5.5), subplot_kw={"projection": "polar"},
                              constrained_layout=True)
     draw_pentagon(axes[0], paper, title)
     draw_pentagon(axes[1], primos, "Primo: reception rate per packet and over 16")
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, path)
 
 
 class PrimoSweep(Experiment):
@@ -146,7 +142,8 @@ class PrimoSweep(Experiment):
     def checks(self, means: dict[str, dict[str, float]], rows: dict[str, list[dict[str, float]]]) -> list[Check]:
         return [Check("Reno sending-rate stability < Primo's (sweep mean, difference)",
                       means["Primo"]["send_stability"] - means["Reno"]["send_stability"],
-                      "Reno and SACK have low rate stability", 1e-9, 100.0, "paper (issue band)")]
+                      "Reno and SACK have low rate stability", 0.0, math.inf, "paper (issue band)",
+                      unit="percentage points", open_low=True)]
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -183,9 +180,11 @@ class PrimoBw(PrimoSweep):
         return [
             *super().checks(means, rows),
             Check(f"Vegas mean queue - Primo's (% of buffer; Primo {q['Primo']:.1f})", q["Vegas"] - q["Primo"],
-                  "Primo 10 %, Vegas 15 %", 1e-9, 100.0, "paper (issue band)"),
+                  "Primo 10 %, Vegas 15 %", 0.0, math.inf, "paper (issue band)", unit="percentage points",
+                  open_low=True),
             Check(f"TFRC mean queue - Vegas's (% of buffer; TFRC {q['TFRC']:.1f})", q["TFRC"] - q["Vegas"],
-                  "Vegas 15 %, TFRC 75 %", 1e-9, 100.0, "paper (issue band)"),
+                  "Vegas 15 %, TFRC 75 %", 0.0, math.inf, "paper (issue band)", unit="percentage points",
+                  open_low=True),
         ]
 
 
@@ -200,8 +199,8 @@ class PrimoQueue(PrimoSweep):
     def checks(self, means: dict[str, dict[str, float]], rows: dict[str, list[dict[str, float]]]) -> list[Check]:
         return [
             *super().checks(means, rows),
-            Check("Primo fairness, queues above 10 packets (%)", _mean_where(rows["Primo"], "queue", "fairness", 10),
-                  "near 100", 90, 100, "paper (issue band)"),
+            Check("Primo fairness, queues above 10 packets", _mean_where(rows["Primo"], "queue", "fairness", 10),
+                  "near 100", 90, 100, "paper (issue band)", unit="%"),
         ]
 
 
@@ -216,8 +215,8 @@ class PrimoDelay(PrimoSweep):
     def checks(self, means: dict[str, dict[str, float]], rows: dict[str, list[dict[str, float]]]) -> list[Check]:
         return [
             *super().checks(means, rows),
-            Check("Primo sending-rate stability (sweep mean, %)", means["Primo"]["send_stability"],
-                  "about 93", 85, 100, "paper (issue band)"),
+            Check("Primo sending-rate stability (sweep mean)", means["Primo"]["send_stability"],
+                  "about 93", 85, 100, "paper (issue band)", unit="%"),
         ]
 
 
@@ -232,8 +231,8 @@ class PrimoHetero(PrimoSweep):
     def checks(self, means: dict[str, dict[str, float]], rows: dict[str, list[dict[str, float]]]) -> list[Check]:
         return [
             *super().checks(means, rows),
-            Check("Primo fairness (sweep mean, %)", means["Primo"]["fairness"], "about 98", 90, 100,
-                  "paper (issue band)"),
+            Check("Primo fairness (sweep mean)", means["Primo"]["fairness"], "about 98", 90, 100,
+                  "paper (issue band)", unit="%"),
         ]
 
 
@@ -262,27 +261,26 @@ def parking_spec(protocol: str, *, staggered: bool, duration: float = 240, stagg
 
 def rates_figure(panels: list[tuple[str, Result]], path: Path, title: str) -> Path:
     """Sending rate over time, one panel per protocol, one line per flow (Figures 6 and 7)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, axes = plt.subplots(len(panels), 1, figsize=(9, 2.4 * len(panels)), sharex=True,
                              constrained_layout=True, squeeze=False)
+    end = 0.0
     for ax, (label, res) in zip(axes[:, 0], panels):
         w = res.wide("sent_rate")
         for name, _, _ in PARKING_FLOWS:
             ax.plot(w.index, w[name] / 1e6, linewidth=1, label=name)
-        ax.axhline(PARKING_LINK_MBPS / 3, color="grey", linestyle=":", linewidth=1)
+        ax.axhline(PARKING_LINK_MBPS / 3, color="grey", linestyle=":", linewidth=1,
+                   label=f"a third of a link ({PARKING_LINK_MBPS / 3:g} Mbit/s)")
         ax.set_title(label, fontsize="medium")
-        ax.set_ylabel("Mbit/s")
+        ax.set_ylabel("sending rate (Mbit/s)")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize="small", ncol=5, loc="upper right")
+        end = max(end, float(w.index.max()))
+    time_axis(axes[-1, 0], end)
     axes[-1, 0].set_xlabel("time (s)")
     fig.suptitle(title)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    # One legend for all panels, below them, so that it hides no curve.
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center", ncol=6, fontsize="small")
+    return save(fig, path)
 
 
 def mean_rate(res: Result, flow: str, start: float, variable: str = "sent_rate") -> float:
@@ -323,7 +321,8 @@ class PrimoParking(Experiment):
                     worst = max(abs(r / third - 1) for r in rates.values())
                     report.checks.append(Check(
                         f"Primo, {order}: largest deviation of a flow's rate from a third of a link, last half",
-                        worst, "near one third of the bandwidth per flow", 0.0, 0.25, "paper (issue band)"))
+                        worst, "near one third of the bandwidth per flow", 0.0, 0.25, "paper (issue band)",
+                        unit="fraction of a third"))
             report.figures.append(rates_figure(
                 [(label, results[(staggered, label)]) for label, _, _ in PROTOCOLS],
                 out_dir / f"primo_parking_{order}.png",

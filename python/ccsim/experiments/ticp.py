@@ -26,6 +26,7 @@ import numpy as np
 from ..results import Result
 from ..sweep import run_many
 from .base import Check, Experiment, ExperimentReport
+from .figures import pyplot, save, time_axis
 
 BINS = 5
 SOURCE = "Barakat et al. 2006"
@@ -92,42 +93,49 @@ def median_rate(res: Result, variable: str, entity: str, times: np.ndarray) -> f
     return float(np.median(values)) if len(values) else math.nan
 
 
+def shown_until(res: Result) -> float:
+    """Where a throughput figure's time axis ends: a tenth past the end of the last session (so a
+    competing flow's recovery shows), or the run's last sample if a session did not finish."""
+    ends = [(t["began_s"] or 0.0) + t["duration_s"] if t["duration_s"] is not None else math.inf
+            for t in res.summary["ticp"].values()]
+    return min(1.1 * max(ends), float(res.summary["run"]["sim_seconds"]))
+
+
 def throughput_figure(path: Path, title: str, panels: list[tuple[str, Result, list[tuple[str, str, str]]]],
-                      levels: list[float] | None = None) -> Path:
+                      levels: list[float] | None = None, level_label: str = "available rate b_i") -> Path:
     """One panel per run: the named (variable, entity, label) series in kbit/s over time, with
-    the per-bin available rates as a dashed staircase if given."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    the per-bin available rates (``level_label``) as a dashed staircase if given."""
+    plt = pyplot()
     fig, axes = plt.subplots(len(panels), 1, figsize=(9, 3.2 * len(panels)), squeeze=False, constrained_layout=True)
     for ax, (subtitle, res, lines) in zip(axes[:, 0], panels):
+        until = shown_until(res)
+        end = 0.0
         for variable, entity, label in lines:
             s = res.wide(variable)[entity]
+            s = s[s.index <= until]
             ax.plot(s.index, s.to_numpy() / 1e3, linewidth=1, label=label)
+            end = max(end, float(s.index.max()))
         if levels:
             for name, s in res.summary["ticp"].items():
                 for i, cl in enumerate(s["clusters"], start=1):
                     if cl["first_request_s"] is not None and cl["last_request_s"] is not None:
                         ax.hlines(levels[i - 1] / 1e3, cl["first_request_s"], cl["last_request_s"], colors="black",
-                                  linestyles="--", linewidth=1)
+                                  linestyles="--", linewidth=1, label=level_label if i == 1 else None)
                 break
         ax.set_title(subtitle, fontsize="medium")
-        ax.set_ylabel("kbit/s")
+        ax.set_ylabel("throughput (kbit/s)")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize="small")
+        time_axis(ax, end)
     axes[-1, 0].set_xlabel("time (s)")
     fig.suptitle(title)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, path, dpi=110)
 
 
 def collected(label: str, s: dict[str, Any]) -> Check:
     """The reliability check: the share of expected reports in the collector's table."""
     return Check(f"{label}every report collected", s["reports_received"] / s["reports_expected"], "1", 1.0, 1.0,
-                 "protocol")
+                 "protocol", unit="ratio")
 
 
 def _n(quick: bool) -> int:
@@ -161,13 +169,13 @@ class TicpAlone(_Ticp):
         s = res.summary["ticp"]["ticp"]
         report.checks.append(collected("", s))
         report.checks.append(Check("session duration / ideal", (s["duration_s"] or math.inf) / ideal,
-                                   f"close to 1 (ideal {ideal:.0f} s)", 0.9, 1.1, SOURCE))
+                                   f"close to 1 (ideal {ideal:.0f} s)", 0.9, 1.1, SOURCE, unit="ratio"))
         windows = bin_windows(res, "ticp")
         variable, entity, what = measured(self.reverse)
         for i in range(1, BINS + 1):
             r = median_rate(res, variable, entity, windows[i])
             report.checks.append(Check(f"bin {i} {what} rate / b_{i}", r / capacity_bps(i),
-                                       f"1 (b_{i} = {capacity_bps(i) / 1e3:.0f} kbit/s)", 0.85, 1.15, SOURCE))
+                                       f"1 (b_{i} = {capacity_bps(i) / 1e3:.0f} kbit/s)", 0.85, 1.15, SOURCE, unit="ratio"))
         self._write(report, out_dir, {"run": res})
         label = "reports at the collector" if self.reverse else "requests through the bottlenecks"
         report.figures.append(throughput_figure(out_dir / "throughput.png", self.title,
@@ -209,22 +217,23 @@ class TicpUdp(_Ticp):
                 if kind == "cbr":
                     report.checks.append(Check(f"{kind}: session duration / ideal",
                                                (s["duration_s"] or math.inf) / ideal,
-                                               f"about 1 (ideal {ideal:.0f} s)", 0.85, 1.15, SOURCE))
+                                               f"about 1 (ideal {ideal:.0f} s)", 0.85, 1.15, SOURCE, unit="ratio"))
                 else:
                     report.checks.append(Check(f"{kind}: session duration / ideal at the measured available rate",
                                                (s["duration_s"] or math.inf) / measured_ideal,
                                                f"about 1 (ideal {measured_ideal:.0f} s; {ideal:.0f} s at 20 %)",
-                                               0.85, 1.15, SOURCE))
+                                               0.85, 1.15, SOURCE, unit="ratio"))
             for i in range(1, BINS + 1):
                 r = median_rate(res, variable, entity, windows[i])
                 a = avail[i - 1]
                 report.checks.append(Check(f"{kind}: bin {i} {what} rate / available", r / a,
                                            f"1 ({a / 1e3:.0f} kbit/s left by UDP; 20 % = "
-                                           f"{0.2 * capacity_bps(i) / 1e3:.0f})", 0.85, 1.15, SOURCE))
+                                           f"{0.2 * capacity_bps(i) / 1e3:.0f})", 0.85, 1.15, SOURCE, unit="ratio"))
         self._write(report, out_dir, dict(zip(kinds, results)))
         panels = [(f"UDP {kind}", res, [(variable, entity, f"TICP {what}s")]) for kind, res in zip(kinds, results)]
         report.figures.append(throughput_figure(out_dir / "throughput.png", self.title, panels,
-                                                [0.2 * capacity_bps(i) for i in range(1, BINS + 1)]))
+                                                [0.2 * capacity_bps(i) for i in range(1, BINS + 1)],
+                                                "20 % of b_i (left by UDP)"))
         return report
 
 
@@ -267,16 +276,16 @@ class TicpTcp(_Ticp):
                 half = capacity_bps(i) / 2
                 if self.variant == "rev":
                     report.checks.append(Check(f"bin {i}: TICP / TCP rate", ticp / tcp if tcp else math.inf,
-                                               "much above 1 (about 10 TCP flows)", 3.0, math.inf, SOURCE))
+                                               "much above 1 (about 10 TCP flows)", 3.0, math.inf, SOURCE, unit="ratio"))
                 else:
                     report.checks.append(Check(f"{label}: bin {i} TICP / equal share", ticp / half,
-                                               "about 1 (fair to TCP)", 0.7, 1.3, SOURCE))
+                                               "about 1 (fair to TCP)", 0.7, 1.3, SOURCE, unit="ratio"))
                     report.checks.append(Check(f"{label}: bin {i} TCP / equal share", tcp / half,
-                                               "about 1 (fair to TICP)", 0.7, 1.3, SOURCE))
+                                               "about 1 (fair to TICP)", 0.7, 1.3, SOURCE, unit="ratio"))
         if self.variant == "fair":
             d = [r.summary["ticp"]["ticp"]["duration_s"] or math.inf for r in results]
             report.checks.append(Check("duration with 100 B reports / with 1000 B", d[1] / d[0],
-                                       "below 1 (less to collect)", 0.0, 0.99, SOURCE))
+                                       "below 1 (less to collect)", 0.0, 0.99, SOURCE, unit="ratio"))
         self._write(report, out_dir, dict(zip(configs, results)))
         panels = [(label, res, [(variable, entity, "TICP"), ("rate", "newreno1", "TCP on b_1"),
                                 ("rate", "newreno5", "TCP on b_5")]) for label, res in zip(configs, results)]
@@ -315,7 +324,7 @@ class TicpTwo(_Ticp):
                 for name, entity in zip(("first", "second"), entities):
                     r = median_rate(res, variable, entity, both)
                     report.checks.append(Check(f"{direction}: bin {i} {name} / half of b_{i}", r / half,
-                                               "about 1 (half each)", 0.75, 1.25, SOURCE))
+                                               "about 1 (half each)", 0.75, 1.25, SOURCE, unit="ratio"))
         self._write(report, out_dir, dict(zip(configs, results)))
         panels = []
         for direction, res in zip(configs, results):
