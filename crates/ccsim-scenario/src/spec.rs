@@ -73,6 +73,8 @@ pub enum Routing {
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
     /// The two end nodes.
+    #[serde(deserialize_with = "node_pair")]
+    #[schemars(with = "[String; 2]")]
     pub between: [String; 2],
     /// Rate of each direction.
     pub rate: RateStr,
@@ -85,6 +87,23 @@ pub struct LinkSpec {
     /// Probability that a packet is lost, per direction.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub loss: f64,
+}
+
+/// `between`: exactly two node names, said so whatever else is found.
+fn node_pair<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[String; 2], D::Error> {
+    let v = serde_json::Value::deserialize(d)?;
+    if let serde_json::Value::Array(a) = &v {
+        if let [serde_json::Value::String(x), serde_json::Value::String(y)] = a.as_slice() {
+            return Ok([x.clone(), y.clone()]);
+        }
+    }
+    let mut found = v.to_string();
+    if found.chars().count() > 80 {
+        found = found.chars().take(77).collect::<String>() + "...";
+    }
+    Err(serde::de::Error::custom(format!(
+        "expected exactly two node names, such as [\"s1\", \"r1\"], found {found}"
+    )))
 }
 
 fn default_queue() -> QueueSpec {
@@ -755,7 +774,7 @@ pub const ENGINE_SERIES: [&str; 4] = ["rate", "sent_rate", "delay", "queue"];
 /// # Errors
 /// [`ScenarioError::Syntax`] with line and column, or [`ScenarioError::Spec`] with a path.
 pub fn parse_spec_toml(text: &str) -> Result<Spec, ScenarioError> {
-    let value: serde_json::Value = toml::from_str(text).map_err(|e| {
+    let table: toml::Table = toml::from_str(text).map_err(|e| {
         let (line, column) = e.span().map_or((0, 0), |span| line_col(text, span.start));
         ScenarioError::Syntax {
             line,
@@ -763,7 +782,53 @@ pub fn parse_spec_toml(text: &str) -> Result<Spec, ScenarioError> {
             message: e.message().to_string(),
         }
     })?;
-    parse_spec_value(value)
+    parse_spec_value(toml_to_json(toml::Value::Table(table), "")?)
+}
+
+/// The JSON form of a TOML document. A JSON number cannot be `nan` or `inf` and a scenario
+/// holds no dates, so both are refused here with their path rather than turned into `null`.
+fn toml_to_json(v: toml::Value, path: &str) -> Result<serde_json::Value, ScenarioError> {
+    use serde_json::Value as J;
+    let here = || {
+        if path.is_empty() {
+            "(document)".to_string()
+        } else {
+            path.to_string()
+        }
+    };
+    Ok(match v {
+        toml::Value::String(s) => J::String(s),
+        toml::Value::Integer(i) => J::from(i),
+        toml::Value::Float(x) => match serde_json::Number::from_f64(x) {
+            Some(n) => J::Number(n),
+            None => return err(here(), format!("expected a finite number, found {x}")),
+        },
+        toml::Value::Boolean(b) => J::Bool(b),
+        toml::Value::Datetime(d) => {
+            return err(
+                here(),
+                format!("a scenario holds no dates, found {d} (write durations such as \"20ms\")"),
+            )
+        }
+        toml::Value::Array(a) => J::Array(
+            a.into_iter()
+                .enumerate()
+                .map(|(i, x)| toml_to_json(x, &format!("{path}[{i}]")))
+                .collect::<Result<_, _>>()?,
+        ),
+        toml::Value::Table(t) => J::Object(
+            t.into_iter()
+                .map(|(k, x)| {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    toml_to_json(x, &p).map(|j| (k, j))
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+    })
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -788,15 +853,7 @@ pub fn parse_spec_json(text: &str) -> Result<Spec, ScenarioError> {
 /// # Errors
 /// [`ScenarioError::Spec`] naming the field path.
 pub fn parse_spec_value(value: serde_json::Value) -> Result<Spec, ScenarioError> {
-    let spec: Spec = serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." {
-            "(document)".to_string()
-        } else {
-            path
-        };
-        ScenarioError::spec(path, e.into_inner().to_string())
-    })?;
+    let spec: Spec = crate::error::strict::from_value(&value)?;
     validate(&spec)?;
     Ok(spec)
 }
