@@ -712,8 +712,9 @@ pub enum TicpClusters {
     Binning,
 }
 
-/// Most sources of one TICP session, counting a multi-packet report as several.
-pub const MAX_TICP_SOURCES: u64 = 1 << 24;
+/// Most sources of all TICP sessions together, counting a multi-packet report as several:
+/// the collector keeps a few words per source and the results a row per source.
+pub const MAX_TICP_SOURCES: u64 = 1 << 22;
 /// Multicast group keys reserved per TICP session (bins or clusters).
 pub const TICP_GROUPS_PER_SESSION: u32 = 1 << 20;
 
@@ -763,8 +764,21 @@ fn default_series() -> Vec<String> {
     vec!["rate".into(), "cwnd".into(), "queue".into()]
 }
 
-/// Most sampling instants a run may ask for (each holds one record per entity and series).
-pub const MAX_SAMPLES: u64 = 1_000_000;
+/// Most sampling instants a run may ask for (each is an event, and holds one record per
+/// entity and series).
+pub const MAX_SAMPLES: u64 = 10_000_000;
+/// Most values the sampled series may hold in all (22 bytes each in the engine, more once
+/// handed to Python): samples times the flows, link directions and agents they cover.
+pub const MAX_SERIES_VALUES: u64 = 20_000_000;
+/// Most segments of a TCP initial window: the whole window leaves at once, one packet each.
+pub const MAX_INITIAL_WINDOW: u32 = 100_000;
+/// Most packets a queue may be configured to hold.
+pub const MAX_QUEUE_PACKETS: u64 = 1_000_000;
+/// Most bytes a queue may be configured to hold.
+pub const MAX_QUEUE_BYTES: u64 = 1_000_000_000;
+/// Most bytes one direction of a link may hold in flight (rate times delay): each packet on
+/// the wire is a live event.
+pub const MAX_LINK_BDP_BYTES: u64 = 1_000_000_000;
 
 /// Engine series names accepted in `output.series` besides the agent variables.
 pub const ENGINE_SERIES: [&str; 4] = ["rate", "sent_rate", "delay", "queue"];
@@ -1214,6 +1228,7 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                 );
             }
         }
+        validate_link_size(i, l)?;
         if !(0.0..1.0).contains(&l.loss) || l.loss.is_nan() {
             return err(
                 format!("links[{i}].loss"),
@@ -1310,10 +1325,13 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                         ),
                     );
                 }
-                if f.initial_window == 0 {
+                if f.initial_window == 0 || f.initial_window > MAX_INITIAL_WINDOW {
                     return err(
                         p("initial_window"),
-                        "must be at least 1 segment, found 0".into(),
+                        format!(
+                            "must be 1 to {MAX_INITIAL_WINDOW} segments (the initial window is sent at once), found {}",
+                            f.initial_window
+                        ),
                     );
                 }
                 if f.max_window == Some(0) {
@@ -1354,6 +1372,20 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                     }
                     Some(r) if r.0 .0 == 0 => {
                         return err(p("rate"), format!("must be positive, found {}", show(&r)))
+                    }
+                    Some(r)
+                        if u128::from(r.0 .0)
+                            > u128::from(f.packet_size.0 .0) * 8 * 1_000_000_000 =>
+                    {
+                        return err(
+                            p("rate"),
+                            format!(
+                                "must be at most one packet per nanosecond ({}bps with {} packets), found {}",
+                                u128::from(f.packet_size.0 .0) * 8 * 1_000_000_000,
+                                show(&f.packet_size),
+                                show(&r)
+                            ),
+                        )
                     }
                     Some(_) => {}
                 }
@@ -1411,6 +1443,18 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
             ),
         );
     }
+    let values = u128::from(samples) * series_values_per_sample(spec);
+    if values > u128::from(MAX_SERIES_VALUES) {
+        return err(
+            "output.series".into(),
+            format!(
+                "{samples} samples of {:?} over {} flows and {} link directions make {values} values; at most {MAX_SERIES_VALUES} (use a longer interval or fewer series)",
+                o.series,
+                spec.flows.len() + 3 * spec.ticp.len(),
+                2 * spec.links.len()
+            ),
+        );
+    }
     for (i, s) in o.series.iter().enumerate() {
         if !ENGINE_SERIES.contains(&s.as_str()) && ccsim_core::VarId::from_name(s).is_none() {
             return err(
@@ -1456,6 +1500,7 @@ fn validate_ticp(
         return err("ticp".into(), "at most 4096 sessions".into());
     }
     let mut sessions: BTreeMap<String, usize> = BTreeMap::new();
+    let mut all_sources: u64 = 0;
     for (i, t) in spec.ticp.iter().enumerate() {
         let p = |field: &str| format!("ticp[{i}].{field}");
         check_name(&p("name"), &t.name)?;
@@ -1510,17 +1555,18 @@ fn validate_ticp(
         if t.report_packets == 0 {
             return err(p("report_packets"), "must be at least 1, found 0".into());
         }
-        if total * u64::from(t.report_packets) > MAX_TICP_SOURCES {
+        all_sources = all_sources.saturating_add(total.saturating_mul(u64::from(t.report_packets)));
+        if all_sources > MAX_TICP_SOURCES {
             return err(
                 p("sources"),
                 format!(
-                    "{total} sources of {} packets each exceed the {MAX_TICP_SOURCES} a session can count",
+                    "{total} sources of {} packets each bring the sessions to {all_sources} sources; at most {MAX_TICP_SOURCES} in all",
                     t.report_packets
                 ),
             );
         }
         let req = t.request_size.0 .0;
-        if req == 0 || req * u64::from(t.rs) > 65_535 {
+        if req == 0 || req.saturating_mul(u64::from(t.rs)) > 65_535 {
             return err(
                 p("request_size"),
                 format!(
@@ -1607,6 +1653,65 @@ fn validate_ticp(
         }
     }
     Ok(())
+}
+
+/// The bounds on what a link holds: its queue and what is in flight on the wire.
+fn validate_link_size(i: usize, l: &LinkSpec) -> Result<(), ScenarioError> {
+    let path = match l.queue {
+        QueueSpec::DropTail(_) => format!("links[{i}].queue"),
+        QueueSpec::Red(_) => format!("links[{i}].queue.limit"),
+    };
+    match l.queue.limit() {
+        QueueStr::Packets(n) if n > MAX_QUEUE_PACKETS => {
+            return err(
+                path,
+                format!("must be at most {MAX_QUEUE_PACKETS} packets (\"{MAX_QUEUE_PACKETS}p\"), found \"{n}p\""),
+            )
+        }
+        QueueStr::Bytes(b) if b > MAX_QUEUE_BYTES => {
+            return err(
+                path,
+                format!(
+                    "must be at most {MAX_QUEUE_BYTES} bytes (\"1GB\"), found {}",
+                    show(&BytesStr(ccsim_core::Bytes(b)))
+                ),
+            )
+        }
+        _ => {}
+    }
+    let bdp = u128::from(l.rate.0 .0) * u128::from(l.delay.0 .0) / 8 / 1_000_000_000;
+    if bdp > u128::from(MAX_LINK_BDP_BYTES) {
+        return err(
+            format!("links[{i}].delay"),
+            format!(
+                "{} at {} holds {bdp} bytes in flight in each direction; at most {MAX_LINK_BDP_BYTES} (1GB)",
+                show(&l.delay),
+                show(&l.rate)
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// An upper bound on the values one sampling instant records: each flow's engine series,
+/// two queue values per link direction, and each agent variable of each sender (flows and
+/// TICP collectors; a TICP session adds three flows).
+fn series_values_per_sample(spec: &Spec) -> u128 {
+    let series: std::collections::BTreeSet<&str> =
+        spec.output.series.iter().map(String::as_str).collect();
+    let flows = (spec.flows.len() + 3 * spec.ticp.len()) as u128;
+    let senders = (spec.flows.len() + spec.ticp.len()) as u128;
+    let directions = 2 * spec.links.len() as u128;
+    let per_flow = ["rate", "sent_rate", "delay"]
+        .iter()
+        .filter(|s| series.contains(*s))
+        .count() as u128;
+    let queue = if series.contains("queue") { 2 } else { 0 };
+    let vars = series
+        .iter()
+        .filter(|s| ccsim_core::VarId::from_name(s).is_some())
+        .count() as u128;
+    flows * per_flow + directions * queue + senders * vars
 }
 
 /// The key of the duplex link between `a` and `b`, whichever way round they are named.
