@@ -269,3 +269,14 @@ def test_keys_that_size_memory_are_bounded(tmp_path: Path, extra: str, path: str
     assert status == 2, line
     assert line.startswith(f"ccsim: error: {path}: "), line
     assert message in line
+
+
+def test_the_schema_patterns_accept_what_the_parser_reads() -> None:
+    defs = ccsim.schema()["definitions"]
+    accepted = {"RateStr": ["1e3Mbps", "1.5e9bps", "10Mbps", ".5Gbps"], "DurStr": ["1e-3s", "0.30000000000000004s", "5.ms"],
+                "BytesStr": ["1.5e4B", "20kB"], "QueueStr": ["1e3p", "100p", "1.5E4B"], "SsthreshStr": ["bdp", "6.4e4B"]}
+    for name, examples in accepted.items():
+        pattern = re.compile(defs[name]["pattern"])
+        for text in examples:
+            assert pattern.match(text), (name, text)
+        assert not pattern.match("-" + examples[-1]), name
