@@ -569,26 +569,43 @@ fn recorded_values_are_bounded_across_series() {
 }
 
 #[test]
-fn ticp_sources_are_bounded_across_sessions_without_overflow() {
+fn ticp_sources_are_bounded_across_sessions() {
     let session = |name: &str, n: u64, packets: u64| json!({"name": name, "collector": "s", "sources": {"d": n}, "report_packets": packets});
     let mut spec = base();
     spec["ticp"] = json!([session("a", 3_000_000, 1), session("b", 2_000_000, 1)]);
     let (at, msg) = json_err(spec.clone());
     assert_eq!(at, "ticp[1].sources");
     assert!(msg.contains("at most 4194304 in all"), "{msg}");
-    // Products of u32 keys that overflow 64 bits are refused, not wrapped or panicking.
-    spec["ticp"] = json!([session("a", 4_294_967_295, 4_294_967_295)]);
-    assert_eq!(json_err(spec.clone()).0, "ticp[0].sources");
+}
+
+#[test]
+fn ticp_products_that_overflow_64_bits_are_refused_without_a_panic() {
+    // 2 x (2^32 - 1) sources of 2^32 - 1 packets each, and (2^64 - 1) B x (2^32 - 1) messages,
+    // overflow u64 (a panic with overflow checks, a wrapped product without).
+    let mut spec = base();
+    spec["ticp"] = json!([{"name": "a", "collector": "s", "report_packets": 4_294_967_295u64,
+                          "sources": {"d": 4_294_967_295u64, "s": 4_294_967_295u64}}]);
+    let r = std::panic::catch_unwind(|| parse_spec_value(spec.clone()).map(|_| ()));
+    let (at, _) = match r {
+        Ok(Err(ScenarioError::Spec { path, message })) => (path, message),
+        other => panic!("expected a spec error, found {other:?}"),
+    };
+    assert_eq!(at, "ticp[0].sources");
     spec["ticp"] = json!([{"name": "a", "collector": "s", "sources": {"d": 1}, "rs": 4_294_967_295u64,
                           "request_size": "18446744073709551615B"}]);
-    assert_eq!(json_err(spec).0, "ticp[0].request_size");
+    let r = std::panic::catch_unwind(|| parse_spec_value(spec.clone()).map(|_| ()));
+    let (at, msg) = match r {
+        Ok(Err(ScenarioError::Spec { path, message })) => (path, message),
+        other => panic!("expected a spec error, found {other:?}"),
+    };
+    assert_eq!(at, "ticp[0].request_size", "{msg}");
 }
 
 #[test]
 fn a_cbr_rate_is_at_most_one_packet_per_nanosecond() {
     let mut spec = base();
     spec["flows"] =
-        json!([{"name": "u", "protocol": "cbr", "from": "s", "to": "d", "rate": "1e19bps"}]);
+        json!([{"name": "u", "protocol": "cbr", "from": "s", "to": "d", "rate": "10000000Gbps"}]);
     let (at, msg) = json_err(spec.clone());
     assert_eq!(at, "flows[0].rate");
     assert!(
