@@ -793,10 +793,34 @@ pub fn parse_spec_toml(text: &str) -> Result<Spec, ScenarioError> {
         ScenarioError::Syntax {
             line,
             column,
-            message: e.message().to_string(),
+            message: syntax_message(e.message()),
         }
     })?;
     parse_spec_value(toml_to_json(toml::Value::Table(table), "")?)
+}
+
+/// The TOML parser's message on one line, quoted with `"`, without Rust's "target type".
+fn syntax_message(message: &str) -> String {
+    let one_line = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(": ")
+        .replace('`', "\"");
+    if one_line.contains("too large to fit in target type") {
+        return format!(
+            "a number too large for TOML (whole numbers are at most {})",
+            i64::MAX
+        );
+    }
+    if one_line.contains("too small to fit in target type") {
+        return format!(
+            "a number too small for TOML (whole numbers are at least {})",
+            i64::MIN
+        );
+    }
+    one_line
 }
 
 /// The JSON form of a TOML document. A JSON number cannot be `nan` or `inf` and a scenario

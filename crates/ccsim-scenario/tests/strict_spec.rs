@@ -617,3 +617,30 @@ fn a_cbr_rate_is_at_most_one_packet_per_nanosecond() {
     spec["flows"][0]["rate"] = json!("8000Gbps");
     parse_spec_value(spec).expect("one packet per nanosecond");
 }
+
+#[test]
+fn toml_syntax_errors_are_one_line_in_plain_words() {
+    for (body, want) in [
+        ("seed = 1_", "invalid integer: expected digit"),
+        (
+            "seed = 99999999999999999999",
+            "a number too large for TOML (whole numbers are at most 9223372036854775807)",
+        ),
+        (
+            "seed = 1\nseed = 2",
+            "duplicate key \"seed\" in table \"run\"",
+        ),
+    ] {
+        let text = format!("[run]\nduration = \"5s\"\n{body}\n{LINK}");
+        match parse_spec_toml(&text) {
+            Err(ScenarioError::Syntax { message, .. }) => {
+                assert_eq!(message, want);
+                assert!(
+                    !message.contains('\n') && rust_word_in(&message).is_none(),
+                    "{message}"
+                );
+            }
+            other => panic!("{body}: {other:?}"),
+        }
+    }
+}
