@@ -218,6 +218,8 @@ def test_toml_text_given_as_a_path_says_so(text: str) -> None:
 
 def test_a_file_whose_name_has_an_equals_sign_still_loads(tmp_path: Path) -> None:
     f = tmp_path / "rate=10.toml"
+    with pytest.raises(ccsim.SpecError, match="no such scenario file"):
+        ccsim.load(str(f))
     f.write_text('[run]\nduration = "5s"\n' + LINKS)
     assert ccsim.load(str(f))["run"]["duration"] == "5s"
 

@@ -6,8 +6,9 @@ or infinite number, an integer beyond 64 bits, a value that is not plain data, n
 than any spec has; each is a :class:`SpecError` naming its field path.
 
 CHOICE: a ``str`` spec is always a file path, never TOML text. A string that names no file and
-looks like TOML (a newline, ``[`` or ``=``) is refused with an error that says so, rather than
-parsed: a typo in a path must not be read as a (wrong) scenario.
+looks like TOML (a newline, a leading ``[``, an ``=`` outside a ``.toml``/``.json`` name) is
+refused with an error that says so, rather than parsed: a typo in a path must not be read as a
+(wrong) scenario.
 """
 
 from __future__ import annotations
@@ -137,8 +138,11 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def _looks_like_toml(text: str) -> bool:
-    """Whether a string handed over as a path reads like TOML text instead."""
-    return "\n" in text or "=" in text or text.lstrip().startswith("[")
+    """Whether a string handed over as a path reads like TOML text instead: a newline, a
+    leading ``[``, or an ``=`` in a string that does not end like a scenario file's name."""
+    if "\n" in text or text.lstrip().startswith("["):
+        return True
+    return "=" in text and not text.rstrip().lower().endswith((".toml", ".json"))
 
 
 #: Deeper than any spec (``flows[0].primo.tau`` is four levels); a limit far below Python's
@@ -154,7 +158,7 @@ def _index(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else key
 
 
-def plain_data(value: Any, path: str = "", depth: int = 0) -> Any:
+def _plain_data(value: Any, path: str = "", depth: int = 0) -> Any:
     """``value`` as plain JSON data (numpy scalars and arrays become numbers and lists, tuples
     lists), or a :class:`SpecError` at the path of the first value JSON cannot carry."""
     where = path or "(document)"
@@ -175,15 +179,15 @@ def plain_data(value: Any, path: str = "", depth: int = 0) -> Any:
         for k, v in value.items():
             if not isinstance(k, str):
                 raise SpecError(f"keys are strings, found {k!r}", where)
-            out[k] = plain_data(v, _index(path, k), depth + 1)
+            out[k] = _plain_data(v, _index(path, k), depth + 1)
         return out
     if isinstance(value, (list, tuple)):
-        return [plain_data(v, _index(path, i), depth + 1) for i, v in enumerate(value)]
+        return [_plain_data(v, _index(path, i), depth + 1) for i, v in enumerate(value)]
     # numpy scalars and arrays (seed sweeps from ``np.arange``).
     if hasattr(value, "item") and callable(value.item) and getattr(value, "ndim", None) == 0:
-        return plain_data(value.item(), path, depth)
+        return _plain_data(value.item(), path, depth)
     if hasattr(value, "tolist") and callable(value.tolist):
-        return plain_data(value.tolist(), path, depth)
+        return _plain_data(value.tolist(), path, depth)
     raise SpecError(f"{type(value).__name__} is not plain data (str, number, bool, list, dict)", where)
 
 
@@ -192,7 +196,7 @@ def to_json_text(spec: SpecLike) -> str:
     if isinstance(spec, Scenario):
         spec = spec.to_dict()
     if isinstance(spec, dict):
-        return json.dumps(plain_data(spec), allow_nan=False)
+        return json.dumps(_plain_data(spec), allow_nan=False)
     if isinstance(spec, (str, os.PathLike)):
         return json.dumps(load(spec))
     raise SpecError(f"expected a TOML path, a dict or a Scenario, found {type(spec).__name__}", "(document)")

@@ -764,6 +764,10 @@ fn default_series() -> Vec<String> {
     vec!["rate".into(), "cwnd".into(), "queue".into()]
 }
 
+// CHOICE: the bounds below are ours (no source gives them): each keeps what one key can make
+// the simulator hold to about a gigabyte, far above what the experiments use (docs/scenarios.md,
+// "Bounds", gives each with its reason and the memory measured at the bound).
+
 /// Most sampling instants a run may ask for (each is an event, and holds one record per
 /// entity and series).
 pub const MAX_SAMPLES: u64 = 10_000_000;
