@@ -41,9 +41,10 @@ def island(spec: dict[str, Any]) -> None:
 CASES = [
     ("unknown unit", set_(["links", 1, "rate"], "10Mbs"), "links[1].rate", '"10Mbs" is not a rate (try "10Mbps")'),
     ("malformed number", set_(["links", 1, "delay"], "1.2.3ms"), "links[1].delay", '"1.2.3ms" is not a duration'),
-    ("negative rate", set_(["links", 1, "rate"], "-5Mbps"), "links[1].rate", '"-5Mbps" is not a rate'),
+    ("negative rate", set_(["links", 1, "rate"], "-5Mbps"), "links[1].rate", 'must not be negative, found "-5Mbps"'),
     ("zero rate", set_(["links", 1, "rate"], "0Mbps"), "links[1].rate", 'must be positive, found "0bps"'),
-    ("unknown protocol", set_(["flows", 0, "protocol"], "reno2"), "flows[0].protocol", "unknown variant `reno2`"),
+    ("unknown protocol", set_(["flows", 0, "protocol"], "reno2"), "flows[0].protocol",
+     'expected one of: tahoe, reno, newreno, sack, vegas, cbr, poisson, tfrc, tcp-friend, cbraa, primo, found "reno2"'),
     ("no route", island, "flows[1].to", 'no route from "s" to "x"'),
     ("node in no link", set_(["flows", 0, "to"], "nowhere"), "flows[0].to", 'node "nowhere" is in no link'),
     ("duplicate flow", add_flow(name="tcp1"), "flows[1].name", 'duplicate flow name "tcp1"'),
@@ -51,8 +52,8 @@ CASES = [
     ("min_rto above max", set_(["flows", 0, "min_rto"], "90s"), "flows[0].min_rto", "must be at most the 60 s maximum RTO"),
     ("drop off the data path", set_(["drops"], [{"flow": "tcp1", "link": "d->r", "seqs": [1]}]), "drops[0].link",
      '"d->r" is not on the path of flow "tcp1"\'s data (s->r, r->d)'),
-    ("unknown key", set_(["links", 0, "rat"], "1Mbps"), "links[0].rat", "unknown field `rat`"),
-    ("unknown top-level key", set_(["flow"], []), "flow", "unknown field `flow`"),
+    ("unknown key", set_(["links", 0, "rat"], "1Mbps"), "links[0].rat", 'unknown key "rat" (known keys: between, rate, delay, queue, loss)'),
+    ("unknown top-level key", set_(["flow"], []), "flow", 'unknown key "flow"'),
 ]
 
 
@@ -135,7 +136,7 @@ def test_builder_errors_come_from_the_same_validator() -> None:
     with pytest.raises(ccsim.SpecError, match=r'links\[0\].rate: "10Mbs" is not a rate'):
         s.run(progress=False)
     s = ccsim.Scenario(duration="5s").link("a", "b", rate="1Mbps", delay="1ms").flow("f", "cbr", "a", "b", rat="1Mbps")
-    with pytest.raises(ccsim.SpecError, match="unknown field `rat`"):
+    with pytest.raises(ccsim.SpecError, match='unknown key "rat"'):
         s.validate()
 
 
@@ -149,7 +150,7 @@ def test_unit_less_number_is_rejected_with_a_hint() -> None:
 def test_non_finite_or_non_data_values_are_spec_errors() -> None:
     spec = small_spec()
     spec["links"][0]["loss"] = float("inf")
-    with pytest.raises(ccsim.SpecError, match="not plain data"):
+    with pytest.raises(ccsim.SpecError, match=r"links\[0\]\.loss: expected a finite number, found inf"):
         ccsim.validate(spec)
     spec = small_spec()
     spec["run"]["seed"] = object()

@@ -134,7 +134,7 @@ def test_spec_json_of_a_run_runs_again_to_the_same_result(tmp_path: Path) -> Non
 def test_folders_and_unreadable_names_are_spec_errors(tmp_path: Path) -> None:
     proc = cli("validate", str(tmp_path))
     assert proc.returncode == 2 and "is a folder, not a scenario file" in proc.stderr
-    with pytest.raises(ccsim.SpecError, match="cannot read scenario file"):
+    with pytest.raises(ccsim.SpecError, match="looks like TOML text, not a file path"):
         ccsim.run("[run]\nduration = '1s'\n" * 40, progress=False)
 
 

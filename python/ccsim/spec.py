@@ -1,12 +1,21 @@
 """Scenario specs: load a TOML file, pass a dict, or build one with :class:`Scenario`.
 
-All three produce the same JSON-shaped document; validation happens once, in Rust.
+All three produce the same JSON-shaped document; validation happens once, in Rust. Before a
+dict crosses into Rust it is checked here for what JSON cannot say or Rust would misread: a NaN
+or infinite number, an integer beyond 64 bits, a value that is not plain data, nesting deeper
+than any spec has; each is a :class:`SpecError` naming its field path.
+
+CHOICE: a ``str`` spec is always a file path, never TOML text. A string that names no file and
+looks like TOML (a newline, a leading ``[``, an ``=`` outside a ``.toml``/``.json`` name) is
+refused with an error that says so, rather than parsed: a typo in a path must not be read as a
+(wrong) scenario.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any, Union
@@ -109,6 +118,9 @@ class Scenario:
 def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read and validate a scenario file, TOML or (``.json``) the JSON form that
     ``spec.json`` and ``ccsim validate --print`` write; return the canonical spec."""
+    if isinstance(path, str) and _looks_like_toml(path) and not os.path.exists(path):
+        raise SpecError("this string looks like TOML text, not a file path: a str spec is a path to a scenario "
+                        "file; pass TOML text as a dict (tomllib.loads(text))", "(document)")
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -125,13 +137,58 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     return result
 
 
-def _plain(value: Any) -> Any:
-    """JSON fallback for numpy scalars and arrays (seed sweeps from ``np.arange``)."""
-    if hasattr(value, "item") and callable(value.item) and getattr(value, "ndim", 0) == 0:
-        return value.item()
+def _looks_like_toml(text: str) -> bool:
+    """Whether a string handed over as a path reads like TOML text instead: a newline, a
+    leading ``[``, or an ``=`` in a string that does not end like a scenario file's name."""
+    if "\n" in text or text.lstrip().startswith("["):
+        return True
+    return "=" in text and not text.rstrip().lower().endswith((".toml", ".json"))
+
+
+#: Deeper than any spec (``flows[0].primo.tau`` is four levels); a limit far below Python's
+#: recursion limit, so a pathological value is a SpecError, not a RecursionError.
+MAX_DEPTH = 32
+#: The widest whole number a spec holds (seeds are 64-bit).
+MAX_WHOLE = 2**64 - 1
+
+
+def _index(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def _plain_data(value: Any, path: str = "", depth: int = 0) -> Any:
+    """``value`` as plain JSON data (numpy scalars and arrays become numbers and lists, tuples
+    lists), or a :class:`SpecError` at the path of the first value JSON cannot carry."""
+    where = path or "(document)"
+    if depth > MAX_DEPTH:
+        raise SpecError(f"nested more than {MAX_DEPTH} levels deep", where)
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, int):
+        if not -(2**63) <= value <= MAX_WHOLE:
+            raise SpecError(f"expected a whole number from 0 to {MAX_WHOLE}, found {value}", where)
+        return int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise SpecError(f"expected a finite number, found {value}", where)
+        return float(value)
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise SpecError(f"keys are strings, found {k!r}", where)
+            out[k] = _plain_data(v, _index(path, k), depth + 1)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_plain_data(v, _index(path, i), depth + 1) for i, v in enumerate(value)]
+    # numpy scalars and arrays (seed sweeps from ``np.arange``).
+    if hasattr(value, "item") and callable(value.item) and getattr(value, "ndim", None) == 0:
+        return _plain_data(value.item(), path, depth)
     if hasattr(value, "tolist") and callable(value.tolist):
-        return value.tolist()
-    raise TypeError(f"{type(value).__name__} is not plain data")
+        return _plain_data(value.tolist(), path, depth)
+    raise SpecError(f"{type(value).__name__} is not plain data (str, number, bool, list, dict)", where)
 
 
 def to_json_text(spec: SpecLike) -> str:
@@ -139,11 +196,7 @@ def to_json_text(spec: SpecLike) -> str:
     if isinstance(spec, Scenario):
         spec = spec.to_dict()
     if isinstance(spec, dict):
-        try:
-            return json.dumps(spec, allow_nan=False, default=_plain)
-        except (TypeError, ValueError) as e:
-            raise SpecError(f"the spec holds a value that is not plain data (str, number, bool, list, dict): {e}",
-                            "(document)") from None
+        return json.dumps(_plain_data(spec), allow_nan=False)
     if isinstance(spec, (str, os.PathLike)):
         return json.dumps(load(spec))
     raise SpecError(f"expected a TOML path, a dict or a Scenario, found {type(spec).__name__}", "(document)")

@@ -1,8 +1,10 @@
 //! Units: integer nanoseconds, bits per second and bytes, with human parsing.
 //!
 //! CHOICE: all multipliers are decimal (k = 1000, M = 10^6, G = 10^9), as in networking
-//! practice ("10Mbps" is 10 000 000 bit/s, "20kB" is 20 000 bytes). Parsing rejects
-//! negative numbers and unknown suffixes with a message that suggests the nearest form.
+//! practice ("10Mbps" is 10 000 000 bit/s, "20kB" is 20 000 bytes). Numbers may carry an
+//! exponent ("1e3Mbps", "1.5e9bps", "1e-3s"), as programs write them. Parsing rejects
+//! negative numbers, values beyond 64 bits of the base unit and unknown suffixes, each with
+//! its own message (an unknown suffix gets the nearest form as a hint).
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
@@ -126,6 +128,22 @@ impl Add for Dur {
 pub struct UnitError {
     /// A human message, e.g. `"10Mbs" is not a rate (try "10Mbps")`.
     pub message: String,
+    /// What went wrong, for callers that word their own message for some cases.
+    pub kind: UnitErrorKind,
+}
+
+/// The cause of a [`UnitError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitErrorKind {
+    /// Not a number followed by a known unit of this kind.
+    NotAQuantity,
+    /// A negative number.
+    Negative,
+    /// Beyond 64 bits of the base unit.
+    TooLarge,
+    /// Finer than the resolution (a fraction of a byte or a packet, or a non-zero value that
+    /// rounds to zero).
+    Inexact,
 }
 
 impl fmt::Display for UnitError {
@@ -135,68 +153,166 @@ impl fmt::Display for UnitError {
 }
 impl std::error::Error for UnitError {}
 
-/// Split "12.5Mbps" into (12.5 as an exact decimal, "Mbps").
-fn split_number(s: &str) -> Option<(Decimal, &str)> {
-    let s = s.trim();
-    let end = s
-        .char_indices()
-        .find(|(_, c)| !(c.is_ascii_digit() || *c == '.'))
-        .map_or(s.len(), |(i, _)| i);
-    let (num, unit) = s.split_at(end);
-    Some((Decimal::parse(num)?, unit.trim()))
-}
+/// Most significant digits a number may have (beyond what any generator writes: Python's
+/// `repr` of a float has at most 17); with at most 10^9 as a unit multiplier the exact
+/// product stays within `u128`.
+const MAX_DIGITS: usize = 28;
 
-/// A non-negative decimal number kept exact: `mantissa / 10^scale`.
+/// A number as written: `digits * 10^exp10`, exact.
 #[derive(Clone, Copy, Debug)]
 struct Decimal {
-    mantissa: u128,
-    scale: u32,
+    digits: u128,
+    exp10: i64,
+}
+
+/// The parts of "12.5e3Mbps": whether it is negative, the number, and the unit.
+struct Split<'a> {
+    negative: bool,
+    number: Result<Decimal, Inexact>,
+    unit: &'a str,
+}
+
+/// Split a quantity into its number (decimal, optionally with an exponent: "1.5e9", "1e-3")
+/// and its unit. `None` if it does not start with a number.
+fn split_number(s: &str) -> Option<Split<'_>> {
+    let s = s.trim();
+    let (negative, body) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest.trim_start()),
+        None => (false, s),
+    };
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    let (mut int, mut frac) = (String::new(), String::new());
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        int.push(char::from(bytes[i]));
+        i += 1;
+    }
+    if i < bytes.len() && bytes[i] == b'.' {
+        i += 1;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            frac.push(char::from(bytes[i]));
+            i += 1;
+        }
+    }
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let mut exp: i64 = 0;
+    if i < bytes.len() && matches!(bytes[i], b'e' | b'E') {
+        let mut j = i + 1;
+        let sign = match bytes.get(j) {
+            Some(b'-') => {
+                j += 1;
+                -1
+            }
+            Some(b'+') => {
+                j += 1;
+                1
+            }
+            _ => 1,
+        };
+        let digits_from = j;
+        while j < bytes.len() && bytes[j].is_ascii_digit() {
+            // Saturates far beyond any meaningful exponent; the result is then too large or
+            // below the resolution either way.
+            exp = (exp * 10 + i64::from(bytes[j] - b'0')).min(1_000_000);
+            j += 1;
+        }
+        if j > digits_from {
+            exp *= sign;
+            i = j;
+        } else {
+            exp = 0;
+        }
+    }
+    let unit = body[i..].trim();
+    Some(Split {
+        negative,
+        number: Decimal::new(&int, &frac, exp),
+        unit,
+    })
 }
 
 impl Decimal {
-    fn parse(s: &str) -> Option<Decimal> {
-        if s.is_empty() || s == "." {
-            return None;
+    fn new(int: &str, frac: &str, exp: i64) -> Result<Decimal, Inexact> {
+        let all = format!("{int}{frac}");
+        let significant = all.trim_start_matches('0');
+        let trimmed = significant.trim_end_matches('0');
+        let zeros = significant.len() - trimmed.len();
+        if trimmed.is_empty() {
+            return Ok(Decimal {
+                digits: 0,
+                exp10: 0,
+            });
         }
-        let (int, frac) = match s.split_once('.') {
-            Some((i, f)) => (i, f),
-            None => (s, ""),
-        };
-        if frac.contains('.') || frac.len() > 18 {
-            return None;
+        if trimmed.len() > MAX_DIGITS {
+            return Err(Inexact::TooManyDigits);
         }
-        let digits = format!("{int}{frac}");
-        let mantissa: u128 = digits.parse().ok()?;
-        Some(Decimal {
-            mantissa,
-            scale: u32::try_from(frac.len()).ok()?,
+        let digits: u128 = trimmed.parse().map_err(|_| Inexact::TooManyDigits)?;
+        let frac_len = i64::try_from(frac.len()).map_err(|_| Inexact::TooManyDigits)?;
+        let zeros = i64::try_from(zeros).map_err(|_| Inexact::TooManyDigits)?;
+        Ok(Decimal {
+            digits,
+            exp10: exp - frac_len + zeros,
         })
     }
-    /// `self * multiplier` if it is a whole number that fits `u64`.
-    fn times(self, multiplier: u64) -> Result<u64, Inexact> {
-        let num = self
-            .mantissa
-            .checked_mul(u128::from(multiplier))
-            .ok_or(Inexact::TooLarge)?;
-        let den = 10u128.pow(self.scale);
-        if num % den != 0 {
-            return Err(Inexact::Fraction);
+
+    /// `self * multiplier` in base units: rounded to the nearest whole unit (halves away from
+    /// zero) if `round`, else required to be whole.
+    fn times(self, multiplier: u64, round: bool) -> Result<u64, Inexact> {
+        if self.digits == 0 {
+            return Ok(0);
         }
-        u64::try_from(num / den).map_err(|_| Inexact::TooLarge)
+        // digits < 10^28 and multiplier <= 10^9: the product is below 10^37 < u128::MAX.
+        let n = self.digits * u128::from(multiplier);
+        let whole = if self.exp10 >= 0 {
+            let scale = u32::try_from(self.exp10)
+                .ok()
+                .and_then(|e| 10u128.checked_pow(e))
+                .ok_or(Inexact::TooLarge)?;
+            n.checked_mul(scale).ok_or(Inexact::TooLarge)?
+        } else {
+            // n < 10^37, so a divisor of 10^38 or more leaves less than a tenth of a unit.
+            let k = self.exp10.unsigned_abs();
+            if k >= 38 {
+                return Err(if round {
+                    Inexact::BelowResolution
+                } else {
+                    Inexact::Fraction
+                });
+            }
+            let den = 10u128.pow(u32::try_from(k).unwrap_or(38));
+            let (q, r) = (n / den, n % den);
+            if r != 0 && !round {
+                return Err(Inexact::Fraction);
+            }
+            let q = if 2 * r >= den { q + 1 } else { q };
+            if q == 0 {
+                return Err(Inexact::BelowResolution);
+            }
+            q
+        };
+        u64::try_from(whole).map_err(|_| Inexact::TooLarge)
     }
 }
 
 enum Inexact {
     TooLarge,
+    TooManyDigits,
     Fraction,
+    BelowResolution,
 }
 
 /// One kind of quantity: its name, its units with multipliers, and an example.
 struct Kind {
     what: &'static str,
     units: &'static [(&'static str, u64)],
+    /// The base unit, in words.
     base: &'static str,
     example: &'static str,
+    /// Round to the nearest base unit (durations, rates) rather than require a whole number
+    /// of them (bytes, packets: counts).
+    rounds: bool,
 }
 
 const RATE: Kind = Kind {
@@ -210,6 +326,7 @@ const RATE: Kind = Kind {
     ],
     base: "bit/s",
     example: "\"10Mbps\"",
+    rounds: true,
 };
 const DURATION: Kind = Kind {
     what: "a duration",
@@ -223,6 +340,7 @@ const DURATION: Kind = Kind {
     ],
     base: "ns",
     example: "\"20ms\"",
+    rounds: true,
 };
 const SIZE: Kind = Kind {
     what: "a size",
@@ -233,29 +351,70 @@ const SIZE: Kind = Kind {
         ("MB", 1_000_000),
         ("GB", 1_000_000_000),
     ],
-    base: "B",
+    base: "bytes",
     example: "\"1000B\"",
+    rounds: false,
+};
+const PACKETS: Kind = Kind {
+    what: "a packet count",
+    units: &[("p", 1)],
+    base: "packets",
+    example: "\"100p\"",
+    rounds: false,
 };
 
+// CHOICE: a duration or a rate finer than its resolution (1 ns, 1 bit/s) is rounded to the
+// nearest, halves away from zero, so that times written from float arithmetic
+// ("0.30000000000000004s", Python's f"{0.1 * 3}s") mean what they say; a non-zero value that
+// would round to zero is refused. Sizes and packet counts must be whole numbers.
 fn parse_kind(s: &str, kind: &Kind) -> Result<u64, UnitError> {
-    let bad = |hint: String| UnitError {
-        message: format!("{s:?} is not {} (try {hint})", kind.what),
+    let fail = |kind_of: UnitErrorKind, message: String| UnitError {
+        message,
+        kind: kind_of,
     };
-    let Some((num, unit)) = split_number(s) else {
+    let bad = |hint: String| {
+        fail(
+            UnitErrorKind::NotAQuantity,
+            format!("{s:?} is not {} (try {hint})", kind.what),
+        )
+    };
+    let Some(split) = split_number(s) else {
         return Err(bad(kind.example.to_string()));
     };
-    let Some(&(_, mult)) = kind.units.iter().find(|(u, _)| *u == unit) else {
-        return Err(bad(suggest(s, unit, kind)));
+    let Some(&(unit, mult)) = kind.units.iter().find(|(u, _)| *u == split.unit) else {
+        return Err(bad(suggest(s, split.unit, kind)));
     };
-    num.times(mult).map_err(|e| UnitError {
-        message: match e {
-            Inexact::TooLarge => format!("{s:?} is too large for {}", kind.what),
-            Inexact::Fraction => format!(
-                "{s:?} is not a whole number of {} (the resolution)",
-                kind.base
+    if split.negative {
+        return Err(fail(
+            UnitErrorKind::Negative,
+            format!("must not be negative, found {s:?}"),
+        ));
+    }
+    let max = || format!("{}{}", u64::MAX, kind.units[0].0);
+    split
+        .number
+        .and_then(|n| n.times(mult, kind.rounds))
+        .map_err(|e| match e {
+            Inexact::TooLarge => fail(
+                UnitErrorKind::TooLarge,
+                format!("{s:?} is too large: {} is at most {}", kind.what, max()),
             ),
-        },
-    })
+            Inexact::TooManyDigits => fail(
+                UnitErrorKind::NotAQuantity,
+                format!("{s:?} has more than {MAX_DIGITS} significant digits"),
+            ),
+            Inexact::Fraction => fail(
+                UnitErrorKind::Inexact,
+                format!("{s:?} is not a whole number of {}", kind.base),
+            ),
+            Inexact::BelowResolution => fail(
+                UnitErrorKind::Inexact,
+                format!(
+                    "{s:?} is finer than the resolution of {} (1{}): it would round to 0{unit}",
+                    kind.what, kind.units[0].0,
+                ),
+            ),
+        })
 }
 
 /// Parse a rate: "10Mbps", "1.5Gbps", "64kbps", "9600bps".
@@ -280,6 +439,14 @@ pub fn parse_duration(s: &str) -> Result<Dur, UnitError> {
 /// Returns a [`UnitError`] naming the bad text and a correct example.
 pub fn parse_bytes(s: &str) -> Result<Bytes, UnitError> {
     parse_kind(s, &SIZE).map(Bytes)
+}
+
+/// Parse a packet count: "100p", "1e3p".
+///
+/// # Errors
+/// Returns a [`UnitError`] naming the bad text and a correct example.
+pub fn parse_packets(s: &str) -> Result<u64, UnitError> {
+    parse_kind(s, &PACKETS)
 }
 
 /// A hint for an unknown unit: the input's number with a known unit that is a near miss of
@@ -346,9 +513,91 @@ mod tests {
             parse_duration("0.5h").unwrap_err().message,
             r#""0.5h" is not a duration (try "20ms")"#
         );
+    }
+
+    #[test]
+    fn scientific_notation_is_read_exactly() {
+        assert_eq!(parse_rate("1e3Mbps").unwrap(), Rate(1_000_000_000));
+        assert_eq!(parse_rate("1.5e9bps").unwrap(), Rate(1_500_000_000));
+        assert_eq!(parse_rate("2.5E+2kbps").unwrap(), Rate(250_000));
+        assert_eq!(parse_duration("1e-3s").unwrap(), Dur(1_000_000));
+        assert_eq!(parse_duration("1.5e-9s").unwrap(), Dur(2));
+        assert_eq!(parse_bytes("1.5e3B").unwrap(), Bytes(1_500));
+        assert_eq!(parse_packets("1e3p").unwrap(), 1_000);
+        assert_eq!(parse_duration("0e99s").unwrap(), Dur(0));
+        // An "e" not followed by an exponent is part of the unit.
         assert_eq!(
-            parse_duration("1e-3s").unwrap_err().message,
-            r#""1e-3s" is not a duration (try "20ms")"#
+            parse_duration("5es").unwrap_err().kind,
+            UnitErrorKind::NotAQuantity
+        );
+    }
+
+    #[test]
+    fn float_noise_in_times_and_rates_rounds_to_the_resolution() {
+        // Python: f"{0.1 * 3}s" == "0.30000000000000004s".
+        assert_eq!(
+            parse_duration("0.30000000000000004s").unwrap(),
+            Dur(300_000_000)
+        );
+        assert_eq!(parse_duration("0.5ns").unwrap(), Dur(1));
+        assert_eq!(parse_duration("1.4999999ns").unwrap(), Dur(1));
+        assert_eq!(parse_rate("12345678.9bps").unwrap(), Rate(12_345_679));
+        let e = parse_duration("0.1ns").unwrap_err();
+        assert_eq!(e.kind, UnitErrorKind::Inexact);
+        assert_eq!(
+            e.message,
+            r#""0.1ns" is finer than the resolution of a duration (1ns): it would round to 0ns"#
+        );
+        assert_eq!(
+            parse_duration("1e-40s").unwrap_err().kind,
+            UnitErrorKind::Inexact
+        );
+        // Counts do not round.
+        assert_eq!(
+            parse_bytes("1.5B").unwrap_err().message,
+            r#""1.5B" is not a whole number of bytes"#
+        );
+        assert_eq!(
+            parse_packets("2.5p").unwrap_err().kind,
+            UnitErrorKind::Inexact
+        );
+    }
+
+    #[test]
+    fn negative_and_huge_values_say_so() {
+        for (s, r) in [
+            ("-5ms", parse_duration("-5ms").map(|d| d.0)),
+            ("-5Mbps", parse_rate("-5Mbps").map(|r| r.0)),
+            ("-1kB", parse_bytes("-1kB").map(|b| b.0)),
+            ("-3p", parse_packets("-3p")),
+        ] {
+            let e = r.unwrap_err();
+            assert_eq!(e.kind, UnitErrorKind::Negative);
+            assert_eq!(e.message, format!("must not be negative, found {s:?}"));
+        }
+        let e = parse_rate("1e30Gbps").unwrap_err();
+        assert_eq!(e.kind, UnitErrorKind::TooLarge);
+        assert_eq!(
+            e.message,
+            r#""1e30Gbps" is too large: a rate is at most 18446744073709551615bps"#
+        );
+        assert_eq!(
+            parse_duration("1e999999999999s").unwrap_err().kind,
+            UnitErrorKind::TooLarge
+        );
+        assert_eq!(
+            parse_bytes("18446744073709551616B").unwrap_err().kind,
+            UnitErrorKind::TooLarge
+        );
+        assert_eq!(
+            parse_bytes("18446744073709551615B").unwrap(),
+            Bytes(u64::MAX)
+        );
+        assert_eq!(
+            parse_rate("1234567890123456789012345678901bps")
+                .unwrap_err()
+                .kind,
+            UnitErrorKind::NotAQuantity
         );
     }
 
@@ -356,14 +605,14 @@ mod tests {
     fn values_are_exact_or_rejected() {
         assert_eq!(parse_duration("20\u{b5}s").unwrap(), Dur(20_000));
         assert_eq!(
-            parse_rate("0.5bps").unwrap_err().message,
-            r#""0.5bps" is not a whole number of bit/s (the resolution)"#
+            parse_bytes("0.5kB").unwrap(),
+            Bytes(500),
+            "a fraction of a larger unit is exact"
         );
-        assert!(parse_duration("0.1ns").is_err());
         assert_eq!(parse_duration("1.000000001s").unwrap(), Dur(1_000_000_001));
         assert_eq!(
             parse_duration("18446744074s").unwrap_err().message,
-            r#""18446744074s" is too large for a duration"#
+            r#""18446744074s" is too large: a duration is at most 18446744073709551615ns"#
         );
     }
 

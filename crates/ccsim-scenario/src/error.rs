@@ -55,3 +55,341 @@ impl ScenarioError {
         )
     }
 }
+
+/// Reading a spec document into the typed spec: strictly, in the user's words.
+///
+/// Every spec struct is filled through [`ValueDe`], a deserializer over the JSON-shaped value
+/// tree, rather than `serde_json`'s own. It differs in two ways:
+/// - only a table fills a table: serde's derived structs also accept an array filled by
+///   position (`run = ["5s", 1]`), which [`ValueDe`] refuses for every struct, enum and
+///   fixed-length list of the spec;
+/// - its error type, [`DeError`], words every type mismatch itself ("a whole number from 0
+///   to 4294967295", "true or false", "one of: reno, cubic", "a table") with the value found,
+///   so no Rust vocabulary (`u64`, `unknown variant`, `struct RunSpec`) reaches a user.
+pub(crate) mod strict {
+    use std::fmt;
+
+    use serde::de::{
+        self, DeserializeOwned, DeserializeSeed, Deserializer, Expected, IntoDeserializer,
+        MapAccess, SeqAccess, Unexpected, Visitor,
+    };
+    use serde_json::Value;
+
+    use super::ScenarioError;
+
+    /// Deserialize `T` from `value`; a failure names the field path (`links[3].rate`).
+    pub(crate) fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T, ScenarioError> {
+        serde_path_to_error::deserialize(ValueDe(value)).map_err(|e| {
+            let path = e.path().to_string();
+            let path = if path == "." {
+                "(document)".to_string()
+            } else {
+                path
+            };
+            ScenarioError::spec(path, e.into_inner().0)
+        })
+    }
+
+    /// A deserialization failure, already in the user's words.
+    #[derive(Debug)]
+    pub(crate) struct DeError(pub(crate) String);
+
+    impl fmt::Display for DeError {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+
+    impl std::error::Error for DeError {}
+
+    impl de::Error for DeError {
+        fn custom<T: fmt::Display>(msg: T) -> Self {
+            DeError(msg.to_string())
+        }
+        fn invalid_type(unexp: Unexpected<'_>, exp: &dyn Expected) -> Self {
+            DeError(format!(
+                "expected {}, found {}",
+                expected(exp),
+                found(&unexp)
+            ))
+        }
+        fn invalid_value(unexp: Unexpected<'_>, exp: &dyn Expected) -> Self {
+            DeError(format!(
+                "expected {}, found {}",
+                expected(exp),
+                found(&unexp)
+            ))
+        }
+        fn invalid_length(len: usize, exp: &dyn Expected) -> Self {
+            DeError(format!("expected {}, found {}", expected(exp), items(len)))
+        }
+        fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
+            DeError(format!(
+                "expected one of: {}, found {variant:?}",
+                expected.join(", ")
+            ))
+        }
+        fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
+            DeError(format!(
+                "unknown key {field:?} (known keys: {})",
+                expected.join(", ")
+            ))
+        }
+        fn missing_field(field: &'static str) -> Self {
+            DeError(format!("the key {field:?} is required"))
+        }
+        fn duplicate_field(field: &'static str) -> Self {
+            DeError(format!("the key {field:?} is given twice"))
+        }
+    }
+
+    fn items(n: usize) -> String {
+        if n == 1 {
+            "1 item".to_string()
+        } else {
+            format!("{n} items")
+        }
+    }
+
+    /// What a visitor expects, in the user's words. Our own visitors already speak them
+    /// ("a rate string such as \"10Mbps\""); serde's built-in ones name Rust types.
+    fn expected(exp: &dyn Expected) -> String {
+        let s = exp.to_string();
+        let whole = |max: u64| format!("a whole number from 0 to {max}");
+        match s.as_str() {
+            "u8" => whole(u8::MAX.into()),
+            "u16" => whole(u16::MAX.into()),
+            "u32" => whole(u32::MAX.into()),
+            "u64" | "usize" | "u128" => whole(u64::MAX),
+            "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "a whole number".into(),
+            "f32" | "f64" => "a number".into(),
+            "a boolean" => "true or false".into(),
+            "a string" | "a borrowed string" | "a char" | "a character" => "a string".into(),
+            "a sequence" => "an array".into(),
+            "a map" => "a table".into(),
+            "unit" => "nothing".into(),
+            "option" => "a value".into(),
+            _ => {
+                if s.starts_with("struct ") {
+                    "a table".into()
+                } else if s.starts_with("enum ") || s.starts_with("variant identifier") {
+                    "one of the listed names".into()
+                } else if s.starts_with("field identifier") {
+                    "a known key".into()
+                } else if let Some(n) = s
+                    .strip_prefix("an array of length ")
+                    .or_else(|| s.strip_prefix("a tuple of size "))
+                    .or_else(|| s.strip_prefix("tuple of "))
+                {
+                    let n = n.trim_end_matches(" elements");
+                    format!("an array of exactly {n} items")
+                } else {
+                    s
+                }
+            }
+        }
+    }
+
+    /// The value found, as the user wrote it.
+    fn found(unexp: &Unexpected<'_>) -> String {
+        match *unexp {
+            Unexpected::Bool(b) => b.to_string(),
+            Unexpected::Unsigned(n) => n.to_string(),
+            Unexpected::Signed(n) => n.to_string(),
+            Unexpected::Float(x) => number(x),
+            Unexpected::Char(c) => format!("{:?}", c.to_string()),
+            Unexpected::Str(s) => quoted(s),
+            Unexpected::Unit => "nothing (null)".into(),
+            Unexpected::Seq => "an array".into(),
+            Unexpected::Map => "a table".into(),
+            Unexpected::Other(s) => s.into(),
+            _ => "a value of another kind".into(),
+        }
+    }
+
+    fn number(x: f64) -> String {
+        if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e16 {
+            format!("{x:.1}")
+        } else {
+            x.to_string()
+        }
+    }
+
+    /// A string as JSON would quote it, cut short past 60 characters.
+    fn quoted(s: &str) -> String {
+        let q = serde_json::to_string(s).unwrap_or_default();
+        if q.chars().count() > 62 {
+            let cut: String = q.chars().take(60).collect();
+            format!("{cut}...\"")
+        } else {
+            q
+        }
+    }
+
+    /// The value found, from the tree.
+    pub(crate) fn describe(v: &Value) -> String {
+        match v {
+            Value::Null => "nothing (null)".into(),
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => n.to_string(),
+            Value::String(s) => quoted(s),
+            Value::Array(_) => "an array".into(),
+            Value::Object(_) => "a table".into(),
+        }
+    }
+
+    /// A deserializer over a borrowed value tree that fills a struct only from a table.
+    pub(crate) struct ValueDe<'a>(pub(crate) &'a Value);
+
+    impl<'de> Deserializer<'de> for ValueDe<'_> {
+        type Error = DeError;
+
+        fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+            match self.0 {
+                Value::Null => v.visit_unit(),
+                Value::Bool(b) => v.visit_bool(*b),
+                Value::Number(n) => {
+                    if let Some(u) = n.as_u64() {
+                        v.visit_u64(u)
+                    } else if let Some(i) = n.as_i64() {
+                        v.visit_i64(i)
+                    } else {
+                        v.visit_f64(n.as_f64().unwrap_or(f64::NAN))
+                    }
+                }
+                Value::String(s) => v.visit_str(s),
+                Value::Array(a) => {
+                    let mut seq = Seq(a.iter());
+                    let out = v.visit_seq(&mut seq)?;
+                    match seq.0.len() {
+                        0 => Ok(out),
+                        _ => Err(DeError(format!(
+                            "expected fewer items, found {}",
+                            items(a.len())
+                        ))),
+                    }
+                }
+                Value::Object(m) => v.visit_map(Map {
+                    iter: m.iter(),
+                    value: None,
+                }),
+            }
+        }
+
+        fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+            match self.0 {
+                Value::Null => v.visit_none(),
+                _ => v.visit_some(self),
+            }
+        }
+
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            _fields: &'static [&'static str],
+            v: V,
+        ) -> Result<V::Value, DeError> {
+            match self.0 {
+                Value::Object(_) => self.deserialize_any(v),
+                other => Err(DeError(format!(
+                    "expected a table, found {}",
+                    describe(other)
+                ))),
+            }
+        }
+
+        fn deserialize_enum<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            variants: &'static [&'static str],
+            v: V,
+        ) -> Result<V::Value, DeError> {
+            match self.0 {
+                Value::String(s) => v.visit_enum(s.as_str().into_deserializer()),
+                other => Err(DeError(format!(
+                    "expected one of: {}, found {}",
+                    variants.join(", "),
+                    describe(other)
+                ))),
+            }
+        }
+
+        fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, v: V) -> Result<V::Value, DeError> {
+            match self.0 {
+                Value::Array(a) if a.len() != len => Err(DeError(format!(
+                    "expected an array of exactly {len} items, found {}",
+                    items(a.len())
+                ))),
+                _ => self.deserialize_any(v),
+            }
+        }
+
+        fn deserialize_newtype_struct<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            v: V,
+        ) -> Result<V::Value, DeError> {
+            v.visit_newtype_struct(self)
+        }
+
+        fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+            v.visit_unit()
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+            byte_buf unit unit_struct seq tuple_struct map identifier
+        }
+    }
+
+    struct Seq<'a>(std::slice::Iter<'a, Value>);
+
+    impl<'de> SeqAccess<'de> for &mut Seq<'_> {
+        type Error = DeError;
+        fn next_element_seed<T: DeserializeSeed<'de>>(
+            &mut self,
+            seed: T,
+        ) -> Result<Option<T::Value>, DeError> {
+            self.0
+                .next()
+                .map(|v| seed.deserialize(ValueDe(v)))
+                .transpose()
+        }
+        fn size_hint(&self) -> Option<usize> {
+            Some(self.0.len())
+        }
+    }
+
+    struct Map<'a> {
+        iter: serde_json::map::Iter<'a>,
+        value: Option<&'a Value>,
+    }
+
+    impl<'de> MapAccess<'de> for Map<'_> {
+        type Error = DeError;
+        fn next_key_seed<K: DeserializeSeed<'de>>(
+            &mut self,
+            seed: K,
+        ) -> Result<Option<K::Value>, DeError> {
+            match self.iter.next() {
+                Some((k, v)) => {
+                    self.value = Some(v);
+                    seed.deserialize(k.as_str().into_deserializer()).map(Some)
+                }
+                None => Ok(None),
+            }
+        }
+        fn next_value_seed<V: DeserializeSeed<'de>>(
+            &mut self,
+            seed: V,
+        ) -> Result<V::Value, DeError> {
+            match self.value.take() {
+                Some(v) => seed.deserialize(ValueDe(v)),
+                None => Err(DeError("a value without a key".into())),
+            }
+        }
+        fn size_hint(&self) -> Option<usize> {
+            Some(self.iter.len())
+        }
+    }
+}

@@ -73,6 +73,8 @@ pub enum Routing {
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
     /// The two end nodes.
+    #[serde(deserialize_with = "node_pair")]
+    #[schemars(with = "[String; 2]")]
     pub between: [String; 2],
     /// Rate of each direction.
     pub rate: RateStr,
@@ -85,6 +87,23 @@ pub struct LinkSpec {
     /// Probability that a packet is lost, per direction.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub loss: f64,
+}
+
+/// `between`: exactly two node names, said so whatever else is found.
+fn node_pair<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[String; 2], D::Error> {
+    let v = serde_json::Value::deserialize(d)?;
+    if let serde_json::Value::Array(a) = &v {
+        if let [serde_json::Value::String(x), serde_json::Value::String(y)] = a.as_slice() {
+            return Ok([x.clone(), y.clone()]);
+        }
+    }
+    let mut found = v.to_string();
+    if found.chars().count() > 80 {
+        found = found.chars().take(77).collect::<String>() + "...";
+    }
+    Err(serde::de::Error::custom(format!(
+        "expected exactly two node names, such as [\"s1\", \"r1\"], found {found}"
+    )))
 }
 
 fn default_queue() -> QueueSpec {
@@ -703,8 +722,9 @@ pub enum TicpClusters {
     Binning,
 }
 
-/// Most sources of one TICP session, counting a multi-packet report as several.
-pub const MAX_TICP_SOURCES: u64 = 1 << 24;
+/// Most sources of all TICP sessions together, counting a multi-packet report as several:
+/// the collector keeps a few words per source and the results a row per source.
+pub const MAX_TICP_SOURCES: u64 = 1 << 22;
 /// Multicast group keys reserved per TICP session (bins or clusters).
 pub const TICP_GROUPS_PER_SESSION: u32 = 1 << 20;
 
@@ -754,8 +774,25 @@ fn default_series() -> Vec<String> {
     vec!["rate".into(), "cwnd".into(), "queue".into()]
 }
 
-/// Most sampling instants a run may ask for (each holds one record per entity and series).
-pub const MAX_SAMPLES: u64 = 1_000_000;
+// CHOICE: the bounds below are ours (no source gives them): each keeps what one key can make
+// the simulator hold to about a gigabyte, far above what the experiments use (docs/scenarios.md,
+// "Bounds", gives each with its reason and the memory measured at the bound).
+
+/// Most sampling instants a run may ask for (each is an event, and holds one record per
+/// entity and series).
+pub const MAX_SAMPLES: u64 = 10_000_000;
+/// Most values the sampled series may hold in all (22 bytes each in the engine, more once
+/// handed to Python): samples times the flows, link directions and agents they cover.
+pub const MAX_SERIES_VALUES: u64 = 20_000_000;
+/// Most segments of a TCP initial window: the whole window leaves at once, one packet each.
+pub const MAX_INITIAL_WINDOW: u32 = 100_000;
+/// Most packets a queue may be configured to hold.
+pub const MAX_QUEUE_PACKETS: u64 = 1_000_000;
+/// Most bytes a queue may be configured to hold.
+pub const MAX_QUEUE_BYTES: u64 = 1_000_000_000;
+/// Most bytes one direction of a link may hold in flight (rate times delay): each packet on
+/// the wire is a live event.
+pub const MAX_LINK_BDP_BYTES: u64 = 1_000_000_000;
 
 /// Engine series names accepted in `output.series` besides the agent variables.
 pub const ENGINE_SERIES: [&str; 4] = ["rate", "sent_rate", "delay", "queue"];
@@ -765,15 +802,85 @@ pub const ENGINE_SERIES: [&str; 4] = ["rate", "sent_rate", "delay", "queue"];
 /// # Errors
 /// [`ScenarioError::Syntax`] with line and column, or [`ScenarioError::Spec`] with a path.
 pub fn parse_spec_toml(text: &str) -> Result<Spec, ScenarioError> {
-    let value: serde_json::Value = toml::from_str(text).map_err(|e| {
+    let table: toml::Table = toml::from_str(text).map_err(|e| {
         let (line, column) = e.span().map_or((0, 0), |span| line_col(text, span.start));
         ScenarioError::Syntax {
             line,
             column,
-            message: e.message().to_string(),
+            message: syntax_message(e.message()),
         }
     })?;
-    parse_spec_value(value)
+    parse_spec_value(toml_to_json(toml::Value::Table(table), "")?)
+}
+
+/// The TOML parser's message on one line, quoted with `"`, without Rust's "target type".
+fn syntax_message(message: &str) -> String {
+    let one_line = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(": ")
+        .replace('`', "\"");
+    if one_line.contains("too large to fit in target type") {
+        return format!(
+            "a number too large for TOML (whole numbers are at most {})",
+            i64::MAX
+        );
+    }
+    if one_line.contains("too small to fit in target type") {
+        return format!(
+            "a number too small for TOML (whole numbers are at least {})",
+            i64::MIN
+        );
+    }
+    one_line
+}
+
+/// The JSON form of a TOML document. A JSON number cannot be `nan` or `inf` and a scenario
+/// holds no dates, so both are refused here with their path rather than turned into `null`.
+fn toml_to_json(v: toml::Value, path: &str) -> Result<serde_json::Value, ScenarioError> {
+    use serde_json::Value as J;
+    let here = || {
+        if path.is_empty() {
+            "(document)".to_string()
+        } else {
+            path.to_string()
+        }
+    };
+    Ok(match v {
+        toml::Value::String(s) => J::String(s),
+        toml::Value::Integer(i) => J::from(i),
+        toml::Value::Float(x) => match serde_json::Number::from_f64(x) {
+            Some(n) => J::Number(n),
+            None => return err(here(), format!("expected a finite number, found {x}")),
+        },
+        toml::Value::Boolean(b) => J::Bool(b),
+        toml::Value::Datetime(d) => {
+            return err(
+                here(),
+                format!("a scenario holds no dates, found {d} (write durations such as \"20ms\")"),
+            )
+        }
+        toml::Value::Array(a) => J::Array(
+            a.into_iter()
+                .enumerate()
+                .map(|(i, x)| toml_to_json(x, &format!("{path}[{i}]")))
+                .collect::<Result<_, _>>()?,
+        ),
+        toml::Value::Table(t) => J::Object(
+            t.into_iter()
+                .map(|(k, x)| {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    toml_to_json(x, &p).map(|j| (k, j))
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+    })
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -798,15 +905,7 @@ pub fn parse_spec_json(text: &str) -> Result<Spec, ScenarioError> {
 /// # Errors
 /// [`ScenarioError::Spec`] naming the field path.
 pub fn parse_spec_value(value: serde_json::Value) -> Result<Spec, ScenarioError> {
-    let spec: Spec = serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." {
-            "(document)".to_string()
-        } else {
-            path
-        };
-        ScenarioError::spec(path, e.into_inner().to_string())
-    })?;
+    let spec: Spec = crate::error::strict::from_value(&value)?;
     validate(&spec)?;
     Ok(spec)
 }
@@ -1167,6 +1266,7 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                 );
             }
         }
+        validate_link_size(i, l)?;
         if !(0.0..1.0).contains(&l.loss) || l.loss.is_nan() {
             return err(
                 format!("links[{i}].loss"),
@@ -1263,10 +1363,13 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                         ),
                     );
                 }
-                if f.initial_window == 0 {
+                if f.initial_window == 0 || f.initial_window > MAX_INITIAL_WINDOW {
                     return err(
                         p("initial_window"),
-                        "must be at least 1 segment, found 0".into(),
+                        format!(
+                            "must be 1 to {MAX_INITIAL_WINDOW} segments (the initial window is sent at once), found {}",
+                            f.initial_window
+                        ),
                     );
                 }
                 if f.max_window == Some(0) {
@@ -1307,6 +1410,20 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
                     }
                     Some(r) if r.0 .0 == 0 => {
                         return err(p("rate"), format!("must be positive, found {}", show(&r)))
+                    }
+                    Some(r)
+                        if u128::from(r.0 .0)
+                            > u128::from(f.packet_size.0 .0) * 8 * 1_000_000_000 =>
+                    {
+                        return err(
+                            p("rate"),
+                            format!(
+                                "must be at most one packet per nanosecond ({}bps with {} packets), found {}",
+                                u128::from(f.packet_size.0 .0) * 8 * 1_000_000_000,
+                                show(&f.packet_size),
+                                show(&r)
+                            ),
+                        )
                     }
                     Some(_) => {}
                 }
@@ -1364,6 +1481,18 @@ fn validate(spec: &Spec) -> Result<(), ScenarioError> {
             ),
         );
     }
+    let values = u128::from(samples) * series_values_per_sample(spec);
+    if values > u128::from(MAX_SERIES_VALUES) {
+        return err(
+            "output.series".into(),
+            format!(
+                "{samples} samples of {:?} over {} flows and {} link directions make {values} values; at most {MAX_SERIES_VALUES} (use a longer interval or fewer series)",
+                o.series,
+                spec.flows.len() + 3 * spec.ticp.len(),
+                2 * spec.links.len()
+            ),
+        );
+    }
     for (i, s) in o.series.iter().enumerate() {
         if !ENGINE_SERIES.contains(&s.as_str()) && ccsim_core::VarId::from_name(s).is_none() {
             return err(
@@ -1409,6 +1538,7 @@ fn validate_ticp(
         return err("ticp".into(), "at most 4096 sessions".into());
     }
     let mut sessions: BTreeMap<String, usize> = BTreeMap::new();
+    let mut all_sources: u64 = 0;
     for (i, t) in spec.ticp.iter().enumerate() {
         let p = |field: &str| format!("ticp[{i}].{field}");
         check_name(&p("name"), &t.name)?;
@@ -1463,17 +1593,18 @@ fn validate_ticp(
         if t.report_packets == 0 {
             return err(p("report_packets"), "must be at least 1, found 0".into());
         }
-        if total * u64::from(t.report_packets) > MAX_TICP_SOURCES {
+        all_sources = all_sources.saturating_add(total.saturating_mul(u64::from(t.report_packets)));
+        if all_sources > MAX_TICP_SOURCES {
             return err(
                 p("sources"),
                 format!(
-                    "{total} sources of {} packets each exceed the {MAX_TICP_SOURCES} a session can count",
+                    "{total} sources of {} packets each bring the sessions to {all_sources} sources; at most {MAX_TICP_SOURCES} in all",
                     t.report_packets
                 ),
             );
         }
         let req = t.request_size.0 .0;
-        if req == 0 || req * u64::from(t.rs) > 65_535 {
+        if req == 0 || req.saturating_mul(u64::from(t.rs)) > 65_535 {
             return err(
                 p("request_size"),
                 format!(
@@ -1560,6 +1691,65 @@ fn validate_ticp(
         }
     }
     Ok(())
+}
+
+/// The bounds on what a link holds: its queue and what is in flight on the wire.
+fn validate_link_size(i: usize, l: &LinkSpec) -> Result<(), ScenarioError> {
+    let path = match l.queue {
+        QueueSpec::DropTail(_) => format!("links[{i}].queue"),
+        QueueSpec::Red(_) => format!("links[{i}].queue.limit"),
+    };
+    match l.queue.limit() {
+        QueueStr::Packets(n) if n > MAX_QUEUE_PACKETS => {
+            return err(
+                path,
+                format!("must be at most {MAX_QUEUE_PACKETS} packets (\"{MAX_QUEUE_PACKETS}p\"), found \"{n}p\""),
+            )
+        }
+        QueueStr::Bytes(b) if b > MAX_QUEUE_BYTES => {
+            return err(
+                path,
+                format!(
+                    "must be at most {MAX_QUEUE_BYTES} bytes (\"1GB\"), found {}",
+                    show(&BytesStr(ccsim_core::Bytes(b)))
+                ),
+            )
+        }
+        _ => {}
+    }
+    let bdp = u128::from(l.rate.0 .0) * u128::from(l.delay.0 .0) / 8 / 1_000_000_000;
+    if bdp > u128::from(MAX_LINK_BDP_BYTES) {
+        return err(
+            format!("links[{i}].delay"),
+            format!(
+                "{} at {} holds {bdp} bytes in flight in each direction; at most {MAX_LINK_BDP_BYTES} (1GB)",
+                show(&l.delay),
+                show(&l.rate)
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// An upper bound on the values one sampling instant records: each flow's engine series,
+/// two queue values per link direction, and each agent variable of each sender (flows and
+/// TICP collectors; a TICP session adds three flows).
+fn series_values_per_sample(spec: &Spec) -> u128 {
+    let series: std::collections::BTreeSet<&str> =
+        spec.output.series.iter().map(String::as_str).collect();
+    let flows = (spec.flows.len() + 3 * spec.ticp.len()) as u128;
+    let senders = (spec.flows.len() + spec.ticp.len()) as u128;
+    let directions = 2 * spec.links.len() as u128;
+    let per_flow = ["rate", "sent_rate", "delay"]
+        .iter()
+        .filter(|s| series.contains(*s))
+        .count() as u128;
+    let queue = if series.contains("queue") { 2 } else { 0 };
+    let vars = series
+        .iter()
+        .filter(|s| ccsim_core::VarId::from_name(s).is_some())
+        .count() as u128;
+    flows * per_flow + directions * queue + senders * vars
 }
 
 /// The key of the duplex link between `a` and `b`, whichever way round they are named.

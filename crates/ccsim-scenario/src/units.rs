@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use ccsim_core::units::{parse_bytes, parse_duration, parse_rate};
+use ccsim_core::units::{parse_bytes, parse_duration, parse_packets, parse_rate, UnitErrorKind};
 use ccsim_core::{Bytes, Dur, Rate};
 use schemars::gen::SchemaGenerator;
 use schemars::schema::{InstanceType, Schema, SchemaObject, StringValidation};
@@ -23,7 +23,7 @@ fn string_schema(pattern: &str, description: &str) -> Schema {
     Schema::Object(obj)
 }
 
-const NUMBER: &str = r"^\s*[0-9]+(\.[0-9]+)?\s*";
+const NUMBER: &str = r"^\s*([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*";
 
 /// Format `value` (in base units) with the largest suffix that divides it exactly.
 fn canonical(value: u64, suffixes: &[(u64, &str)]) -> String {
@@ -156,17 +156,18 @@ impl<'de> Deserialize<'de> for QueueStr {
             )));
         };
         let t = s.trim();
-        if let Some(n) = t.strip_suffix('p') {
-            return n.trim().parse::<u64>().map(QueueStr::Packets).map_err(|_| {
-                de::Error::custom(format!(
-                    "{s:?} is not a queue limit (packets are a whole number, e.g. \"100p\")"
-                ))
-            });
-        }
-        parse_bytes(t).map(|b| QueueStr::Bytes(b.0)).map_err(|_| {
-            de::Error::custom(format!(
-                "{s:?} is not a queue limit (try \"100p\" for packets or \"20kB\" for bytes)"
-            ))
+        let parsed = if t.ends_with('p') {
+            parse_packets(t).map(QueueStr::Packets)
+        } else {
+            parse_bytes(t).map(|b| QueueStr::Bytes(b.0))
+        };
+        parsed.map_err(|e| {
+            de::Error::custom(match e.kind {
+                UnitErrorKind::NotAQuantity => format!(
+                    "{s:?} is not a queue limit (try \"100p\" for packets or \"20kB\" for bytes)"
+                ),
+                _ => e.message,
+            })
         })
     }
 }
@@ -186,7 +187,7 @@ impl JsonSchema for QueueStr {
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         string_schema(
-            r"^\s*([0-9]+\s*p|[0-9]+(\.[0-9]+)?\s*(B|kB|KB|MB|GB))\s*$",
+            r"^\s*([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*(p|B|kB|KB|MB|GB)\s*$",
             "A DropTail limit in packets (\"100p\") or bytes (\"20kB\")",
         )
     }
@@ -214,10 +215,13 @@ impl<'de> Deserialize<'de> for SsthreshStr {
         }
         parse_bytes(s.trim())
             .map(|b| SsthreshStr::Bytes(b.0))
-            .map_err(|_| {
-                de::Error::custom(format!(
-                "{s:?} is not a slow-start threshold (write \"bdp\" or a size such as \"64kB\")"
-            ))
+            .map_err(|e| {
+                de::Error::custom(match e.kind {
+                    UnitErrorKind::NotAQuantity => format!(
+                        "{s:?} is not a slow-start threshold (write \"bdp\" or a size such as \"64kB\")"
+                    ),
+                    _ => e.message,
+                })
             })
     }
 }
@@ -237,7 +241,7 @@ impl JsonSchema for SsthreshStr {
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         string_schema(
-            r"^\s*(bdp|[0-9]+(\.[0-9]+)?\s*(B|kB|KB|MB|GB))\s*$",
+            r"^\s*(bdp|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*(B|kB|KB|MB|GB))\s*$",
             "An initial slow-start threshold: \"bdp\" or a size such as \"64kB\"",
         )
     }
