@@ -1,6 +1,6 @@
 """Private native module of ccsim. Use the public API in :mod:`ccsim` instead."""
 
-from typing import Any, Callable
+from typing import Any, Callable, final
 
 __all__ = ["RunData", "__version__", "_selftest_panic", "bench_names", "bench_spec", "build_profile", "load_toml",
            "run", "schema", "validate"]
@@ -8,6 +8,7 @@ __all__ = ["RunData", "__version__", "_selftest_panic", "bench_names", "bench_sp
 __version__: str
 build_profile: str
 
+@final
 class RunData:
     """The results of a run, kept natively until asked for."""
 
