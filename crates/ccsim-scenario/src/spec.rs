@@ -817,11 +817,11 @@ impl Spec {
     /// Node names in order of first appearance in `links`.
     #[must_use]
     pub fn node_names(&self) -> Vec<String> {
-        let mut seen = BTreeMap::new();
+        let mut seen = std::collections::HashSet::with_capacity(2 * self.links.len());
         let mut order = Vec::new();
         for l in &self.links {
             for n in &l.between {
-                if seen.insert(n.clone(), ()).is_none() {
+                if seen.insert(n.as_str()) {
                     order.push(n.clone());
                 }
             }
@@ -1594,13 +1594,13 @@ fn check_name(path: &str, name: &str) -> Result<(), ScenarioError> {
 
 /// Connected components of the undirected link graph (union-find), for the "no route" check.
 struct Components {
-    index: BTreeMap<String, usize>,
+    index: std::collections::HashMap<String, usize>,
     root: Vec<usize>,
 }
 
 impl Components {
     fn new(spec: &Spec) -> Self {
-        let index: BTreeMap<String, usize> = spec
+        let index: std::collections::HashMap<String, usize> = spec
             .node_names()
             .into_iter()
             .enumerate()
