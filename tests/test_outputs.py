@@ -65,10 +65,12 @@ def test_a_file_ccsim_did_not_write_is_never_overwritten(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("target", ["", "/"])
 def test_empty_and_root_output_folders_are_refused(tmp_path: Path, target: str) -> None:
-    proc = cli("run", str(EXAMPLES / "dumbbell.toml"), "-o", target, "--no-plots")
+    # Run in tmp_path, so that "" (the current folder) is the test's own folder if it is not refused.
+    proc = subprocess.run([sys.executable, "-m", "ccsim.cli", "run", str(EXAMPLES / "dumbbell.toml"), "-o", target,
+                           "--no-plots"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert proc.returncode == 2
     assert proc.stderr.startswith("ccsim: error: output: ") and proc.stderr.count("\n") == 1
-    assert not Path("/summary.json").exists()
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_home_folder_is_refused(tmp_path: Path) -> None:
