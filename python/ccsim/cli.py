@@ -29,6 +29,14 @@ def natural_key(name: str) -> list[Any]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
+def format_rate(bps: float) -> str:
+    """A rate with a unit that shows its digits: 157 bit/s, 12.5 kbit/s, 3.2 Mbit/s."""
+    for unit, scale in (("Gbit/s", 1e9), ("Mbit/s", 1e6), ("kbit/s", 1e3)):
+        if bps >= scale:
+            return f"{bps / scale:.3g} {unit}"
+    return f"{bps:.3g} bit/s"
+
+
 def flow_lines(names: list[str], goodputs: list[float], lost: list[int]) -> list[str]:
     """The summary lines of the flows: the first flows in natural order, and a line naming
     the starved ones (goodput under 10 % of an equal share of the total)."""
@@ -45,7 +53,7 @@ def flow_lines(names: list[str], goodputs: list[float], lost: list[int]) -> list
         shown = ", ".join(starved[:_MAX_STARVED_NAMES])
         more = f" and {len(starved) - _MAX_STARVED_NAMES} more" if len(starved) > _MAX_STARVED_NAMES else ""
         lines.append(f"  starved (goodput under {STARVED_SHARE:.0%} of an equal share, "
-                     f"{share * STARVED_SHARE / 1e6:.3f} Mbit/s): {shown}{more}")
+                     f"{format_rate(share * STARVED_SHARE)}): {shown}{more}")
     return lines
 
 
