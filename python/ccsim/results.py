@@ -240,7 +240,7 @@ def _interrupts_deferred() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
     if received:
         raise KeyboardInterrupt
 
