@@ -73,7 +73,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         s = result.overview
         files = sorted(f.name for f in out.iterdir() if not f.name.startswith("."))
         print(f"wrote {out}/ ({', '.join(files)})")
-        cols = result.flow_columns()
+        cols = result.flow_columns("name", "goodput_bps", "lost_packets")
         for line in flow_lines(cols["name"], cols["goodput_bps"], cols["lost_packets"]):
             print(line)
         for name, t in s.get("ticp", {}).items():

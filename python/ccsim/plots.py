@@ -64,7 +64,7 @@ def plot_result(result: Result, out_dir: Path) -> list[Path]:
 
     recorded = set(result.table["variable"].astype(str))
     overview = result.overview["aggregate"]
-    flow_cols = result.flow_columns()
+    flow_cols = result.flow_columns("name", "goodput_bps")
     flows = list(flow_cols["name"])
     extremes = [(label, overview[key]) for label, key in (("least", "lowest_flow"), ("most", "highest_flow"))
                 if overview.get(key) is not None]

@@ -84,13 +84,14 @@ class Result:
             self._spec = json.loads(self._data.canonical_spec)
         return self._spec
 
-    def flow_columns(self) -> dict[str, list[Any]]:
-        """The per-flow table as plain lists, in the spec's order (no pandas needed)."""
-        return dict(self._data.table("flows"))
+    def flow_columns(self, *columns: str) -> dict[str, list[Any]]:
+        """The per-flow table as plain lists, in the spec's order (no pandas needed): every
+        column, or the ``columns`` named."""
+        return dict(self._data.table("flows", list(columns) if columns else None))
 
     def __repr__(self) -> str:
         r = self.overview["run"]
-        cols = self.flow_columns()
+        cols = self.flow_columns("name", "goodput_bps")
         shown = ", ".join(f"{n}: {g / 1e6:.3g} Mbit/s" for n, g in list(zip(cols["name"], cols["goodput_bps"]))[:4])
         more = "" if len(cols["name"]) <= 4 else f", ... ({len(cols['name'])} flows)"
         return (f"<ccsim.Result {r['sim_seconds']:g} s simulated, seed {self.seed}, spec {self.spec_hash}; "

@@ -140,10 +140,16 @@ fn values_to_list<'py>(py: Python<'py>, v: &Values) -> PyResult<Bound<'py, PyLis
     }
 }
 
-fn table_to_dict<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyDict>> {
+fn table_to_dict<'py>(
+    py: Python<'py>,
+    t: &Table,
+    columns: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     for (name, values) in &t.columns {
-        out.set_item(name, values_to_list(py, values)?)?;
+        if columns.as_ref().is_none_or(|c| c.contains(name)) {
+            out.set_item(name, values_to_list(py, values)?)?;
+        }
     }
     Ok(out)
 }
@@ -174,11 +180,18 @@ impl RunData {
         self.results.summary.run.seed
     }
 
-    /// One table as a dict of column name to list: "flows" or "links".
-    fn table<'py>(&self, py: Python<'py>, which: &str) -> PyResult<Bound<'py, PyDict>> {
+    /// One table as a dict of column name to list: "flows" or "links"; all columns, or those
+    /// named in `columns`.
+    #[pyo3(signature = (which, columns=None))]
+    fn table<'py>(
+        &self,
+        py: Python<'py>,
+        which: &str,
+        columns: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         match which {
-            "flows" => table_to_dict(py, &self.results.flow_table),
-            "links" => table_to_dict(py, &self.results.link_table),
+            "flows" => table_to_dict(py, &self.results.flow_table, columns),
+            "links" => table_to_dict(py, &self.results.link_table, columns),
             _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
                 "no table {which:?}"
             ))),
