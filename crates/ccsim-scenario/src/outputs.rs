@@ -169,6 +169,28 @@ pub fn summary_json(summary: &Summary) -> String {
     text.expect("a summary always serialises") + "\n"
 }
 
+/// The names `keys` refer to, in order of first use, and the keys renumbered into them: a
+/// dictionary column holds only the names it uses (a run of a million flows records the
+/// series of a few aggregate entities).
+fn used_names<S: AsRef<str>>(
+    names: &[S],
+    keys: impl Iterator<Item = u32>,
+) -> (Vec<String>, Vec<u32>) {
+    let mut index = vec![u32::MAX; names.len()];
+    let mut used = Vec::new();
+    let keys = keys
+        .map(|k| {
+            let slot = &mut index[k as usize];
+            if *slot == u32::MAX {
+                *slot = used.len() as u32;
+                used.push(names[k as usize].as_ref().to_string());
+            }
+            *slot
+        })
+        .collect();
+    (used, keys)
+}
+
 /// Series time stamps in seconds, as the tables give them.
 fn seconds(trace: &TraceBuf) -> Vec<f64> {
     trace.time_ns.iter().map(|&t| t as f64 / 1e9).collect()
@@ -229,8 +251,8 @@ pub fn write_outputs(dir: &Path, outcome: &RunResults, csv: bool) -> io::Result<
     )?;
     written.push("links.parquet");
     let t = &outcome.trace;
-    let var_names: Vec<String> = outcome.var_names.iter().map(|s| (*s).to_string()).collect();
-    let var_keys: Vec<u32> = t.var.iter().map(|&v| u32::from(v)).collect();
+    let (entity_names, entity_keys) = used_names(&outcome.entity_names, t.entity.iter().copied());
+    let (var_names, var_keys) = used_names(&outcome.var_names, t.var.iter().map(|&v| u32::from(v)));
     let seed = outcome.summary.run.seed.to_string();
     let mut meta = vec![
         ("ccsim.seed", seed.as_str()),
@@ -249,8 +271,8 @@ pub fn write_outputs(dir: &Path, outcome: &RunResults, csv: bool) -> io::Result<
             Column {
                 name: "entity",
                 data: ColumnData::Dict {
-                    values: &outcome.entity_names,
-                    keys: &t.entity,
+                    values: &entity_names,
+                    keys: &entity_keys,
                 },
             },
             Column {
