@@ -46,12 +46,19 @@ def flow_bands(wide: pd.DataFrame, flows: list[str]) -> pd.DataFrame:
                          "median": cols.quantile(0.5, axis=1), "p90": cols.quantile(0.9, axis=1)})
 
 
-def _draw_bands(ax: Any, bands: pd.DataFrame, scale: float, var: str, n: int) -> None:
+def _draw_bands(ax: Any, bands: pd.DataFrame, scale: float, var: str, n: int, unit: str) -> Any:
+    """Draw the spread over the flows on ``ax`` and, for rates, their total on a second axis
+    (right), so the total does not flatten the band; return that axis or None."""
+    total = None
     if var == "rate":
-        ax.plot(bands.index, bands["sum"] * scale, color="black", linewidth=1.4, label=f"all {n} flows (total)")
+        total = ax.twinx()
+        total.plot(bands.index, bands["sum"] * scale, color="black", linewidth=1.2, label=f"all {n} flows (total, right)")
+        total.set_ylabel(f"total, {unit}")
+        total.set_ylim(bottom=0)
     ax.fill_between(bands.index, bands["p10"] * scale, bands["p90"] * scale, color="tab:blue", alpha=0.25,
                     linewidth=0, label="10-90 % of flows")
     ax.plot(bands.index, bands["median"] * scale, color="tab:blue", linewidth=1.4, label="median flow")
+    return total
 
 
 def plot_result(result: Result, out_dir: Path) -> list[Path]:
@@ -87,7 +94,7 @@ def plot_result(result: Result, out_dir: Path) -> list[Path]:
                 bands = pd.DataFrame({k: wide[e] for k, e in AGGREGATE.items()})
             else:
                 bands = flow_bands(wide, per_flow)
-            _draw_bands(ax, bands, scale, var, len(flows))
+            total_ax = _draw_bands(ax, bands, scale, var, len(flows), unit)
             for (label, name), color in zip(extremes, ("tab:red", "tab:green")):
                 goodput = flow_cols["goodput_bps"][flows.index(name)]
                 text = f"{name}: {label} goodput ({goodput / 1e6:.3g} Mbit/s)"
@@ -95,7 +102,12 @@ def plot_result(result: Result, out_dir: Path) -> list[Path]:
                     ax.plot(wide.index, wide[name] * scale, color=color, linewidth=0.8, label=text)
                 else:
                     ax.plot([], [], color=color, linewidth=0, label=text)
-            ax.legend(fontsize="small")
+            handles, labels = ax.get_legend_handles_labels()
+            if total_ax is not None:
+                more = total_ax.get_legend_handles_labels()
+                handles, labels = more[0] + handles, more[1] + labels
+            ax.legend(handles, labels, fontsize="small")
+            ax.set_ylabel(f"per flow, {unit}")
         else:
             for col in wide.columns[:20]:
                 ax.plot(wide.index, wide[col] * scale, label=str(col), linewidth=1.2,
@@ -104,7 +116,8 @@ def plot_result(result: Result, out_dir: Path) -> list[Path]:
                 ax.legend(fontsize="small", ncol=2)
         ax.set_title(title)
         ax.set_xlabel("time (s)")
-        ax.set_ylabel(unit)
+        if not ax.get_ylabel():
+            ax.set_ylabel(unit)
         ax.grid(True, alpha=0.3)
         path = out_dir / f"{var}.png"
         fig.savefig(path, dpi=120)
