@@ -121,7 +121,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             print(json.dumps(r), flush=True)
         elif name in bench.SETUP_BENCHMARKS:
             print(f"{name}: {r['flows']} flows; parse+validate+build {r['setup_seconds']:.2f} s, run "
-                  f"{r['run_seconds']:.2f} s (simulation {r['sim_wall_seconds']:.2f} s), write "
+                  f"{r['run_seconds']:.2f} s (of which build + simulation {r['sim_wall_seconds']:.2f} s), write "
                   f"{r['write_seconds']:.2f} s, peak RSS {r['peak_rss_bytes'] / 2**20:.0f} MB, files "
                   f"{sum(r['output_bytes'].values()) / 2**20:.1f} MB", flush=True)
         else:
