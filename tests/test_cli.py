@@ -18,7 +18,7 @@ def test_run_writes_the_output_folder(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "" and proc.stderr == ""
     summary = json.loads((out / "summary.json").read_text())
-    assert set(summary) == {"flows", "links", "fairness", "run"}
+    assert set(summary) == {"flows", "links", "aggregate", "fairness", "run"}
     assert {"series.parquet", "rate.png", "cwnd.png", "queue.png", "spec.json"} <= {p.name for p in out.iterdir()}
 
 

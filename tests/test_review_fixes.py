@@ -83,7 +83,8 @@ def test_rerunning_into_a_folder_removes_stale_outputs(tmp_path: Path) -> None:
     (out / "notes.txt").write_text("mine")
     assert cli("run", str(EXAMPLES / "dumbbell.toml"), "-o", str(out), "-q", "--no-plots").returncode == 0
     names = {p.name for p in out.iterdir()}
-    assert names == {"summary.json", "spec.json", "series.parquet", "notes.txt"}
+    assert names == {"summary.json", "spec.json", "series.parquet", "flows.parquet", "links.parquet",
+                     ".ccsim-manifest", "notes.txt"}
 
 
 def test_output_folder_behind_a_symlink_to_another_filesystem(tmp_path: Path) -> None:
@@ -98,7 +99,7 @@ def test_output_folder_behind_a_symlink_to_another_filesystem(tmp_path: Path) ->
         proc = cli("run", str(EXAMPLES / "dumbbell.toml"), "-o", str(link), "-q")
         assert proc.returncode == 0, proc.stderr
         assert (target / "summary.json").exists()
-        assert not [p for p in target.iterdir() if p.name.startswith(".")]
+        assert not [p for p in target.iterdir() if p.name.startswith(".") and p.name != ".ccsim-manifest"]
     finally:
         for p in target.iterdir():
             p.unlink()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 from . import _ccsim
@@ -12,25 +14,45 @@ from .spec import SpecLike, to_json_text
 
 
 class _ProgressBar:
-    """A tqdm bar over simulated seconds, shown only for runs longer than a second."""
+    """A tqdm bar over simulated seconds, shown only for runs longer than a second (tqdm is
+    imported then, not before: short runs never pay for it)."""
 
-    def __init__(self, horizon: float | None, label: str) -> None:
-        from tqdm import tqdm
-
-        self._bar = tqdm(total=horizon, unit="sim s", delay=1.0, file=sys.stderr, desc=label,
-                         bar_format="{desc}{percentage:3.0f}%|{bar}| {n:.1f}/{total:.1f} sim s [{elapsed}<{remaining}{postfix}]",
-                         leave=False, dynamic_ncols=True)
+    def __init__(self, label: str) -> None:
+        self._label = label
+        self._bar: Any = None
         self._start = time.perf_counter()
 
     def __call__(self, sim_seconds: float, horizon: float, events: int) -> None:
-        if self._bar.total is None:
-            self._bar.total = horizon
+        elapsed = time.perf_counter() - self._start
+        if self._bar is None:
+            if elapsed < 1.0:
+                return
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=horizon, unit="sim s", file=sys.stderr, desc=self._label,
+                             bar_format="{desc}{percentage:3.0f}%|{bar}| {n:.1f}/{total:.1f} sim s "
+                                        "[{elapsed}<{remaining}{postfix}]",
+                             leave=False, dynamic_ncols=True)
         self._bar.update(sim_seconds - self._bar.n)
-        rate = events / max(time.perf_counter() - self._start, 1e-9)
-        self._bar.set_postfix_str(f"{rate / 1e6:.1f} M events/s", refresh=False)
+        self._bar.set_postfix_str(f"{events / max(elapsed, 1e-9) / 1e6:.1f} M events/s", refresh=False)
 
     def close(self) -> None:
-        self._bar.close()
+        if self._bar is not None:
+            self._bar.close()
+
+
+def _native_input(spec: SpecLike) -> tuple[str, bool]:
+    """The text the native run parses, and whether it is TOML. A scenario file is read and
+    handed over as it is, so it is parsed, validated and built once; anything else (and a
+    file that cannot be read, whose error :func:`ccsim.load` words) goes through JSON."""
+    if isinstance(spec, (str, os.PathLike)):
+        path = Path(spec)
+        try:
+            if path.is_file():
+                return path.read_text(encoding="utf-8"), path.suffix.lower() != ".json"
+        except (OSError, UnicodeDecodeError, ValueError):
+            pass
+    return to_json_text(spec), False
 
 
 ProgressCallback = Callable[[float, float, int], None]
@@ -46,8 +68,8 @@ def run(spec: SpecLike, *, progress: bool = True, label: str = "",
     Ctrl-C stops the run and raises ``KeyboardInterrupt``.
     Raises :class:`ccsim.SpecError` for bad input, :class:`ccsim.InternalError` for bugs.
     """
-    text = to_json_text(spec)  # validated once, by the native run
-    bar = _ProgressBar(None, label) if progress else None
+    text, is_toml = _native_input(spec)  # validated once, by the native run
+    bar = _ProgressBar(label) if progress else None
     callbacks = [cb for cb in (bar, on_progress) if cb is not None]
 
     def report(sim_seconds: float, horizon: float, events: int) -> None:
@@ -55,8 +77,8 @@ def run(spec: SpecLike, *, progress: bool = True, label: str = "",
             cb(sim_seconds, horizon, events)
 
     try:
-        raw: dict[str, Any] = _ccsim.run(text, report if callbacks else None)
+        data = _ccsim.run(text, report if callbacks else None, toml=is_toml)
     finally:
         if bar is not None:
             bar.close()
-    return Result(raw)
+    return Result(data)

@@ -1,4 +1,10 @@
-"""`ccsim bench`: fixed scenarios, each run in a fresh process for a clean peak-memory figure."""
+"""`ccsim bench`: fixed scenarios, each run in a fresh process for a clean peak-memory figure.
+
+Engine benchmarks (`dumbbell-100`, ...) measure events per second with series off. The
+set-up benchmark `setup-100k` measures what surrounds the simulation for a large scenario:
+a dumbbell with 100 000 CBR flows of 1 kbit/s for 10 s (:func:`scale_toml`), timed as
+parse + validate + build, run, and writing the output files (no plots).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +12,15 @@ import json
 import resource
 import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
 from typing import Any
 
 from . import _ccsim
+
+#: The set-up benchmarks and their flow counts.
+SETUP_BENCHMARKS = {"setup-100k": 100_000}
 
 
 def _current_rss_bytes() -> int:
@@ -19,22 +31,72 @@ def _current_rss_bytes() -> int:
         return 0
 
 
+def scale_toml(flows: int, *, hosts: bool = False) -> str:
+    """A TOML dumbbell (1 Gbit/s, 10 ms bottleneck) with ``flows`` CBR flows of 1 kbit/s for
+    10 s, all between two hosts, or with ``hosts=True`` each between its own pair of hosts
+    (two access links per flow)."""
+    parts = ['[run]\nduration = "10s"\nseed = 1\n',
+             '[[links]]\nbetween = ["r1", "r2"]\nrate = "1Gbps"\ndelay = "10ms"\nqueue = "1000p"\n']
+    if not hosts:
+        parts.append('[[links]]\nbetween = ["s", "r1"]\nrate = "10Gbps"\ndelay = "1ms"\n')
+        parts.append('[[links]]\nbetween = ["r2", "d"]\nrate = "10Gbps"\ndelay = "1ms"\n')
+    for i in range(flows):
+        src, dst = (f"s{i}", f"d{i}") if hosts else ("s", "d")
+        if hosts:
+            parts.append(f'[[links]]\nbetween = ["{src}", "r1"]\nrate = "10Mbps"\ndelay = "1ms"\n')
+            parts.append(f'[[links]]\nbetween = ["r2", "{dst}"]\nrate = "10Mbps"\ndelay = "1ms"\n')
+        parts.append(f'[[flows]]\nname = "f{i}"\nprotocol = "cbr"\nfrom = "{src}"\nto = "{dst}"\nrate = "1kbps"\n')
+    return "\n".join(parts)
+
+
+def run_setup(flows: int, *, hosts: bool = False) -> dict[str, Any]:
+    """Time the phases around the simulation of :func:`scale_toml` in this process."""
+    from .api import run
+
+    with tempfile.TemporaryDirectory(prefix="ccsim-bench-") as d:
+        path = Path(d) / "scale.toml"
+        path.write_text(scale_toml(flows, hosts=hosts))
+        text = path.read_text()
+        start = time.perf_counter()
+        _ccsim.load_toml(text)  # what `ccsim validate` does: parse, validate, build
+        setup = time.perf_counter() - start
+        start = time.perf_counter()
+        res = run(path, progress=False)
+        run_s = time.perf_counter() - start
+        start = time.perf_counter()
+        out = res.write(Path(d) / "out", plots=False)
+        write = time.perf_counter() - start
+        sizes = {f.name: f.stat().st_size for f in sorted(out.iterdir()) if not f.name.startswith(".")}
+    return {
+        "name": f"setup-{flows // 1000}k" + ("-hosts" if hosts else ""),
+        "flows": flows,
+        "toml_bytes": len(text),
+        "setup_seconds": setup,
+        "run_seconds": run_s,
+        "sim_wall_seconds": res.overview["run"]["wall_seconds"],
+        "write_seconds": write,
+        "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        "output_bytes": sizes,
+    }
+
+
 def run_one(name: str) -> dict[str, Any]:
     """Run benchmark ``name`` in this process and measure it.
 
     ``peak_rss_bytes`` is the process's peak; ``baseline_rss_bytes`` is what the interpreter
     and libraries held before the run, so the difference is the simulation's own.
     """
-    import time
-
+    if name in SETUP_BENCHMARKS:
+        return run_setup(SETUP_BENCHMARKS[name])
     spec = _ccsim.bench_spec(name)
     baseline = _current_rss_bytes()
     start = time.perf_counter()
-    raw = _ccsim.run(spec, None)
+    data = _ccsim.run(spec, None)
     wall = time.perf_counter() - start
-    summary = json.loads(raw["summary_json"])
+    summary = json.loads(data.summary_json())
     events = summary["run"]["events"]
-    packets = sum(link["tx_packets"] for link in summary["links"].values())
+    links = data.table("links")
+    packets = sum(links["tx_packets"])
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return {
         "name": name,
@@ -56,8 +118,11 @@ def run_isolated(name: str) -> dict[str, Any]:
 
 
 def names() -> list[str]:
-    return list(_ccsim.bench_names())
+    return [*_ccsim.bench_names(), *SETUP_BENCHMARKS]
 
 
 if __name__ == "__main__":
-    print(json.dumps(run_one(sys.argv[1])))
+    if len(sys.argv) > 2 and sys.argv[1] == "setup":  # python -m ccsim.bench setup FLOWS [hosts]
+        print(json.dumps(run_setup(int(sys.argv[2]), hosts=sys.argv[3:] == ["hosts"])))
+    else:
+        print(json.dumps(run_one(sys.argv[1])))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -20,24 +21,61 @@ from .errors import InternalError, SimulationError, SpecError
 
 
 _MAX_FLOW_LINES = 20
+_MAX_STARVED_NAMES = 10
+
+
+def natural_key(name: str) -> list[Any]:
+    """Sort key that orders the digits in a name by value: tcp2 before tcp10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def format_rate(bps: float) -> str:
+    """A rate with a unit that shows its digits: 157 bit/s, 12.5 kbit/s, 3.2 Mbit/s."""
+    for unit, scale in (("Gbit/s", 1e9), ("Mbit/s", 1e6), ("kbit/s", 1e3)):
+        if bps >= scale:
+            return f"{bps / scale:.3g} {unit}"
+    return f"{bps:.3g} bit/s"
+
+
+def flow_lines(names: list[str], goodputs: list[float], lost: list[int]) -> list[str]:
+    """The summary lines of the flows: the first flows in natural order, and a line naming
+    the starved ones (goodput under 10 % of an equal share of the total)."""
+    order = sorted(range(len(names)), key=lambda i: natural_key(names[i]))
+    lines = [f"  {names[i]:<16} goodput {goodputs[i] / 1e6:9.3f} Mbit/s  lost {lost[i]}"
+             for i in order[:_MAX_FLOW_LINES]]
+    if len(names) > _MAX_FLOW_LINES:
+        total = sum(goodputs)
+        lines.append(f"  ... and {len(names) - _MAX_FLOW_LINES} more flows (flows.parquet has them all); "
+                     f"{len(names)} flows carry {total / 1e6:.3f} Mbit/s")
+    share = sum(goodputs) / max(len(names), 1)
+    starved = [names[i] for i in order if goodputs[i] < STARVED_SHARE * share]
+    if starved:
+        shown = ", ".join(starved[:_MAX_STARVED_NAMES])
+        more = f" and {len(starved) - _MAX_STARVED_NAMES} more" if len(starved) > _MAX_STARVED_NAMES else ""
+        lines.append(f"  starved (goodput under {STARVED_SHARE:.0%} of an equal share, "
+                     f"{format_rate(share * STARVED_SHARE)}): {shown}{more}")
+    return lines
+
+
+#: A flow is starved under this fraction of an equal share (as summary.json's aggregate.starved_flows).
+STARVED_SHARE = 0.1
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from .api import run
-    from .results import check_output_dir
+    from .results import check_output_dir, planned_names
 
-    check_output_dir(args.output)  # a bad output path fails before the simulation, not after
+    # A bad output folder fails before the simulation, not after.
+    check_output_dir(args.output, planned_names(plots=not args.no_plots, csv=args.csv))
     result = run(args.scenario, progress=not args.quiet)
     out = result.write(args.output, plots=not args.no_plots, csv=args.csv)
     if not args.quiet:
-        s = result.summary
+        s = result.overview
         files = sorted(f.name for f in out.iterdir() if not f.name.startswith("."))
         print(f"wrote {out}/ ({', '.join(files)})")
-        flows = list(s["flows"].items())
-        for name, f in flows[:_MAX_FLOW_LINES]:
-            print(f"  {name:<16} goodput {f['goodput_bps'] / 1e6:9.3f} Mbit/s  lost {f['lost_packets']}")
-        if len(flows) > _MAX_FLOW_LINES:
-            print(f"  ... and {len(flows) - _MAX_FLOW_LINES} more flows (see summary.json)")
+        cols = result.flow_columns("name", "goodput_bps", "lost_packets")
+        for line in flow_lines(cols["name"], cols["goodput_bps"], cols["lost_packets"]):
+            print(line)
         for name, t in s.get("ticp", {}).items():
             done = f"done in {t['duration_s']:.2f} s" if t["duration_s"] is not None else "incomplete"
             print(f"  ticp {name:<11} {t['reports_received']}/{t['reports_expected']} reports, {done}, "
@@ -74,12 +112,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     unknown = [n for n in names if n not in bench.names()]
     if unknown:
         raise SpecError(f"unknown benchmark {unknown[0]!r} (known: {', '.join(bench.names())})", "bench")
-    if not args.json:
+    engine = [n for n in names if n not in bench.SETUP_BENCHMARKS]
+    if not args.json and engine:
         print(f"{'scenario':<16}{'events/s':>14}{'packets/s':>14}{'wall s':>9}{'peak RSS':>11}{'(sim part)':>12}")
     for name in names:
         r = bench.run_isolated(name)
         if args.json:
             print(json.dumps(r), flush=True)
+        elif name in bench.SETUP_BENCHMARKS:
+            print(f"{name}: {r['flows']} flows; parse+validate+build {r['setup_seconds']:.2f} s, run "
+                  f"{r['run_seconds']:.2f} s (of which build + simulation {r['sim_wall_seconds']:.2f} s), write "
+                  f"{r['write_seconds']:.2f} s, peak RSS {r['peak_rss_bytes'] / 2**20:.0f} MB, files "
+                  f"{sum(r['output_bytes'].values()) / 2**20:.1f} MB", flush=True)
         else:
             print(f"{name:<16}{r['events_per_second'] / 1e6:>12.2f} M{r['packets_per_second'] / 1e6:>12.2f} M"
                   f"{r['wall_seconds']:>9.2f}{r['peak_rss_bytes'] / 2**20:>9.0f} MB"
@@ -97,11 +141,12 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     if args.name not in REGISTRY:
         raise SpecError(f"unknown experiment {args.name!r} (known: {', '.join(REGISTRY)})", "reproduce")
     exp = REGISTRY[args.name]
-    from .results import check_output_dir, prepare_output_dir
+    from .results import prepare_output_dir, replace_folder
 
-    check_output_dir(args.output)
     parent = prepare_output_dir(args.output)
     out = parent / exp.name
+    umask = os.umask(0)
+    os.umask(umask)
     start = time.perf_counter()
     if not args.quiet:
         print(f"{exp.name}: {exp.title}{' (quick)' if args.quick else ''}", file=sys.stderr)
@@ -112,9 +157,8 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     try:
         report = exp.run(tmp, quick=args.quick, jobs=args.jobs)
         report.write(tmp)
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
+        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp made it private; the folder is the user's
+        replace_folder(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     verdict = "reproduced" if report.passed else "NOT reproduced"

@@ -1,11 +1,19 @@
-"""Plots of a run: flow rates, congestion windows and queue lengths, drawn with matplotlib."""
+"""Plots of a run: flow rates, congestion windows and queue lengths, drawn with matplotlib.
+
+Up to :data:`MAX_FLOW_LINES` flows get a line each. More flows are drawn as their total
+(rate) and the spread over the flows at each instant (median and the 10-90 % band), with the
+flows of least and most goodput named and drawn thin; the same figure is drawn from the
+aggregate series that runs of many flows record instead of per-flow series.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .results import Result
 
 _TITLES = {
@@ -13,6 +21,12 @@ _TITLES = {
     "cwnd": ("Congestion window", "kB", 1e-3),
     "queue": ("Queue length", "packets", 1.0),
 }
+
+#: CHOICE: above a dozen flows, lines per flow stop being readable; draw the spread instead.
+MAX_FLOW_LINES = 12
+
+#: The entities of the aggregate flow series (crates/ccsim-scenario/src/run.rs).
+AGGREGATE = {"sum": "flows (sum)", "p10": "flows (p10)", "median": "flows (median)", "p90": "flows (p90)"}
 
 
 def _busy_links(result: Result) -> set[str]:
@@ -22,33 +36,89 @@ def _busy_links(result: Result) -> set[str]:
     return {str(e) for e, v in busy.items() if v > 0}
 
 
+def flow_bands(wide: pd.DataFrame, flows: list[str]) -> pd.DataFrame:
+    """Per instant over ``flows``' columns of ``wide``: ``sum``, ``p10``, ``median``, ``p90``
+    (linear interpolation, as the aggregate series)."""
+    import pandas as pd
+
+    cols = wide[[c for c in wide.columns if str(c) in set(flows)]]
+    return pd.DataFrame({"sum": cols.sum(axis=1, min_count=1), "p10": cols.quantile(0.1, axis=1),
+                         "median": cols.quantile(0.5, axis=1), "p90": cols.quantile(0.9, axis=1)})
+
+
+def _draw_bands(ax: Any, bands: pd.DataFrame, scale: float, var: str, n: int, unit: str) -> Any:
+    """Draw the spread over the flows on ``ax`` and, for rates, their total on a second axis
+    (right), so the total does not flatten the band; return that axis or None."""
+    total = None
+    if var == "rate":
+        total = ax.twinx()
+        total.plot(bands.index, bands["sum"] * scale, color="black", linewidth=1.2, label=f"all {n} flows (total, right)")
+        total.set_ylabel(f"total, {unit}")
+        total.set_ylim(bottom=0)
+    ax.fill_between(bands.index, bands["p10"] * scale, bands["p90"] * scale, color="tab:blue", alpha=0.25,
+                    linewidth=0, label="10-90 % of flows")
+    ax.plot(bands.index, bands["median"] * scale, color="tab:blue", linewidth=1.4, label="median flow")
+    return total
+
+
 def plot_result(result: Result, out_dir: Path) -> list[Path]:
     """Write one PNG per recorded series among rate, cwnd and queue; return their paths."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import pandas as pd
 
     recorded = set(result.table["variable"].astype(str))
+    overview = result.overview["aggregate"]
+    flow_cols = result.flow_columns("name", "goodput_bps")
+    flows = list(flow_cols["name"])
+    extremes = [(label, overview[key]) for label, key in (("least", "lowest_flow"), ("most", "highest_flow"))
+                if overview.get(key) is not None]
     written = []
     for var, (title, unit, scale) in _TITLES.items():
         if var not in recorded:
             continue
         wide = result.wide(var)
+        columns = [str(c) for c in wide.columns]
+        aggregated = AGGREGATE["median"] in columns
+        per_flow = [c for c in columns if c in set(flows)]
         if var == "queue":
             keep = _busy_links(result)
             wide = wide[[c for c in wide.columns if str(c) in keep]]
             if wide.empty or len(wide.columns) == 0:
                 continue
         fig, ax = plt.subplots(figsize=(8, 4.5), constrained_layout=True)
-        for col in wide.columns[:20]:
-            ax.plot(wide.index, wide[col] * scale, label=str(col), linewidth=1.2, drawstyle="steps-post" if var == "queue" else "default")
+        if var != "queue" and (aggregated or len(per_flow) > MAX_FLOW_LINES):
+            if aggregated:
+                bands = pd.DataFrame({k: wide[e] for k, e in AGGREGATE.items()})
+            else:
+                bands = flow_bands(wide, per_flow)
+            total_ax = _draw_bands(ax, bands, scale, var, len(flows), unit)
+            for (label, name), color in zip(extremes, ("tab:red", "tab:green")):
+                goodput = flow_cols["goodput_bps"][flows.index(name)]
+                text = f"{name}: {label} goodput ({goodput / 1e6:.3g} Mbit/s)"
+                if name in wide.columns:
+                    ax.plot(wide.index, wide[name] * scale, color=color, linewidth=0.8, label=text)
+                else:
+                    ax.plot([], [], color=color, linewidth=0, label=text)
+            handles, labels = ax.get_legend_handles_labels()
+            if total_ax is not None:
+                more = total_ax.get_legend_handles_labels()
+                handles, labels = more[0] + handles, more[1] + labels
+            ax.legend(handles, labels, fontsize="small")
+            ax.set_ylabel(f"per flow, {unit}")
+        else:
+            for col in wide.columns[:20]:
+                ax.plot(wide.index, wide[col] * scale, label=str(col), linewidth=1.2,
+                        drawstyle="steps-post" if var == "queue" else "default")
+            if len(wide.columns) <= MAX_FLOW_LINES:
+                ax.legend(fontsize="small", ncol=2)
         ax.set_title(title)
         ax.set_xlabel("time (s)")
-        ax.set_ylabel(unit)
+        if not ax.get_ylabel():
+            ax.set_ylabel(unit)
         ax.grid(True, alpha=0.3)
-        if len(wide.columns) <= 12:
-            ax.legend(fontsize="small", ncol=2)
         path = out_dir / f"{var}.png"
         fig.savefig(path, dpi=120)
         plt.close(fig)

@@ -1,67 +1,133 @@
-"""Run results: the summary and the recorded time series, with writers for an output folder."""
+"""Run results: the summary, the per-flow and per-link tables and the recorded time series,
+with a writer for an output folder.
+
+The native run keeps its results until they are asked for; pandas and numpy are imported
+only by the methods that return DataFrames, so running a scenario and writing its files
+need neither (the Parquet files are written natively).
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import signal
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
+from . import _ccsim
+from .errors import SpecError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: The file in an output folder that lists the files ccsim wrote there (one name a line).
+MANIFEST = ".ccsim-manifest"
+
+#: Every file a run may write into its output folder, besides the manifest.
+OUTPUT_FILES = frozenset({"summary.json", "spec.json", "series.parquet", "series.csv", "flows.parquet",
+                          "links.parquet", "ticp_reports.parquet", "rate.png", "cwnd.png", "queue.png"})
+
+
+def _rows(columns: dict[str, list[Any]]) -> dict[str, dict[str, Any]]:
+    """A columnar table as ``{name: {column: value}}``; dotted column names nest."""
+    names = columns.pop("name")
+    out: dict[str, dict[str, Any]] = {}
+    keys = list(columns)
+    for i, name in enumerate(names):
+        row: dict[str, Any] = {}
+        for k in keys:
+            head, dot, tail = k.partition(".")
+            if dot:
+                row.setdefault(head, {})[tail] = columns[k][i]
+            else:
+                row[k] = columns[k][i]
+        out[name] = row
+    return out
 
 
 class Result:
     """What a run returns.
 
-    ``summary`` is a dict with the content of ``summary.json``; :meth:`series` gives a time
-    series as a tidy pandas DataFrame (columns ``time``, ``entity``, ``variable``, ``value``).
+    ``summary`` is a dict with the content of ``summary.json`` and, for runs of any size, the
+    per-flow (``flows``) and per-link (``links``) entries; :meth:`flows` and :meth:`links` give
+    the same as DataFrames, :meth:`series` a time series as a tidy DataFrame (columns ``time``,
+    ``entity``, ``variable``, ``value``).
     """
 
-    def __init__(self, raw: dict[str, Any]) -> None:
-        self.summary: dict[str, Any] = json.loads(raw["summary_json"])
-        self.spec: dict[str, Any] = json.loads(raw["canonical_spec"])
-        self.spec_hash: str = raw["spec_hash"]
-        self.seed: int = raw["seed"]
-        entities = list(raw["entities"])
-        variables = list(raw["vars"])
-        time_ns = np.frombuffer(raw["time_ns"], dtype="<u8")
-        entity = np.frombuffer(raw["entity"], dtype="<u4")
-        var = np.frombuffer(raw["var"], dtype="<u2")
-        value = np.frombuffer(raw["value"], dtype="<f8")
-        self._table = pd.DataFrame(
-            {
-                "time": time_ns / 1e9,
-                "entity": pd.Categorical.from_codes(entity.astype("int32"), categories=entities),
-                "variable": pd.Categorical.from_codes(var.astype("int32"), categories=variables),
-                "value": value,
-            }
-        )
-        ticp = raw.get("ticp") or {}
-        self._ticp = pd.DataFrame(
-            {
-                "session": pd.Categorical(ticp.get("session", [])),
-                "source": np.asarray(ticp.get("source", []), dtype="uint32"),
-                "node": pd.Categorical(ticp.get("node", [])),
-                "cluster": np.asarray(ticp.get("cluster", []), dtype="uint32"),
-                "arrived_s": np.asarray(ticp.get("arrived_s", []), dtype="float64"),
-                "round": np.asarray(ticp.get("round", []), dtype="uint32"),
-                "delayed": np.asarray(ticp.get("delayed", []), dtype="bool"),
-            }
-        )
+    def __init__(self, data: _ccsim.RunData) -> None:
+        self._data = data
+        self.spec_hash: str = data.spec_hash
+        self.seed: int = data.seed
+        #: The summary without the per-flow and per-link entries (cheap for any run).
+        self.overview: dict[str, Any] = json.loads(data.summary_json())
+        self._summary: dict[str, Any] | None = None
+        self._spec: dict[str, Any] | None = None
+        self._table: pd.DataFrame | None = None
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """The summary with every flow and link direction (built on first use)."""
+        if self._summary is None:
+            flows, links = _rows(self._data.table("flows")), _rows(self._data.table("links"))
+            self._summary = {"flows": flows, "links": links, **self.overview}
+        return self._summary
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The canonical spec (defaults filled in)."""
+        if self._spec is None:
+            self._spec = json.loads(self._data.canonical_spec)
+        return self._spec
+
+    def flow_columns(self, *columns: str) -> dict[str, list[Any]]:
+        """The per-flow table as plain lists, in the spec's order (no pandas needed): every
+        column, or the ``columns`` named."""
+        return dict(self._data.table("flows", list(columns) if columns else None))
 
     def __repr__(self) -> str:
-        r = self.summary["run"]
-        flows = ", ".join(f"{n}: {f['goodput_bps'] / 1e6:.3g} Mbit/s" for n, f in list(self.summary["flows"].items())[:4])
-        more = "" if len(self.summary["flows"]) <= 4 else f", ... ({len(self.summary['flows'])} flows)"
+        r = self.overview["run"]
+        cols = self.flow_columns("name", "goodput_bps")
+        shown = ", ".join(f"{n}: {g / 1e6:.3g} Mbit/s" for n, g in list(zip(cols["name"], cols["goodput_bps"]))[:4])
+        more = "" if len(cols["name"]) <= 4 else f", ... ({len(cols['name'])} flows)"
         return (f"<ccsim.Result {r['sim_seconds']:g} s simulated, seed {self.seed}, spec {self.spec_hash}; "
-                f"{flows}{more}; {len(self._table)} series records>")
+                f"{shown}{more}; {self._data.series_len()} series records>")
+
+    def flows(self) -> pd.DataFrame:
+        """One row per flow (index ``name``), in the spec's order: what ``flows.parquet`` holds."""
+        import pandas as pd
+
+        return pd.DataFrame(self._data.table("flows")).set_index("name")
+
+    def links(self) -> pd.DataFrame:
+        """One row per link direction (index ``name``, "a->b"): what ``links.parquet`` holds."""
+        import pandas as pd
+
+        return pd.DataFrame(self._data.table("links")).set_index("name")
 
     @property
     def table(self) -> pd.DataFrame:
         """Every recorded series, in one tidy table."""
+        if self._table is None:
+            import numpy as np
+            import pandas as pd
+
+            raw = self._data.series()
+            time_ns = np.frombuffer(raw["time_ns"], dtype="<u8")
+            entity = np.frombuffer(raw["entity"], dtype="<u4")
+            var = np.frombuffer(raw["var"], dtype="<u2")
+            self._table = pd.DataFrame(
+                {
+                    "time": time_ns / 1e9,
+                    "entity": pd.Categorical.from_codes(entity.astype("int32"), categories=list(raw["entities"])),
+                    "variable": pd.Categorical.from_codes(var.astype("int32"), categories=list(raw["vars"])),
+                    "value": np.frombuffer(raw["value"], dtype="<f8"),
+                }
+            )
         return self._table
 
     def series(self, variable: str | None = None) -> pd.DataFrame:
@@ -69,13 +135,14 @@ class Result:
 
         Raises ``KeyError`` naming the recorded variables if ``variable`` was not recorded.
         """
+        table = self.table
         if variable is None:
-            return self._table.copy()
-        mask = self._table["variable"] == variable
+            return table.copy()
+        mask = table["variable"] == variable
         if not mask.any():
-            recorded = sorted(set(self._table["variable"].astype(str)))
+            recorded = sorted(set(table["variable"].astype(str)))
             raise KeyError(f"no series {variable!r} was recorded (recorded: {', '.join(recorded) or 'none'})")
-        out = self._table[mask].reset_index(drop=True)
+        out = table[mask].reset_index(drop=True)
         out["entity"] = out["entity"].cat.remove_unused_categories()
         out["variable"] = out["variable"].cat.remove_unused_categories()
         return out
@@ -84,11 +151,27 @@ class Result:
         """Per source of each TICP session: its node, cluster rank, the arrival time of its report
         (``arrived_s``, NaN if it never arrived), the round that collected it and whether it was
         delayed. Raises ``KeyError`` naming the sessions if ``session`` is not one of them."""
+        import numpy as np
+        import pandas as pd
+
+        ticp = self._data.ticp()
+        table = pd.DataFrame(
+            {
+                "session": pd.Categorical(ticp["session"]),
+                "source": np.asarray(ticp["source"], dtype="uint32"),
+                "node": pd.Categorical(ticp["node"]),
+                "cluster": np.asarray(ticp["cluster"], dtype="uint32"),
+                "arrived_s": np.asarray(ticp["arrived_s"], dtype="float64"),
+                "round": np.asarray(ticp["round"], dtype="uint32"),
+                "delayed": np.asarray(ticp["delayed"], dtype="bool"),
+            }
+        )
         if session is None:
-            return self._ticp.copy()
-        if session not in self.summary.get("ticp", {}):
-            raise KeyError(f"no TICP session {session!r} (sessions: {', '.join(self.summary.get('ticp', {})) or 'none'})")
-        return self._ticp[self._ticp["session"] == session].reset_index(drop=True)
+            return table
+        sessions = self.overview.get("ticp", {})
+        if session not in sessions:
+            raise KeyError(f"no TICP session {session!r} (sessions: {', '.join(sessions) or 'none'})")
+        return table[table["session"] == session].reset_index(drop=True)
 
     def wide(self, variable: str) -> pd.DataFrame:
         """One variable as a wide table: index time, one column per entity."""
@@ -97,54 +180,126 @@ class Result:
                              dropna=False)
 
     def write(self, out_dir: str | os.PathLike[str], *, plots: bool = True, csv: bool = False) -> Path:
-        """Write ``summary.json``, ``spec.json``, ``series.parquet`` (and ``series.csv``) and PNG
-        plots into ``out_dir``, creating it if needed.
+        """Write ``summary.json``, ``spec.json``, ``flows.parquet``, ``links.parquet``,
+        ``series.parquet`` (and ``series.csv``, ``ticp_reports.parquet``) and PNG plots into
+        ``out_dir``, creating it if needed; return the folder.
 
-        Files are written to a temporary folder inside ``out_dir`` and moved into place at the
-        end, so an error never leaves a half-written set; files a previous run of ccsim left
-        there and this run does not write (an old ``series.csv`` or plot) are removed.
+        The files are written into a temporary folder first and moved into place together:
+        an error or Ctrl-C leaves the previous results or the new ones, never a mix or
+        nothing. ``.ccsim-manifest`` lists what ccsim wrote; the next write removes only
+        those files, and refuses (:class:`ccsim.SpecError`, before writing anything) to
+        replace a file of the same name that ccsim did not write.
         """
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        out = prepare_output_dir(out_dir)
+        out = prepare_output_dir(out_dir, planned_names(plots=plots, csv=csv))
         tmp = Path(tempfile.mkdtemp(prefix=".ccsim-tmp-", dir=out))
         try:
-            (tmp / "summary.json").write_text(json.dumps(self.summary, indent=2, allow_nan=False) + "\n")
-            (tmp / "spec.json").write_text(json.dumps(self.spec, indent=2) + "\n")
-            table = pa.Table.from_pandas(self._table, preserve_index=False)
-            meta = dict(table.schema.metadata or {})
-            meta.update({b"ccsim.seed": str(self.seed).encode(), b"ccsim.spec_hash": self.spec_hash.encode(),
-                         b"ccsim.spec": json.dumps(self.spec).encode()})
-            pq.write_table(table.replace_schema_metadata(meta), tmp / "series.parquet")
-            if csv:
-                self._table.to_csv(tmp / "series.csv", index=False)
-            if len(self._ticp):
-                pq.write_table(pa.Table.from_pandas(self._ticp, preserve_index=False), tmp / "ticp_reports.parquet")
+            names = list(self._data.write(str(tmp), csv))
             if plots:
                 from .plots import plot_result
 
-                plot_result(self, tmp)
-            written = {f.name for f in tmp.iterdir()}
-            for name in OUTPUT_FILES - written:
-                (out / name).unlink(missing_ok=True)
-            for f in tmp.iterdir():
-                os.replace(f, out / f.name)
+                names += [p.name for p in plot_result(self, tmp)]
+            refuse_foreign_files(out, names)
+            (tmp / MANIFEST).write_text("".join(f"{n}\n" for n in sorted(names)))
+            swap_in(out, tmp, names + [MANIFEST], previous_outputs(out) | {MANIFEST})
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         return out
 
 
-#: Every file a run writes into its output folder.
-OUTPUT_FILES = {"summary.json", "spec.json", "series.parquet", "series.csv", "ticp_reports.parquet", "rate.png",
-                "cwnd.png", "queue.png"}
+def planned_names(*, plots: bool, csv: bool) -> set[str]:
+    """The files a run may write with these options (plots depend on what was recorded)."""
+    skip = ({"series.csv"} if not csv else set()) | ({"rate.png", "cwnd.png", "queue.png"} if not plots else set())
+    return set(OUTPUT_FILES) - skip
 
 
-def check_output_dir(out_dir: str | os.PathLike[str]) -> Path:
-    """Check, without creating anything, that ``out_dir`` is or can become a writable folder."""
-    from .errors import SpecError
+def previous_outputs(out: Path) -> set[str]:
+    """The files the manifest in ``out`` says ccsim wrote (only plain names it could write)."""
+    try:
+        listed = (out / MANIFEST).read_text().split("\n")
+    except (FileNotFoundError, UnicodeDecodeError):
+        return set()
+    return {n for n in listed if n in OUTPUT_FILES}
 
+
+def refuse_foreign_files(out: Path, names: set[str] | list[str]) -> None:
+    """A SpecError if a file ccsim is about to write exists in ``out`` and ccsim did not write it."""
+    ours = previous_outputs(out)
+    foreign = sorted(n for n in names if n not in ours and (out / n).exists())
+    if foreign:
+        raise SpecError(f"{out / foreign[0]} exists and was not written by ccsim (it is not listed in "
+                        f"{out / MANIFEST}); move it or choose another output folder", "output")
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back for the duration of the block; raise it after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[object] = []
+    previous = signal.signal(signal.SIGINT, lambda *a: received.append(a))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+    if received:
+        raise KeyboardInterrupt
+
+
+def swap_in(out: Path, tmp: Path, new: list[str], old: set[str]) -> None:
+    """Move the files ``new`` from ``tmp`` into ``out`` in place of the files ``old``, as one step:
+    the old files are first moved aside, and any failure puts them back. Ctrl-C is held back
+    until the step is done."""
+    with _interrupts_deferred():
+        backup = Path(tempfile.mkdtemp(prefix=".ccsim-old-", dir=out))
+        moved_aside: list[str] = []
+        moved_in: list[str] = []
+        try:
+            for name in sorted(old):
+                if (out / name).exists():
+                    os.replace(out / name, backup / name)
+                    moved_aside.append(name)
+            for name in new:
+                os.replace(tmp / name, out / name)
+                moved_in.append(name)
+        except BaseException:
+            for name in moved_in:
+                (out / name).unlink(missing_ok=True)
+            for name in moved_aside:
+                os.replace(backup / name, out / name)
+            raise
+        finally:
+            shutil.rmtree(backup, ignore_errors=True)
+
+
+def replace_folder(new: Path, dest: Path) -> None:
+    """Put the folder ``new`` in place of ``dest`` (which may not exist) as one step: the old
+    folder is moved aside first and restored on failure; Ctrl-C is held back meanwhile."""
+    with _interrupts_deferred():
+        aside = dest.with_name(f".{dest.name}.old-{os.getpid()}")
+        if dest.exists():
+            os.replace(dest, aside)
+        try:
+            os.replace(new, dest)
+        except BaseException:
+            if aside.exists():
+                os.replace(aside, dest)
+            raise
+        shutil.rmtree(aside, ignore_errors=True)
+
+
+def check_output_dir(out_dir: str | os.PathLike[str], names: set[str] | None = None) -> Path:
+    """Check, without creating anything, that ``out_dir`` is or can become a writable folder,
+    is not one that must never hold results (the current folder named as "", a filesystem
+    root, the home folder) and holds no file of one of ``names`` that ccsim did not write."""
+    if os.fspath(out_dir) == "":
+        raise SpecError("the output folder is empty; name a folder (e.g. -o out)", "output")
     out = Path(out_dir)
+    resolved = out.expanduser().resolve()
+    if resolved == Path(resolved.anchor):
+        raise SpecError(f"{out} is a filesystem root; choose a folder for the results (e.g. -o out)", "output")
+    if resolved == Path.home().resolve():
+        raise SpecError(f"{out} is your home folder; choose a folder for the results (e.g. -o out)", "output")
     if out.exists() and not out.is_dir():
         raise SpecError(f"{out} exists and is not a folder", "output")
     ancestor = out
@@ -154,16 +309,15 @@ def check_output_dir(out_dir: str | os.PathLike[str]) -> Path:
         raise SpecError(f"cannot create the output folder {out}: {ancestor} is not a folder", "output")
     if not os.access(ancestor, os.W_OK):
         raise SpecError(f"cannot create the output folder {out}: {ancestor} is not writable", "output")
+    if names and out.is_dir():
+        refuse_foreign_files(out, names)
     return out
 
 
-def prepare_output_dir(out_dir: str | os.PathLike[str]) -> Path:
-    """Create ``out_dir`` (and its parents) if needed; a clear SpecError if it cannot be one."""
-    from .errors import SpecError
-
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise SpecError(f"{out} exists and is not a folder", "output")
+def prepare_output_dir(out_dir: str | os.PathLike[str], names: set[str] | None = None) -> Path:
+    """Create ``out_dir`` (and its parents) if needed; a clear SpecError if it cannot be one, or
+    if it holds a file of one of ``names`` that ccsim did not write."""
+    out = check_output_dir(out_dir, names)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:

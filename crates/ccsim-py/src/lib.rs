@@ -1,13 +1,18 @@
 //! `ccsim._ccsim`: the private native module. Spec in, results out.
 //!
-//! Functions: `run`, `validate`, `load_toml`, `schema`, `bench_names`, `bench_spec`.
+//! Functions: `run` (returning a `RunData`), `validate`, `load_toml`, `schema`, `bench_names`, `bench_spec`.
 //! Specs cross as JSON text; series cross as little-endian byte buffers that numpy views
 //! without per-row objects. Errors become the exceptions of `ccsim.errors` (see `errors.rs`).
 
 mod errors;
 mod guard;
 
-use ccsim_scenario::{bench, parse_spec_json, parse_spec_toml, RunOptions, ScenarioError};
+use std::path::PathBuf;
+
+use ccsim_scenario::outputs::{write_outputs, Table, Values};
+use ccsim_scenario::{
+    bench, parse_spec_json, parse_spec_toml, RunOptions, RunResults, ScenarioError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
@@ -73,19 +78,27 @@ fn bench_spec(py: Python<'_>, name: &str) -> PyResult<String> {
     }
 }
 
-/// Run a JSON spec. `progress(sim_seconds, horizon_seconds, events)` is called from time to
-/// time with the GIL held; pending signals (Ctrl-C) are checked at the same points.
+/// Run a spec: JSON text, or TOML text with `toml=True` (parsed, validated and built once).
+/// `progress(sim_seconds, horizon_seconds, events)` is called from time to time with the GIL
+/// held; pending signals (Ctrl-C) are checked at the same points.
 #[pyfunction]
-#[pyo3(signature = (spec_json, progress=None, chunk_events=262_144))]
+#[pyo3(signature = (spec_text, progress=None, chunk_events=262_144, toml=false))]
 fn run(
     py: Python<'_>,
-    spec_json: &str,
+    spec_text: &str,
     progress: Option<PyObject>,
     chunk_events: u64,
-) -> PyResult<PyObject> {
-    let spec = guarded(|| parse_spec_json(spec_json))
-        .map_err(|panic_message| internal_error(py, &panic_message))?
-        .map_err(|e| to_pyerr(py, &e))?;
+    toml: bool,
+) -> PyResult<RunData> {
+    let spec = guarded(|| {
+        if toml {
+            parse_spec_toml(spec_text)
+        } else {
+            parse_spec_json(spec_text)
+        }
+    })
+    .map_err(|panic_message| internal_error(py, &panic_message))?
+    .map_err(|e| to_pyerr(py, &e))?;
     let mut pending: Option<PyErr> = None;
     let outcome = py.allow_threads(|| {
         guarded(|| {
@@ -108,47 +121,144 @@ fn run(
                     true
                 })
             })
+            // The finished simulation is dropped here, outside the GIL.
+            .map(|o| o.results)
         })
     });
-    let outcome = match outcome {
-        Err(panic_message) => return Err(internal_error(py, &panic_message)),
-        Ok(Err(e)) => return Err(pending.unwrap_or_else(|| to_pyerr(py, &e))),
-        Ok(Ok(o)) => o,
-    };
-    let summary =
-        serde_json::to_string(&outcome.summary).map_err(|e| internal_error(py, &e.to_string()))?;
-    let t = &outcome.trace;
+    match outcome {
+        Err(panic_message) => Err(internal_error(py, &panic_message)),
+        Ok(Err(e)) => Err(pending.unwrap_or_else(|| to_pyerr(py, &e))),
+        Ok(Ok(results)) => Ok(RunData { results }),
+    }
+}
+
+/// The results of a run, kept on the Rust side until asked for: the summary as JSON text,
+/// the tables as columns, the series as little-endian buffers, and the output files.
+#[pyclass(frozen, module = "ccsim._ccsim")]
+struct RunData {
+    results: RunResults,
+}
+
+fn values_to_list<'py>(py: Python<'py>, v: &Values) -> PyResult<Bound<'py, PyList>> {
+    match v {
+        Values::F64(x) => PyList::new(py, x),
+        Values::OptF64(x) => PyList::new(py, x),
+        Values::U64(x) => PyList::new(py, x),
+        Values::Str(x) => PyList::new(py, x),
+    }
+}
+
+fn table_to_dict<'py>(
+    py: Python<'py>,
+    t: &Table,
+    columns: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    out.set_item("summary_json", summary)?;
-    out.set_item("canonical_spec", spec.canonical_json())?;
-    out.set_item("spec_hash", spec.hash())?;
-    out.set_item("seed", spec.run.seed)?;
-    out.set_item("entities", PyList::new(py, &outcome.entity_names)?)?;
-    out.set_item("vars", PyList::new(py, &outcome.var_names)?)?;
-    out.set_item(
-        "time_ns",
-        PyBytes::new(py, &le_bytes(&t.time_ns, u64::to_le_bytes)),
-    )?;
-    out.set_item(
-        "entity",
-        PyBytes::new(py, &le_bytes(&t.entity, u32::to_le_bytes)),
-    )?;
-    out.set_item("var", PyBytes::new(py, &le_bytes(&t.var, u16::to_le_bytes)))?;
-    out.set_item(
-        "value",
-        PyBytes::new(py, &le_bytes(&t.value, f64::to_le_bytes)),
-    )?;
-    let tt = &outcome.ticp_table;
-    let ticp = PyDict::new(py);
-    ticp.set_item("session", PyList::new(py, &tt.session)?)?;
-    ticp.set_item("source", PyList::new(py, &tt.source)?)?;
-    ticp.set_item("node", PyList::new(py, &tt.node)?)?;
-    ticp.set_item("cluster", PyList::new(py, &tt.cluster)?)?;
-    ticp.set_item("arrived_s", PyList::new(py, &tt.arrived_s)?)?;
-    ticp.set_item("round", PyList::new(py, &tt.round)?)?;
-    ticp.set_item("delayed", PyList::new(py, &tt.delayed)?)?;
-    out.set_item("ticp", ticp)?;
-    Ok(out.into_any().unbind())
+    for (name, values) in &t.columns {
+        if columns.as_ref().is_none_or(|c| c.contains(name)) {
+            out.set_item(name, values_to_list(py, values)?)?;
+        }
+    }
+    Ok(out)
+}
+
+#[pymethods]
+impl RunData {
+    /// The summary without the per-flow and per-link entries (those are in the tables).
+    fn summary_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.results.summary)
+            .map_err(|e| Python::with_gil(|py| internal_error(py, &e.to_string())))
+    }
+
+    /// The canonical spec, JSON text.
+    #[getter]
+    fn canonical_spec(&self) -> &str {
+        &self.results.canonical_spec
+    }
+
+    /// The spec's hash.
+    #[getter]
+    fn spec_hash(&self) -> &str {
+        &self.results.summary.run.spec_hash
+    }
+
+    /// The master seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.results.summary.run.seed
+    }
+
+    /// One table as a dict of column name to list: "flows" or "links"; all columns, or those
+    /// named in `columns`.
+    #[pyo3(signature = (which, columns=None))]
+    fn table<'py>(
+        &self,
+        py: Python<'py>,
+        which: &str,
+        columns: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        match which {
+            "flows" => table_to_dict(py, &self.results.flow_table, columns),
+            "links" => table_to_dict(py, &self.results.link_table, columns),
+            _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "no table {which:?}"
+            ))),
+        }
+    }
+
+    /// The series: entity and variable names, and time_ns (u64), entity (u32), var (u16),
+    /// value (f64) columns as little-endian bytes.
+    fn series<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let t = &self.results.trace;
+        let out = PyDict::new(py);
+        out.set_item("entities", PyList::new(py, &self.results.entity_names)?)?;
+        out.set_item("vars", PyList::new(py, &self.results.var_names)?)?;
+        out.set_item(
+            "time_ns",
+            PyBytes::new(py, &le_bytes(&t.time_ns, u64::to_le_bytes)),
+        )?;
+        out.set_item(
+            "entity",
+            PyBytes::new(py, &le_bytes(&t.entity, u32::to_le_bytes)),
+        )?;
+        out.set_item("var", PyBytes::new(py, &le_bytes(&t.var, u16::to_le_bytes)))?;
+        out.set_item(
+            "value",
+            PyBytes::new(py, &le_bytes(&t.value, f64::to_le_bytes)),
+        )?;
+        Ok(out)
+    }
+
+    /// Number of series records.
+    fn series_len(&self) -> usize {
+        self.results.trace.len()
+    }
+
+    /// The TICP report table as a dict of column name to list.
+    fn ticp<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let tt = &self.results.ticp_table;
+        let ticp = PyDict::new(py);
+        ticp.set_item("session", PyList::new(py, &tt.session)?)?;
+        ticp.set_item("source", PyList::new(py, &tt.source)?)?;
+        ticp.set_item("node", PyList::new(py, &tt.node)?)?;
+        ticp.set_item("cluster", PyList::new(py, &tt.cluster)?)?;
+        ticp.set_item("arrived_s", PyList::new(py, &tt.arrived_s)?)?;
+        ticp.set_item("round", PyList::new(py, &tt.round)?)?;
+        ticp.set_item("delayed", PyList::new(py, &tt.delayed)?)?;
+        Ok(ticp)
+    }
+
+    /// Write the output files (not the plots) into the existing folder `dir`; return their
+    /// names. I/O errors raise `OSError`.
+    #[pyo3(signature = (dir, csv=false))]
+    fn write(&self, py: Python<'_>, dir: PathBuf, csv: bool) -> PyResult<Vec<&'static str>> {
+        let results = &self.results;
+        match py.allow_threads(|| guarded(|| write_outputs(&dir, results, csv))) {
+            Err(panic_message) => Err(internal_error(py, &panic_message)),
+            Ok(Err(e)) => Err(e.into()),
+            Ok(Ok(names)) => Ok(names),
+        }
+    }
 }
 
 /// For the command line: turn an abort (a failed allocation) into one line and exit 1.
@@ -175,6 +285,7 @@ fn _selftest_panic(py: Python<'_>) -> PyResult<()> {
 #[pymodule]
 fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_class::<RunData>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(load_toml, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;

@@ -8,6 +8,8 @@ pub mod bench;
 pub mod error;
 pub mod fuzzing;
 pub mod memory;
+pub mod outputs;
+pub mod parquet;
 pub mod run;
 pub mod spec;
 pub mod summary;
@@ -15,5 +17,5 @@ pub mod ticp;
 pub mod units;
 
 pub use error::ScenarioError;
-pub use run::{check, run, RunOptions, RunOutcome, RunProgress};
+pub use run::{check, run, RunOptions, RunOutcome, RunProgress, RunResults};
 pub use spec::{parse_spec_json, parse_spec_toml, parse_spec_value, schema_json, Spec};

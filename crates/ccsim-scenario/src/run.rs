@@ -1,6 +1,6 @@
 //! Build a simulation from a validated spec and run it, with progress and interruption.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
 
 use ccsim_core::{Addr, Dur, FlowId, SimTime, VarId};
@@ -15,7 +15,8 @@ use ccsim_protocols::{
 };
 
 use crate::error::ScenarioError;
-use crate::spec::{Protocol, QueueSpec, Routing, Spec};
+use crate::outputs::{flow_table, link_table, Table};
+use crate::spec::{hash_canonical, Protocol, QueueSpec, Routing, Spec};
 use crate::summary::{summarize, Summary};
 use crate::units::{QueueStr, SsthreshStr};
 
@@ -54,9 +55,24 @@ impl Default for RunOptions {
     }
 }
 
-/// What a run returns.
+/// What a run returns: its results and the finished simulation. Derefs to the results.
 pub struct RunOutcome {
-    /// The summary (same content as `summary.json`).
+    /// Everything the output files hold.
+    pub results: RunResults,
+    /// The finished simulation, for inspection.
+    pub built: Built,
+}
+
+impl std::ops::Deref for RunOutcome {
+    type Target = RunResults;
+    fn deref(&self) -> &RunResults {
+        &self.results
+    }
+}
+
+/// The results of a run, as the output files hold them.
+pub struct RunResults {
+    /// The summary.
     pub summary: Summary,
     /// Recorded series.
     pub trace: TraceBuf,
@@ -66,8 +82,12 @@ pub struct RunOutcome {
     pub var_names: Vec<&'static str>,
     /// Per-source report arrivals of the TICP sessions.
     pub ticp_table: crate::ticp::TicpTable,
-    /// The finished simulation, for inspection.
-    pub built: Built,
+    /// The spec's canonical JSON (its hash is `summary.run.spec_hash`).
+    pub canonical_spec: String,
+    /// One row per flow, in spec order (`flows.parquet`).
+    pub flow_table: Table,
+    /// One row per link direction, in spec order (`links.parquet`).
+    pub link_table: Table,
 }
 
 /// The simulation built from a spec, with the handles the summary needs.
@@ -107,12 +127,16 @@ fn path_bdp(sim: &NetSim, from: NodeId, to: NodeId) -> u64 {
 /// [`ScenarioError::Internal`] if the spec was not validated (a route is missing).
 pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> {
     let mut sim = NetSim::new(spec.run.seed);
-    let mut node_ids = BTreeMap::new();
-    for name in spec.node_names() {
-        let id = sim.add_node(&name);
-        node_ids.insert(name, id);
+    // Nodes in order of first appearance in `links`.
+    let mut node_index: HashMap<&str, NodeId> = HashMap::with_capacity(2 * spec.links.len());
+    for l in &spec.links {
+        for n in &l.between {
+            if !node_index.contains_key(n.as_str()) {
+                node_index.insert(n, sim.add_node(n));
+            }
+        }
     }
-    let node = |n: &String| -> NodeId { node_ids[n] };
+    let node = |n: &String| -> NodeId { node_index[n.as_str()] };
     let mut links = Vec::new();
     for l in &spec.links {
         let limit = match l.queue.limit() {
@@ -302,6 +326,14 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         }
         flows.push((flow, s, r));
     }
+    let node_ids: BTreeMap<String, NodeId> = if spec.ticp.is_empty() {
+        BTreeMap::new()
+    } else {
+        node_index
+            .iter()
+            .map(|(n, id)| ((*n).to_string(), *id))
+            .collect()
+    };
     let ticp = crate::ticp::add_sessions(spec, &mut sim, &node_ids);
     sim.set_route_metric(match spec.run.routing {
         Routing::Delay => RouteMetric::Delay,
@@ -323,7 +355,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
             }
         }
     }
-    let link_ids: BTreeMap<&str, LinkId> = links.iter().map(|(n, id)| (n.as_str(), *id)).collect();
+    let link_ids: HashMap<&str, LinkId> = links.iter().map(|(n, id)| (n.as_str(), *id)).collect();
     for (i, d) in spec.drops.iter().enumerate() {
         let link = *link_ids.get(d.link.as_str()).ok_or_else(|| {
             ScenarioError::spec(
@@ -433,16 +465,114 @@ pub fn run(
         .check_conservation()
         .map_err(|e| ScenarioError::Internal(e.to_string()))?;
     let wall_seconds = started.elapsed().as_secs_f64();
-    let summary = summarize(spec, &built, wall_seconds);
-    let entity_names = built.sim.entity_names().to_vec();
-    let trace = built.sim.take_trace();
+    let canonical_spec = spec.canonical_json();
+    let summary = summarize(spec, &built, hash_canonical(&canonical_spec), wall_seconds);
+    let mut entity_names = built.sim.entity_names().to_vec();
+    let var_names = TraceBuf::var_names();
+    let mut trace = built.sim.take_trace();
+    if !spec
+        .output
+        .per_flow_series
+        .unwrap_or(spec.flows.len() <= PER_FLOW_SERIES_MAX_FLOWS)
+    {
+        trace = aggregate_flow_series(spec, trace, &mut entity_names, &var_names);
+    }
     let ticp_table = crate::ticp::table(spec, &built.sim, &built.ticp);
+    let flow_names: Vec<String> = spec.flows.iter().map(|f| f.name.clone()).collect();
+    let link_names: Vec<String> = built.links.iter().map(|(n, _)| n.clone()).collect();
     Ok(RunOutcome {
-        ticp_table,
-        summary,
-        trace,
-        entity_names,
-        var_names: TraceBuf::var_names(),
+        results: RunResults {
+            ticp_table,
+            flow_table: flow_table(&flow_names, &summary.flows),
+            link_table: link_table(&link_names, &summary.links),
+            canonical_spec,
+            summary,
+            trace,
+            entity_names,
+            var_names,
+        },
         built,
     })
+}
+
+/// CHOICE: runs of more flows than this record their flow series aggregated over the flows
+/// unless `output.per_flow_series = true` (per-flow series of many flows are large and
+/// unreadable).
+pub const PER_FLOW_SERIES_MAX_FLOWS: usize = 64;
+
+/// The entities of the aggregate flow series, in the order they are recorded. Their names
+/// hold a space, which no flow or node name may, so they never clash with a flow.
+pub const AGGREGATE_ENTITIES: [&str; 6] = [
+    "flows (sum)",
+    "flows (min)",
+    "flows (p10)",
+    "flows (median)",
+    "flows (p90)",
+    "flows (max)",
+];
+
+/// Replace the sampled series of the spec's flows by their sum and percentiles over the
+/// flows at each sampling instant (entities [`AGGREGATE_ENTITIES`]); keep change traces as
+/// they are, and the queue series only of link directions that ever held a packet when
+/// sampled.
+fn aggregate_flow_series(
+    spec: &Spec,
+    trace: TraceBuf,
+    entity_names: &mut Vec<String>,
+    var_names: &[&str],
+) -> TraceBuf {
+    let flow_names: HashSet<&str> = spec.flows.iter().map(|f| f.name.as_str()).collect();
+    let is_flow: Vec<bool> = entity_names
+        .iter()
+        .map(|n| flow_names.contains(n.as_str()))
+        .collect();
+    let var = |name: &str| var_names.iter().position(|v| *v == name).map(|i| i as u16);
+    let (queue, queue_bytes) = (var("queue"), var("queue_bytes"));
+    let first_change = var_names
+        .iter()
+        .position(|v| v.ends_with(":change"))
+        .map_or(u16::MAX, |i| i as u16);
+    let is_queue = |v: u16| Some(v) == queue || Some(v) == queue_bytes;
+    let mut busy = vec![false; entity_names.len()];
+    for i in 0..trace.len() {
+        if Some(trace.var[i]) == queue && trace.value[i] > 0.0 {
+            busy[trace.entity[i] as usize] = true;
+        }
+    }
+    let base = u32::try_from(entity_names.len()).expect("entity count fits u32");
+    entity_names.extend(AGGREGATE_ENTITIES.iter().map(|s| (*s).to_string()));
+    let mut out = TraceBuf::default();
+    let mut by_var: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
+    let flush = |out: &mut TraceBuf, by_var: &mut BTreeMap<u16, Vec<f64>>, t: u64| {
+        for (&v, values) in by_var.iter() {
+            let Some(p) = crate::summary::percentiles(values) else {
+                continue;
+            };
+            let stats = [values.iter().sum(), p.min, p.p10, p.median, p.p90, p.max];
+            for (k, x) in stats.into_iter().enumerate() {
+                out.push(t, base + k as u32, v, x);
+            }
+        }
+        by_var.clear();
+    };
+    let mut now = trace.time_ns.first().copied().unwrap_or(0);
+    for i in 0..trace.len() {
+        let (t, e, v, x) = (
+            trace.time_ns[i],
+            trace.entity[i],
+            trace.var[i],
+            trace.value[i],
+        );
+        if t != now {
+            flush(&mut out, &mut by_var, now);
+            now = t;
+        }
+        if is_flow[e as usize] && v < first_change {
+            by_var.entry(v).or_default().push(x);
+        } else if !is_queue(v) || busy[e as usize] {
+            out.push(t, e, v, x);
+        }
+    }
+    flush(&mut out, &mut by_var, now);
+    out
 }

@@ -755,6 +755,10 @@ pub struct OutputSpec {
     /// Agent variables recorded at every change (e.g. "cwnd"), beside the sampled series.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trace: Vec<String>,
+    /// Per-flow series (true) or their aggregate over the flows (false); unset: per flow for
+    /// runs of at most 64 flows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_flow_series: Option<bool>,
 }
 
 impl Default for OutputSpec {
@@ -763,6 +767,7 @@ impl Default for OutputSpec {
             interval: default_interval(),
             series: default_series(),
             trace: Vec::new(),
+            per_flow_series: None,
         }
     }
 }
@@ -921,11 +926,11 @@ impl Spec {
     /// Node names in order of first appearance in `links`.
     #[must_use]
     pub fn node_names(&self) -> Vec<String> {
-        let mut seen = BTreeMap::new();
+        let mut seen = std::collections::HashSet::with_capacity(2 * self.links.len());
         let mut order = Vec::new();
         for l in &self.links {
             for n in &l.between {
-                if seen.insert(n.clone(), ()).is_none() {
+                if seen.insert(n.as_str()) {
                     order.push(n.clone());
                 }
             }
@@ -942,13 +947,19 @@ impl Spec {
     /// A stable 64-bit FNV-1a hash of the canonical form, as 16 hex digits.
     #[must_use]
     pub fn hash(&self) -> String {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in self.canonical_json().bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        format!("{h:016x}")
+        hash_canonical(&self.canonical_json())
     }
+}
+
+/// [`Spec::hash`] of a spec whose canonical JSON is `canonical` (spares serialising it again).
+#[must_use]
+pub fn hash_canonical(canonical: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in canonical.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
 }
 
 fn err<T>(path: String, message: String) -> Result<T, ScenarioError> {
@@ -1783,13 +1794,13 @@ fn check_name(path: &str, name: &str) -> Result<(), ScenarioError> {
 
 /// Connected components of the undirected link graph (union-find), for the "no route" check.
 struct Components {
-    index: BTreeMap<String, usize>,
+    index: std::collections::HashMap<String, usize>,
     root: Vec<usize>,
 }
 
 impl Components {
     fn new(spec: &Spec) -> Self {
-        let index: BTreeMap<String, usize> = spec
+        let index: std::collections::HashMap<String, usize> = spec
             .node_names()
             .into_iter()
             .enumerate()

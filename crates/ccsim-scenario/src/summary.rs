@@ -81,13 +81,64 @@ pub struct RunInfo {
     pub packets_per_second: f64,
 }
 
-/// The whole summary, as written to `summary.json`.
+/// Goodput percentiles over the flows (linear interpolation between closest ranks).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Percentiles {
+    /// Smallest.
+    pub min: f64,
+    /// 10th percentile.
+    pub p10: f64,
+    /// Median.
+    pub median: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// Largest.
+    pub max: f64,
+}
+
+/// Totals and spread over the flows of the spec, for runs of any size.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Aggregate {
+    /// Number of flows.
+    pub flows: usize,
+    /// Sum of the flows' goodputs, bit/s.
+    pub goodput_bps: f64,
+    /// Spread of the flows' goodputs, bit/s (absent without flows).
+    pub goodput_bps_percentiles: Option<Percentiles>,
+    /// The flow with the least goodput (the first in spec order on ties).
+    pub lowest_flow: Option<String>,
+    /// The flow with the most goodput (the first in spec order on ties).
+    pub highest_flow: Option<String>,
+    /// Flows whose goodput is under [`STARVED_SHARE`] of an equal share of the sum.
+    pub starved_flows: usize,
+    /// Sums of the per-flow counters.
+    pub sent_packets: u64,
+    /// Received data packets, all flows.
+    pub received_packets: u64,
+    /// Lost data packets, all flows.
+    pub lost_packets: u64,
+    /// Retransmitted data packets, all flows.
+    pub retransmitted_packets: u64,
+    /// Retransmission timeouts, all flows.
+    pub timeouts: u64,
+}
+
+/// CHOICE: a flow is starved when its goodput is under 10 % of an equal share
+/// (the sum of all goodputs over the number of flows).
+pub const STARVED_SHARE: f64 = 0.1;
+
+/// The whole summary. `summary.json` holds `flows` and `links` only for small runs
+/// (see [`crate::outputs`]); the Parquet tables hold them always.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Summary {
     /// Per flow, by name.
+    #[serde(skip)]
     pub flows: BTreeMap<String, FlowSummary>,
     /// Per link direction, by "a->b".
+    #[serde(skip)]
     pub links: BTreeMap<String, LinkSummary>,
+    /// Totals and spread over the flows.
+    pub aggregate: Aggregate,
     /// Fairness.
     pub fairness: Fairness,
     /// TICP sessions, by name.
@@ -106,7 +157,68 @@ pub fn jain(xs: &[f64]) -> Option<f64> {
     (sq > 0.0).then(|| sum * sum / (xs.len() as f64 * sq))
 }
 
-pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summary {
+/// The `q` quantile (0..=1) of sorted `xs`, interpolating linearly between closest ranks.
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let h = (sorted.len() - 1) as f64 * q;
+    let lo = h.floor() as usize;
+    let hi = (lo + 1).min(sorted.len() - 1);
+    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
+
+/// Min, 10th, 50th, 90th percentile and max of `xs` (`None` if empty).
+#[must_use]
+pub fn percentiles(xs: &[f64]) -> Option<Percentiles> {
+    if xs.is_empty() {
+        return None;
+    }
+    let mut sorted = xs.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    Some(Percentiles {
+        min: sorted[0],
+        p10: quantile(&sorted, 0.1),
+        median: quantile(&sorted, 0.5),
+        p90: quantile(&sorted, 0.9),
+        max: sorted[sorted.len() - 1],
+    })
+}
+
+fn aggregate(spec: &Spec, flows: &BTreeMap<String, FlowSummary>, goodputs: &[f64]) -> Aggregate {
+    let total: f64 = goodputs.iter().sum();
+    let share = total / goodputs.len().max(1) as f64;
+    let pick = |better: fn(f64, f64) -> bool| {
+        let mut best: Option<usize> = None;
+        for (i, &g) in goodputs.iter().enumerate() {
+            if best.is_none_or(|b| better(g, goodputs[b])) {
+                best = Some(i);
+            }
+        }
+        best.map(|i| spec.flows[i].name.clone())
+    };
+    let sum = |f: fn(&FlowSummary) -> u64| flows.values().map(f).sum();
+    Aggregate {
+        flows: goodputs.len(),
+        goodput_bps: total,
+        goodput_bps_percentiles: percentiles(goodputs),
+        lowest_flow: pick(|a, b| a < b),
+        highest_flow: pick(|a, b| a > b),
+        starved_flows: goodputs
+            .iter()
+            .filter(|&&g| g < STARVED_SHARE * share)
+            .count(),
+        sent_packets: sum(|f| f.sent_packets),
+        received_packets: sum(|f| f.received_packets),
+        lost_packets: sum(|f| f.lost_packets),
+        retransmitted_packets: sum(|f| f.retransmitted_packets),
+        timeouts: sum(|f| f.timeouts),
+    }
+}
+
+pub(crate) fn summarize(
+    spec: &Spec,
+    built: &Built,
+    spec_hash: String,
+    wall_seconds: f64,
+) -> Summary {
     let sim = &built.sim;
     let end = sim.now().as_nanos();
     let snapshot = sim.warmup_snapshot();
@@ -175,6 +287,7 @@ pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summar
     }
     let events = sim.events_processed();
     Summary {
+        aggregate: aggregate(spec, &flows, &goodputs),
         flows,
         links,
         fairness: Fairness {
@@ -183,7 +296,7 @@ pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summar
         ticp: crate::ticp::summaries(spec, sim, &built.ticp),
         run: RunInfo {
             seed: spec.run.seed,
-            spec_hash: spec.hash(),
+            spec_hash,
             events,
             sim_seconds: end as f64 / 1e9,
             warmup_seconds: start as f64 / 1e9,
@@ -196,7 +309,21 @@ pub(crate) fn summarize(spec: &Spec, built: &Built, wall_seconds: f64) -> Summar
 
 #[cfg(test)]
 mod tests {
-    use super::jain;
+    use super::{jain, percentiles};
+
+    #[test]
+    fn percentiles_interpolate_between_closest_ranks() {
+        // numpy.percentile's default ("linear") on 0..=10: p10 = 1, median = 5, p90 = 9.
+        let xs: Vec<f64> = (0..=10).rev().map(f64::from).collect();
+        let p = percentiles(&xs).unwrap();
+        assert_eq!(
+            (p.min, p.p10, p.median, p.p90, p.max),
+            (0.0, 1.0, 5.0, 9.0, 10.0)
+        );
+        // Two values: the 10th percentile lies a tenth of the way.
+        assert_eq!(percentiles(&[0.0, 10.0]).unwrap().p10, 1.0);
+        assert!(percentiles(&[]).is_none());
+    }
 
     #[test]
     fn jain_index_follows_its_definition() {
