@@ -1,17 +1,24 @@
-//! A small Apache Parquet writer for the output tables (format 2: <https://parquet.apache.org/docs/file-format/>).
+//! The output tables as Apache Parquet files, written with the Apache Arrow project's
+//! `parquet` crate (its low-level column writers, without Arrow). Writing them natively keeps
+//! `ccsim run` free of pyarrow, whose import alone takes longer than a small run.
 //!
-//! One row group, flat columns, no compression: plain encoding for numbers, booleans and
-//! strings, dictionary encoding (RLE/bit-packed hybrid indices) for the name columns of long
-//! tables (`entity`, `variable`), definition levels for nullable numbers. The footer is
-//! Thrift's compact protocol. Writing it here keeps `ccsim run` free of pyarrow (whose import
-//! alone takes longer than a small run) and makes writing a table of millions of rows a
-//! matter of copying bytes.
-//!
-//! CHOICE: no compression. The tables are numbers and names; snappy would save perhaps a
-//! third and need a codec here; a reader that wants smaller files can rewrite them.
+//! One row group, flat columns; name columns of long tables (`entity`, `variable`) are
+//! dictionary-encoded by the writer, nullable numbers carry definition levels.
+//! CHOICE: no compression and no column statistics. The tables are numbers and names; a
+//! codec would add build time to every install for perhaps a third of the bytes, and a
+//! reader that wants smaller files can rewrite them.
 
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
+use std::sync::Arc;
+
+use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
+use parquet::column::writer::ColumnWriter;
+use parquet::data_type::ByteArray;
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::Type;
 
 /// Values of one column.
 pub enum ColumnData<'a> {
@@ -48,24 +55,6 @@ impl ColumnData<'_> {
             ColumnData::Dict { keys, .. } => keys.len(),
         }
     }
-
-    fn physical_type(&self) -> i32 {
-        match self {
-            ColumnData::Bool(_) => 0,
-            ColumnData::U32(_) => 1,
-            ColumnData::U64(_) => 2,
-            ColumnData::F64(_) | ColumnData::OptF64(_) => 5,
-            ColumnData::Str(_) | ColumnData::Dict { .. } => 6,
-        }
-    }
-
-    fn converted_type(&self) -> Option<i32> {
-        match self {
-            ColumnData::Str(_) | ColumnData::Dict { .. } => Some(0), // UTF8
-            ColumnData::U32(_) => Some(13),                          // UINT_32
-            _ => None,
-        }
-    }
 }
 
 /// A named column.
@@ -76,256 +65,89 @@ pub struct Column<'a> {
     pub data: ColumnData<'a>,
 }
 
+impl Column<'_> {
+    fn schema(&self) -> parquet::errors::Result<Type> {
+        let (physical, logical) = match self.data {
+            ColumnData::F64(_) | ColumnData::OptF64(_) => (PhysicalType::DOUBLE, None),
+            ColumnData::U64(_) => (PhysicalType::INT64, None),
+            ColumnData::U32(_) => (
+                PhysicalType::INT32,
+                Some(LogicalType::Integer {
+                    bit_width: 32,
+                    is_signed: false,
+                }),
+            ),
+            ColumnData::Bool(_) => (PhysicalType::BOOLEAN, None),
+            ColumnData::Str(_) | ColumnData::Dict { .. } => {
+                (PhysicalType::BYTE_ARRAY, Some(LogicalType::String))
+            }
+        };
+        let repetition = if matches!(self.data, ColumnData::OptF64(_)) {
+            Repetition::OPTIONAL
+        } else {
+            Repetition::REQUIRED
+        };
+        Type::primitive_type_builder(self.name, physical)
+            .with_repetition(repetition)
+            .with_logical_type(logical)
+            .build()
+    }
+}
+
 /// Rows per data page.
 const PAGE_ROWS: usize = 1 << 16;
 
-const PAGE_DATA: i32 = 0;
-const PAGE_DICTIONARY: i32 = 2;
-const ENC_PLAIN: i32 = 0;
-const ENC_RLE: i32 = 3;
-const ENC_RLE_DICTIONARY: i32 = 8;
-
-/// Thrift compact protocol, just what the Parquet footer and page headers need.
-#[derive(Default)]
-struct Thrift {
-    buf: Vec<u8>,
-    last: Vec<i16>,
-    current: i16,
+fn to_io(e: parquet::errors::ParquetError) -> io::Error {
+    io::Error::other(e.to_string())
 }
 
-const T_I32: u8 = 5;
-const T_I64: u8 = 6;
-const T_BINARY: u8 = 8;
-const T_LIST: u8 = 9;
-const T_STRUCT: u8 = 12;
-
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
+fn byte_array(s: &str) -> ByteArray {
+    ByteArray::from(s.as_bytes().to_vec())
 }
 
-fn zigzag(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
-}
-
-impl Thrift {
-    fn field(&mut self, id: i16, ty: u8) {
-        let delta = id - self.current;
-        if (1..=15).contains(&delta) {
-            self.buf.push(((delta as u8) << 4) | ty);
-        } else {
-            self.buf.push(ty);
-            varint(&mut self.buf, zigzag(i64::from(id)));
+fn write_column(writer: &mut ColumnWriter<'_>, data: &ColumnData<'_>) -> io::Result<()> {
+    let written = match (writer, data) {
+        (ColumnWriter::DoubleColumnWriter(w), ColumnData::F64(v)) => w.write_batch(v, None, None),
+        (ColumnWriter::DoubleColumnWriter(w), ColumnData::OptF64(v)) => {
+            let levels: Vec<i16> = v.iter().map(|x| i16::from(x.is_some())).collect();
+            let present: Vec<f64> = v.iter().flatten().copied().collect();
+            w.write_batch(&present, Some(&levels), None)
         }
-        self.current = id;
-    }
-    fn i32(&mut self, id: i16, v: i32) {
-        self.field(id, T_I32);
-        varint(&mut self.buf, zigzag(i64::from(v)));
-    }
-    fn i64(&mut self, id: i16, v: i64) {
-        self.field(id, T_I64);
-        varint(&mut self.buf, zigzag(v));
-    }
-    fn binary(&mut self, id: i16, v: &[u8]) {
-        self.field(id, T_BINARY);
-        self.raw_binary(v);
-    }
-    fn raw_binary(&mut self, v: &[u8]) {
-        varint(&mut self.buf, v.len() as u64);
-        self.buf.extend_from_slice(v);
-    }
-    fn list(&mut self, id: i16, elem: u8, len: usize) {
-        self.field(id, T_LIST);
-        if len < 15 {
-            self.buf.push(((len as u8) << 4) | elem);
-        } else {
-            self.buf.push(0xf0 | elem);
-            varint(&mut self.buf, len as u64);
+        (ColumnWriter::Int64ColumnWriter(w), ColumnData::U64(v)) => {
+            let signed: Vec<i64> = v
+                .iter()
+                .map(|&x| i64::try_from(x).unwrap_or(i64::MAX))
+                .collect();
+            w.write_batch(&signed, None, None)
         }
-    }
-    /// Open a struct, as field `id` or (with `None`) as a list element.
-    fn begin(&mut self, id: Option<i16>) {
-        if let Some(id) = id {
-            self.field(id, T_STRUCT);
+        (ColumnWriter::Int32ColumnWriter(w), ColumnData::U32(v)) => {
+            // UINT_32 is stored in INT32's bits (the Parquet logical-type rules).
+            let bits: Vec<i32> = v.iter().map(|&x| x as i32).collect();
+            w.write_batch(&bits, None, None)
         }
-        self.last.push(self.current);
-        self.current = 0;
-    }
-    fn end(&mut self) {
-        self.buf.push(0);
-        self.current = self.last.pop().unwrap_or(0);
-    }
-}
-
-/// RLE/bit-packed hybrid: one bit-packed run of `values`, each `width` bits.
-fn bit_packed(out: &mut Vec<u8>, values: &[u32], width: u32) {
-    let groups = values.len().div_ceil(8);
-    varint(out, ((groups as u64) << 1) | 1);
-    let (mut acc, mut bits) = (0u64, 0u32);
-    for i in 0..groups * 8 {
-        acc |= u64::from(values.get(i).copied().unwrap_or(0)) << bits;
-        bits += width;
-        while bits >= 8 {
-            out.push(acc as u8);
-            acc >>= 8;
-            bits -= 8;
+        (ColumnWriter::BoolColumnWriter(w), ColumnData::Bool(v)) => w.write_batch(v, None, None),
+        (ColumnWriter::ByteArrayColumnWriter(w), ColumnData::Str(v)) => {
+            let values: Vec<ByteArray> = v.iter().map(|s| byte_array(s)).collect();
+            w.write_batch(&values, None, None)
         }
-    }
-}
-
-/// RLE/bit-packed hybrid of 0/1 definition levels as runs, with the 4-byte length prefix
-/// data pages v1 put before them.
-fn definition_levels(out: &mut Vec<u8>, present: impl Iterator<Item = bool>) {
-    let mut body = Vec::new();
-    let mut run: Option<(bool, u64)> = None;
-    let flush = |body: &mut Vec<u8>, (value, n): (bool, u64)| {
-        varint(body, n << 1);
-        body.push(u8::from(value));
+        (ColumnWriter::ByteArrayColumnWriter(w), ColumnData::Dict { values, keys }) => {
+            let dictionary: Vec<ByteArray> = values.iter().map(|s| byte_array(s)).collect();
+            let mut written = Ok(0);
+            for chunk in keys.chunks(PAGE_ROWS) {
+                let rows: Vec<ByteArray> = chunk
+                    .iter()
+                    .map(|&k| dictionary[k as usize].clone())
+                    .collect();
+                written = w.write_batch(&rows, None, None);
+                if written.is_err() {
+                    break;
+                }
+            }
+            written
+        }
+        _ => return Err(io::Error::other("column writer of another type")),
     };
-    for p in present {
-        run = match run {
-            Some((v, n)) if v == p => Some((v, n + 1)),
-            Some(r) => {
-                flush(&mut body, r);
-                Some((p, 1))
-            }
-            None => Some((p, 1)),
-        };
-    }
-    if let Some(r) = run {
-        flush(&mut body, r);
-    }
-    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
-    out.extend_from_slice(&body);
-}
-
-fn plain_strings<'s>(out: &mut Vec<u8>, values: impl Iterator<Item = &'s String>) {
-    for s in values {
-        out.extend_from_slice(&(s.len() as u32).to_le_bytes());
-        out.extend_from_slice(s.as_bytes());
-    }
-}
-
-fn to_i32(n: usize) -> io::Result<i32> {
-    i32::try_from(n).map_err(|_| io::Error::other("a Parquet page exceeds 2 GiB"))
-}
-
-/// Where a written column chunk sits, for the footer.
-struct ChunkMeta {
-    offset: u64,
-    dictionary_offset: Option<u64>,
-    data_offset: u64,
-    bytes: u64,
-    encodings: Vec<i32>,
-}
-
-struct Sink<W: Write> {
-    out: W,
-    pos: u64,
-}
-
-impl<W: Write> Sink<W> {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.out.write_all(bytes)?;
-        self.pos += bytes.len() as u64;
-        Ok(())
-    }
-
-    fn page(&mut self, kind: i32, rows: usize, encoding: i32, body: &[u8]) -> io::Result<()> {
-        let mut h = Thrift::default();
-        h.i32(1, kind);
-        h.i32(2, to_i32(body.len())?);
-        h.i32(3, to_i32(body.len())?);
-        if kind == PAGE_DICTIONARY {
-            h.begin(Some(7));
-            h.i32(1, to_i32(rows)?);
-            h.i32(2, encoding);
-            h.end();
-        } else {
-            h.begin(Some(5));
-            h.i32(1, to_i32(rows)?);
-            h.i32(2, encoding);
-            h.i32(3, ENC_RLE);
-            h.i32(4, ENC_RLE);
-            h.end();
-        }
-        h.buf.push(0);
-        self.write(&h.buf)?;
-        self.write(body)
-    }
-
-    fn column(&mut self, data: &ColumnData<'_>) -> io::Result<ChunkMeta> {
-        let offset = self.pos;
-        let mut dictionary_offset = None;
-        let mut encodings = vec![ENC_PLAIN, ENC_RLE];
-        let rows = data.len();
-        let width = if let ColumnData::Dict { values, .. } = data {
-            dictionary_offset = Some(self.pos);
-            let mut body = Vec::new();
-            plain_strings(&mut body, values.iter());
-            self.page(PAGE_DICTIONARY, values.len(), ENC_PLAIN, &body)?;
-            encodings.push(ENC_RLE_DICTIONARY);
-            (usize::BITS - values.len().saturating_sub(1).leading_zeros()).max(1)
-        } else {
-            0
-        };
-        let data_offset = self.pos;
-        let mut start = 0;
-        loop {
-            let end = (start + PAGE_ROWS).min(rows);
-            let mut body = Vec::new();
-            let mut encoding = ENC_PLAIN;
-            match data {
-                ColumnData::F64(v) => v[start..end]
-                    .iter()
-                    .for_each(|x| body.extend_from_slice(&x.to_le_bytes())),
-                ColumnData::OptF64(v) => {
-                    let page = &v[start..end];
-                    definition_levels(&mut body, page.iter().map(Option::is_some));
-                    page.iter()
-                        .flatten()
-                        .for_each(|x| body.extend_from_slice(&x.to_le_bytes()));
-                }
-                ColumnData::U64(v) => v[start..end]
-                    .iter()
-                    .for_each(|&x| body.extend_from_slice(&(x as i64).to_le_bytes())),
-                ColumnData::U32(v) => v[start..end]
-                    .iter()
-                    .for_each(|x| body.extend_from_slice(&x.to_le_bytes())),
-                ColumnData::Bool(v) => {
-                    for byte in v[start..end].chunks(8) {
-                        body.push(
-                            byte.iter()
-                                .enumerate()
-                                .fold(0u8, |acc, (i, &b)| acc | (u8::from(b) << i)),
-                        );
-                    }
-                }
-                ColumnData::Str(v) => plain_strings(&mut body, v[start..end].iter()),
-                ColumnData::Dict { keys, .. } => {
-                    encoding = ENC_RLE_DICTIONARY;
-                    body.push(width as u8);
-                    bit_packed(&mut body, &keys[start..end], width);
-                }
-            }
-            self.page(PAGE_DATA, end - start, encoding, &body)?;
-            start = end;
-            if start >= rows {
-                break;
-            }
-        }
-        Ok(ChunkMeta {
-            offset,
-            dictionary_offset,
-            data_offset,
-            bytes: self.pos - offset,
-            encodings,
-        })
-    }
+    written.map(|_| ()).map_err(to_io)
 }
 
 /// Write `columns` (all of one length) as a Parquet file at `path`, with string key-value
@@ -338,112 +160,45 @@ pub fn write_parquet(
     columns: &[Column<'_>],
     metadata: &[(&str, &str)],
 ) -> io::Result<()> {
-    let file = std::fs::File::create(path)?;
-    let mut sink = Sink {
-        out: io::BufWriter::with_capacity(1 << 20, file),
-        pos: 0,
-    };
-    write_to(&mut sink, columns, metadata)?;
-    sink.out.flush()
-}
-
-fn write_to<W: Write>(
-    sink: &mut Sink<W>,
-    columns: &[Column<'_>],
-    metadata: &[(&str, &str)],
-) -> io::Result<()> {
     let rows = columns.first().map_or(0, |c| c.data.len());
     if columns.iter().any(|c| c.data.len() != rows) {
         return Err(io::Error::other("columns of different lengths"));
     }
-    sink.write(b"PAR1")?;
-    let mut chunks = Vec::with_capacity(columns.len());
+    let fields = columns
+        .iter()
+        .map(|c| c.schema().map(Arc::new))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(to_io)?;
+    let schema = Type::group_type_builder("schema")
+        .with_fields(fields)
+        .build()
+        .map_err(to_io)?;
+    let key_values = (!metadata.is_empty()).then(|| {
+        metadata
+            .iter()
+            .map(|(k, v)| KeyValue::new((*k).to_string(), (*v).to_string()))
+            .collect()
+    });
+    let properties = WriterProperties::builder()
+        .set_created_by(concat!("ccsim ", env!("CARGO_PKG_VERSION")).to_string())
+        .set_key_value_metadata(key_values)
+        .set_statistics_enabled(EnabledStatistics::None)
+        .set_data_page_row_count_limit(PAGE_ROWS)
+        .set_max_row_group_size(rows.max(1))
+        .build();
+    let file = io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
+    let mut writer =
+        SerializedFileWriter::new(file, Arc::new(schema), Arc::new(properties)).map_err(to_io)?;
+    let mut group = writer.next_row_group().map_err(to_io)?;
     for c in columns {
-        chunks.push(sink.column(&c.data)?);
+        let mut column = group
+            .next_column()
+            .map_err(to_io)?
+            .ok_or_else(|| io::Error::other("fewer columns in the schema"))?;
+        write_column(column.untyped(), &c.data)?;
+        column.close().map_err(to_io)?;
     }
-    let mut f = Thrift::default();
-    f.i32(1, 1);
-    f.list(2, T_STRUCT, columns.len() + 1);
-    f.begin(None);
-    f.binary(4, b"schema");
-    f.i32(5, to_i32(columns.len())?);
-    f.end();
-    for c in columns {
-        f.begin(None);
-        f.i32(1, c.data.physical_type());
-        let optional = matches!(c.data, ColumnData::OptF64(_));
-        f.i32(3, i32::from(optional));
-        f.binary(4, c.name.as_bytes());
-        if let Some(t) = c.data.converted_type() {
-            f.i32(6, t);
-        }
-        f.end();
-    }
-    f.i64(3, rows as i64);
-    f.list(4, T_STRUCT, 1);
-    f.begin(None);
-    f.list(1, T_STRUCT, columns.len());
-    for (c, m) in columns.iter().zip(&chunks) {
-        f.begin(None);
-        f.i64(2, m.offset as i64);
-        f.begin(Some(3));
-        f.i32(1, c.data.physical_type());
-        f.list(2, T_I32, m.encodings.len());
-        for &e in &m.encodings {
-            varint(&mut f.buf, zigzag(i64::from(e)));
-        }
-        f.list(3, T_BINARY, 1);
-        f.raw_binary(c.name.as_bytes());
-        f.i32(4, 0);
-        f.i64(5, rows as i64);
-        f.i64(6, m.bytes as i64);
-        f.i64(7, m.bytes as i64);
-        f.i64(9, m.data_offset as i64);
-        if let Some(d) = m.dictionary_offset {
-            f.i64(11, d as i64);
-        }
-        f.end();
-        f.end();
-    }
-    f.i64(2, chunks.iter().map(|m| m.bytes as i64).sum());
-    f.i64(3, rows as i64);
-    f.end();
-    if !metadata.is_empty() {
-        f.list(5, T_STRUCT, metadata.len());
-        for (k, v) in metadata {
-            f.begin(None);
-            f.binary(1, k.as_bytes());
-            f.binary(2, v.as_bytes());
-            f.end();
-        }
-    }
-    f.binary(6, concat!("ccsim ", env!("CARGO_PKG_VERSION")).as_bytes());
-    f.buf.push(0);
-    sink.write(&f.buf)?;
-    sink.write(&(f.buf.len() as u32).to_le_bytes())?;
-    sink.write(b"PAR1")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thrift_compact_field_headers_follow_the_spec() {
-        // Field 1 (delta 1) of type i32 holding 1: header 0x15, zigzag(1) = 2.
-        let mut t = Thrift::default();
-        t.i32(1, 1);
-        assert_eq!(t.buf, [0x15, 0x02]);
-        // A jump of 16 ids needs the long form: type byte, then the zigzag id.
-        t.i64(17, -1);
-        assert_eq!(t.buf[2..], [0x06, 34, 0x01]);
-    }
-
-    #[test]
-    fn bit_packing_is_lsb_first_in_groups_of_eight() {
-        // The Parquet spec's example: 0..7 at width 3 packs to 0x88 0xC6 0xFA.
-        let mut out = Vec::new();
-        bit_packed(&mut out, &[0, 1, 2, 3, 4, 5, 6, 7], 3);
-        assert_eq!(out, [0x03, 0x88, 0xc6, 0xfa]);
-    }
+    group.close().map_err(to_io)?;
+    writer.close().map_err(to_io)?;
+    Ok(())
 }
