@@ -58,7 +58,7 @@ fn parse_limit(text: &str) -> Option<u64> {
         _ => return None,
     };
     let v: f64 = num.trim().parse().ok()?;
-    (v.is_finite() && v > 0.0 && v * scale < 1.8e19).then(|| (v * scale) as u64)
+    (v.is_finite() && v > 0.0 && v * scale < 1.8e19).then_some((v * scale) as u64)
 }
 
 impl MemoryGuard {
