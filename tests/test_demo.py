@@ -5,6 +5,7 @@ not (issue 13, section 4)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -58,7 +59,11 @@ def test_demo_exits_non_zero_only_when_an_experiment_did_not_run(tmp_path: Path,
 
 def test_make_demo_runs_the_demo_module_and_its_experiments_exist() -> None:
     assert set(DEMO) <= set(REGISTRY)
-    dry = subprocess.run(["make", "-n", "demo"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    # Run as from a shell even under `make test`, where a nested make would print its
+    # "Entering/Leaving directory" lines.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
+    dry = subprocess.run(["make", "--no-print-directory", "-n", "demo"], cwd=ROOT, capture_output=True,
+                         text=True, check=True, env=env).stdout
     commands = [line for line in dry.splitlines() if "ccsim.experiments.demo" in line]
     assert len(commands) == 1 and dry.rstrip().splitlines()[-1] == commands[0]
     # No recipe line is allowed to fail ("-" prefix): the demo's own exit status decides.
