@@ -122,6 +122,11 @@ impl VarId {
 pub struct AgentStats {
     /// Application bytes delivered in order to the receiving application.
     pub app_bytes_delivered: u64,
+    /// Application bytes received out of order and held until the gap below them fills
+    /// (a TCP receiver's reassembly queue). Delivered plus held is every new byte that has
+    /// arrived: goodput over a window counts bytes when they arrive, so it never exceeds
+    /// what the path carried in the window.
+    pub app_bytes_held: u64,
     /// Data packets this receiver accepted (duplicates included).
     pub data_packets_received: u64,
     /// Data packets this sender retransmitted.

@@ -577,7 +577,10 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         if core.series.flow_rate {
             for f in 0..core.flows.len() {
                 let bytes = match core.flow_receiver[f] {
-                    Some(r) => self.agents[r as usize].stats().app_bytes_delivered,
+                    Some(r) => {
+                        let stats = self.agents[r as usize].stats();
+                        stats.app_bytes_delivered + stats.app_bytes_held
+                    }
                     None => core.flows[f].delivered_bytes,
                 };
                 let delta = bytes - core.last_sample_bytes[f];

@@ -499,3 +499,24 @@ fn a_timeout_after_sack_recovery_takes_ssthresh_from_the_pipe_and_keeps_the_scor
         "resumes at the first segment not held"
     );
 }
+
+#[test]
+fn the_sink_counts_held_bytes_so_every_new_byte_counts_once_at_arrival() {
+    let mut sink = TcpSink::new(None);
+    let mut ctx = MockCtx::new();
+    let counts = |s: &TcpSink| {
+        let st = s.stats();
+        (st.app_bytes_delivered / MSS, st.app_bytes_held / MSS)
+    };
+    sink.on_packet(&data(0, Ecn::NotEct, false), &mut ctx);
+    assert_eq!(counts(&sink), (1, 0));
+    // Segment 1 is missing: 2 and 3 wait in the reassembly queue.
+    sink.on_packet(&data(2, Ecn::NotEct, false), &mut ctx);
+    sink.on_packet(&data(3, Ecn::NotEct, false), &mut ctx);
+    assert_eq!(counts(&sink), (1, 2));
+    // A duplicate adds nothing; the gap filling releases all three.
+    sink.on_packet(&data(2, Ecn::NotEct, false), &mut ctx);
+    assert_eq!(counts(&sink), (1, 2));
+    sink.on_packet(&data(1, Ecn::NotEct, false), &mut ctx);
+    assert_eq!(counts(&sink), (4, 0));
+}

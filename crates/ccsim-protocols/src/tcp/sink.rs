@@ -150,11 +150,13 @@ impl TcpSink {
             return (false, false);
         }
         self.reorder[idx] = Some(payload);
+        self.stats.app_bytes_held += u64::from(payload);
         // In order with nothing buffered behind it; a segment that fills a gap is not.
         let plain_in_order = idx == 0 && self.reorder.len() == 1;
         while let Some(&Some(p)) = self.reorder.front() {
             self.reorder.pop_front();
             self.rcv_nxt += 1;
+            self.stats.app_bytes_held -= u64::from(p);
             self.stats.app_bytes_delivered += u64::from(p);
         }
         (true, plain_in_order)

@@ -737,6 +737,7 @@ impl Agent<Hdr> for TicpCollector {
             retransmitted_packets: 0,
             timeouts: self.timeouts,
             completed_at: self.finished,
+            ..AgentStats::default()
         }
     }
 }
