@@ -211,3 +211,49 @@ def test_many_flows_record_aggregate_series_equal_to_the_per_flow_ones() -> None
     assert list(wide["flows (max)"]) == list(by_time.max())
     few = ccsim.run(many_cbr_flows(3, per_flow_series=False), progress=False).series("rate")
     assert "flows (sum)" in set(few["entity"].astype(str))
+
+
+def test_reproduce_replaces_only_a_folder_it_wrote(tmp_path: Path) -> None:
+    # `ccsim reproduce NAME -o DIR` replaces DIR/NAME whole: a user's file there stops it.
+    exp = tmp_path / "dumbbell-newreno"
+    exp.mkdir()
+    (exp / "thesis.tex").write_text("my thesis\n")
+    proc = cli("reproduce", "dumbbell-newreno", "--quick", "-q", "-o", str(tmp_path))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("ccsim: error: output: ") and "thesis.tex exists and was not written" in proc.stderr
+    assert (exp / "thesis.tex").read_text() == "my thesis\n"
+    (exp / "thesis.tex").unlink()
+    # Its own folder it replaces, run after run; a file added inside it stops it again.
+    for _ in range(2):
+        proc = cli("reproduce", "dumbbell-newreno", "--quick", "-q", "-o", str(tmp_path))
+        assert proc.returncode == 0, proc.stderr
+    assert "table.json" in (exp / ".ccsim-manifest").read_text().split()
+    (exp / "n2" / "mine.txt").write_text("mine\n")
+    proc = cli("reproduce", "dumbbell-newreno", "--quick", "-q", "-o", str(tmp_path))
+    assert proc.returncode == 2 and "mine.txt exists and was not written" in proc.stderr
+    assert (exp / "n2" / "mine.txt").exists()
+
+
+def test_names_that_look_like_numbers_or_maths_are_text(tmp_path: Path) -> None:
+    # "²" is a digit to str.isdigit() but not to int(); "$...$" is maths to matplotlib.
+    spec = small_spec()
+    spec["flows"] = [dict(spec["flows"][0], name=n) for n in ("²", "a$\\frac$", "tcp10", "tcp2")]
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec))
+    proc = cli("run", str(path), "-o", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    listed = [line.split()[0] for line in proc.stdout.splitlines() if "goodput" in line]
+    assert listed == ["a$\\frac$", "tcp2", "tcp10", "²"]
+    assert {"rate.png", "cwnd.png"} <= {p.name for p in (tmp_path / "out").iterdir()}
+
+
+def test_a_failed_figure_keeps_the_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = ccsim.run(small_spec(), progress=False)
+
+    def broken(*_: Any) -> Any:
+        raise ValueError("figure bug")
+
+    monkeypatch.setattr(ccsim.plots, "plot_result", broken)
+    with pytest.raises(ccsim.InternalError, match=r"the plots failed \(ValueError: figure bug\); the data files were written"):
+        result.write(tmp_path / "out")
+    assert {"summary.json", "flows.parquet", "series.parquet"} <= {p.name for p in (tmp_path / "out").iterdir()}

@@ -26,7 +26,8 @@ _MAX_STARVED_NAMES = 10
 
 def natural_key(name: str) -> list[Any]:
     """Sort key that orders the digits in a name by value: tcp2 before tcp10."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+    # Split on ASCII digits only: str.isdigit() also holds for "²", which int() refuses.
+    return [int(part) if i % 2 else part for i, part in enumerate(re.split(r"([0-9]+)", name))]
 
 
 def format_rate(bps: float) -> str:
@@ -141,10 +142,11 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     if args.name not in REGISTRY:
         raise SpecError(f"unknown experiment {args.name!r} (known: {', '.join(REGISTRY)})", "reproduce")
     exp = REGISTRY[args.name]
-    from .results import prepare_output_dir, replace_folder
+    from .results import prepare_output_dir, refuse_foreign_folder, replace_folder, write_folder_manifest
 
     parent = prepare_output_dir(args.output)
     out = parent / exp.name
+    refuse_foreign_folder(out)  # the folder is replaced whole: it must hold only what ccsim wrote
     umask = os.umask(0)
     os.umask(umask)
     start = time.perf_counter()
@@ -157,6 +159,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     try:
         report = exp.run(tmp, quick=args.quick, jobs=args.jobs)
         report.write(tmp)
+        write_folder_manifest(tmp)
         os.chmod(tmp, 0o777 & ~umask)  # mkdtemp made it private; the folder is the user's
         replace_folder(tmp, out)
     finally:

@@ -67,7 +67,6 @@ def plot_result(result: Result, out_dir: Path) -> list[Path]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import pandas as pd
 
     recorded = set(result.table["variable"].astype(str))
     overview = result.overview["aggregate"]
@@ -76,51 +75,64 @@ def plot_result(result: Result, out_dir: Path) -> list[Path]:
     extremes = [(label, overview[key]) for label, key in (("least", "lowest_flow"), ("most", "highest_flow"))
                 if overview.get(key) is not None]
     written = []
-    for var, (title, unit, scale) in _TITLES.items():
-        if var not in recorded:
-            continue
-        wide = result.wide(var)
-        columns = [str(c) for c in wide.columns]
-        aggregated = AGGREGATE["median"] in columns
-        per_flow = [c for c in columns if c in set(flows)]
-        if var == "queue":
-            keep = _busy_links(result)
-            wide = wide[[c for c in wide.columns if str(c) in keep]]
-            if wide.empty or len(wide.columns) == 0:
-                continue
-        fig, ax = plt.subplots(figsize=(8, 4.5), constrained_layout=True)
-        if var != "queue" and (aggregated or len(per_flow) > MAX_FLOW_LINES):
-            if aggregated:
-                bands = pd.DataFrame({k: wide[e] for k, e in AGGREGATE.items()})
-            else:
-                bands = flow_bands(wide, per_flow)
-            total_ax = _draw_bands(ax, bands, scale, var, len(flows), unit)
-            for (label, name), color in zip(extremes, ("tab:red", "tab:green")):
-                goodput = flow_cols["goodput_bps"][flows.index(name)]
-                text = f"{name}: {label} goodput ({goodput / 1e6:.3g} Mbit/s)"
-                if name in wide.columns:
-                    ax.plot(wide.index, wide[name] * scale, color=color, linewidth=0.8, label=text)
-                else:
-                    ax.plot([], [], color=color, linewidth=0, label=text)
-            handles, labels = ax.get_legend_handles_labels()
-            if total_ax is not None:
-                more = total_ax.get_legend_handles_labels()
-                handles, labels = more[0] + handles, more[1] + labels
-            ax.legend(handles, labels, fontsize="small")
-            ax.set_ylabel(f"per flow, {unit}")
-        else:
-            for col in wide.columns[:20]:
-                ax.plot(wide.index, wide[col] * scale, label=str(col), linewidth=1.2,
-                        drawstyle="steps-post" if var == "queue" else "default")
-            if len(wide.columns) <= MAX_FLOW_LINES:
-                ax.legend(fontsize="small", ncol=2)
-        ax.set_title(title)
-        ax.set_xlabel("time (s)")
-        if not ax.get_ylabel():
-            ax.set_ylabel(unit)
-        ax.grid(True, alpha=0.3)
-        path = out_dir / f"{var}.png"
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        written.append(path)
+    # Names come from the user: "$" in a flow name is text, not matplotlib's maths.
+    with plt.rc_context({"text.parse_math": False}):
+        for var, (title, unit, scale) in _TITLES.items():
+            path = _plot_one(result, out_dir, var, title, unit, scale, recorded, flows, flow_cols, extremes)
+            if path is not None:
+                written.append(path)
     return written
+
+
+def _plot_one(result: Result, out_dir: Path, var: str, title: str, unit: str, scale: float, recorded: set[str],
+              flows: list[str], flow_cols: dict[str, Any], extremes: list[tuple[str, Any]]) -> Path | None:
+    """The figure of one variable, or None if it was not recorded or has nothing to show."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    if var not in recorded:
+        return None
+    wide = result.wide(var)
+    columns = [str(c) for c in wide.columns]
+    aggregated = AGGREGATE["median"] in columns
+    per_flow = [c for c in columns if c in set(flows)]
+    if var == "queue":
+        keep = _busy_links(result)
+        wide = wide[[c for c in wide.columns if str(c) in keep]]
+        if wide.empty or len(wide.columns) == 0:
+            return None
+    fig, ax = plt.subplots(figsize=(8, 4.5), constrained_layout=True)
+    if var != "queue" and (aggregated or len(per_flow) > MAX_FLOW_LINES):
+        if aggregated:
+            bands = pd.DataFrame({k: wide[e] for k, e in AGGREGATE.items()})
+        else:
+            bands = flow_bands(wide, per_flow)
+        total_ax = _draw_bands(ax, bands, scale, var, len(flows), unit)
+        for (label, name), color in zip(extremes, ("tab:red", "tab:green")):
+            goodput = flow_cols["goodput_bps"][flows.index(name)]
+            text = f"{name}: {label} goodput ({goodput / 1e6:.3g} Mbit/s)"
+            if name in wide.columns:
+                ax.plot(wide.index, wide[name] * scale, color=color, linewidth=0.8, label=text)
+            else:
+                ax.plot([], [], color=color, linewidth=0, label=text)
+        handles, labels = ax.get_legend_handles_labels()
+        if total_ax is not None:
+            more = total_ax.get_legend_handles_labels()
+            handles, labels = more[0] + handles, more[1] + labels
+        ax.legend(handles, labels, fontsize="small")
+        ax.set_ylabel(f"per flow, {unit}")
+    else:
+        for col in wide.columns[:20]:
+            ax.plot(wide.index, wide[col] * scale, label=str(col), linewidth=1.2,
+                    drawstyle="steps-post" if var == "queue" else "default")
+        if len(wide.columns) <= MAX_FLOW_LINES:
+            ax.legend(fontsize="small", ncol=2)
+    ax.set_title(title)
+    ax.set_xlabel("time (s)")
+    if not ax.get_ylabel():
+        ax.set_ylabel(unit)
+    ax.grid(True, alpha=0.3)
+    path = out_dir / f"{var}.png"
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import _ccsim
-from .errors import SpecError
+from .errors import InternalError, SpecError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -194,15 +194,24 @@ class Result:
         tmp = Path(tempfile.mkdtemp(prefix=".ccsim-tmp-", dir=out))
         try:
             names = list(self._data.write(str(tmp), csv))
+            plot_error: Exception | None = None
             if plots:
                 from .plots import plot_result
 
-                names += [p.name for p in plot_result(self, tmp)]
+                try:
+                    names += [p.name for p in plot_result(self, tmp)]
+                except Exception as e:  # noqa: BLE001 - a failed figure must not cost the data
+                    plot_error = e
+                    names = [n for n in names if not n.endswith(".png")]
             refuse_foreign_files(out, names)
             (tmp / MANIFEST).write_text("".join(f"{n}\n" for n in sorted(names)))
             swap_in(out, tmp, names + [MANIFEST], previous_outputs(out) | {MANIFEST})
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+        if plot_error is not None:
+            raise InternalError(f"internal error (please report): the plots failed "
+                                f"({type(plot_error).__name__}: {plot_error}); the data files were written "
+                                f"to {out}") from plot_error
         return out
 
 
@@ -221,13 +230,42 @@ def previous_outputs(out: Path) -> set[str]:
     return {n for n in listed if n in OUTPUT_FILES}
 
 
+def _not_ours(path: Path, out: Path) -> SpecError:
+    why = (f"it is not listed in {out / MANIFEST}" if (out / MANIFEST).exists()
+           else f"{out} has no {MANIFEST}; an older ccsim wrote none")
+    return SpecError(f"{path} exists and was not written by ccsim ({why}); move it or choose another "
+                     "output folder", "output")
+
+
 def refuse_foreign_files(out: Path, names: set[str] | list[str]) -> None:
     """A SpecError if a file ccsim is about to write exists in ``out`` and ccsim did not write it."""
     ours = previous_outputs(out)
     foreign = sorted(n for n in names if n not in ours and (out / n).exists())
     if foreign:
-        raise SpecError(f"{out / foreign[0]} exists and was not written by ccsim (it is not listed in "
-                        f"{out / MANIFEST}); move it or choose another output folder", "output")
+        raise _not_ours(out / foreign[0], out)
+
+
+def write_folder_manifest(folder: Path) -> None:
+    """List every file below ``folder`` (relative paths) in its manifest: the folder is ccsim's."""
+    names = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    (folder / MANIFEST).write_text("".join(f"{n}\n" for n in names if n != MANIFEST))
+
+
+def refuse_foreign_folder(folder: Path) -> None:
+    """A SpecError if ``folder``, which ccsim is about to replace whole, holds a file its
+    manifest does not list (a file of the user's, or a folder ccsim never wrote)."""
+    if not folder.is_dir():
+        if folder.exists():
+            raise SpecError(f"{folder} exists and is not a folder", "output")
+        return
+    try:
+        listed = set((folder / MANIFEST).read_text().split("\n"))
+    except (FileNotFoundError, UnicodeDecodeError):
+        listed = set()
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if rel != MANIFEST and not path.is_dir() and rel not in listed:
+            raise _not_ours(path, folder)
 
 
 @contextmanager
