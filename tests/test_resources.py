@@ -5,6 +5,7 @@ answers with an abort, still ends the command line in a `ccsim:` line and status
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 import textwrap
@@ -85,9 +86,54 @@ def test_the_cli_reports_the_memory_limit_in_one_line(tmp_path: Path) -> None:
 def test_a_failed_allocation_ends_the_cli_with_a_ccsim_line_and_status_1() -> None:
     code = ("import sys, ccsim.cli as c, ccsim._ccsim as n; "
             "c._cmd_schema = lambda a: n._selftest_alloc_failure(); sys.exit(c.main(['schema']))")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    # Even where RUST_BACKTRACE=1 is set, the command line prints no stack trace.
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, RUST_BACKTRACE="1"))
     assert proc.returncode == 1, (proc.returncode, proc.stderr)
     lines = proc.stderr.strip().splitlines()
-    # Rust's runtime prints its own line before aborting; ours is the last.
+    # Rust's runtime prints "memory allocation of N bytes failed" and a note before it
+    # aborts (its hook cannot be replaced on stable Rust); ours is the last line.
+    assert len(lines) <= 3, proc.stderr
+    assert lines[0].startswith("memory allocation of ")
     assert lines[-1].startswith("ccsim: internal error: the process aborted"), proc.stderr
     assert "core dumped" not in proc.stderr
+
+
+FLOOD_TOML = """
+[run]
+duration = "120s"
+[[links]]
+between = ["s", "r"]
+rate = "1Gbps"
+delay = "1ms"
+[[links]]
+between = ["r", "d"]
+rate = "1Mbps"
+delay = "1ms"
+queue = "1000000p"
+[[flows]]
+name = "flood"
+protocol = "cbr"
+from = "s"
+to = "d"
+rate = "100Mbps"
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="the memory guard reads /proc")
+def test_an_address_space_limit_stops_the_run_before_an_allocation_fails(tmp_path: Path) -> None:
+    # Under `ulimit -v` of 80 MB (the command line starts at about 21 MB of address space)
+    # the flood's queue would make an allocation fail; the guard stops the run first.
+    scenario = tmp_path / "flood.toml"
+    scenario.write_text(FLOOD_TOML)
+
+    def limit_address_space() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (80 * 2**20, resource.RLIM_INFINITY))
+
+    proc = subprocess.run([sys.executable, "-m", "ccsim.cli", "run", str(scenario), "-q", "--no-plots",
+                           "-o", str(tmp_path / "out")], capture_output=True, text=True,
+                          preexec_fn=limit_address_space)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.startswith("ccsim: error: run stopped at t = "), proc.stderr
+    assert "(80 % of the address-space limit, ulimit -v)" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1

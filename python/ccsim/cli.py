@@ -228,9 +228,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     from . import _ccsim
 
-    _ccsim._install_abort_handler()  # a failed allocation ends in one line and status 1
+    _ccsim._install_abort_handler()  # a failed allocation ends in a ccsim line and status 1
     args = build_parser().parse_args(argv)
     args.traceback = getattr(args, "traceback", False)
+    if not args.traceback:
+        # Rust prints a stack trace before aborting on a failed allocation when this is set.
+        os.environ["RUST_BACKTRACE"] = "0"
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)

@@ -771,9 +771,21 @@ impl<H: Header> Core<H> {
             self.pool[idx as usize] = pkt;
             idx
         } else {
+            if self.pool.len() == self.pool.capacity() {
+                self.grow_pool();
+            }
             self.pool.push(pkt);
             u32::try_from(self.pool.len() - 1).expect("pool fits u32")
         }
+    }
+
+    /// CHOICE: the pool grows by an eighth, not by doubling, so that when millions of
+    /// packets wait in queues the memory reserved runs at most an eighth ahead of the memory
+    /// used, and the memory guard (`ccsim_scenario::memory`), which looks between chunks of
+    /// events, sees the growth before a doubling overshoots a limit.
+    #[cold]
+    fn grow_pool(&mut self) {
+        self.pool.reserve_exact((self.pool.len() / 8).max(4096));
     }
 
     #[inline]

@@ -37,7 +37,10 @@ pub fn assert_within_capacity(spec: &Spec, outcome: &RunOutcome) {
             continue;
         }
         let goodput = outcome.summary.flows[&f.name].goodput_bps;
-        for link in sim.route(NodeId(from.node), NodeId(to.node)).unwrap_or_default() {
+        for link in sim
+            .route(NodeId(from.node), NodeId(to.node))
+            .unwrap_or_default()
+        {
             *carried.entry(link.0).or_default() += goodput;
         }
     }
