@@ -900,9 +900,80 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// # Errors
 /// [`ScenarioError::Spec`] naming the field path.
 pub fn parse_spec_json(text: &str) -> Result<Spec, ScenarioError> {
-    let value: serde_json::Value = serde_json::from_str(text)
+    // A byte-order mark, which some editors write, is not part of the document.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let UniqueKeys(value) = serde_json::from_str(text)
         .map_err(|e| ScenarioError::spec("(document)", format!("not valid JSON: {e}")))?;
     parse_spec_value(value)
+}
+
+/// A JSON value whose objects have unique keys. serde_json's own `Value` keeps the last of
+/// two equal keys without a word; TOML refuses them, and so does this reader.
+struct UniqueKeys(serde_json::Value);
+
+impl<'de> Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UniqueKeysVisitor).map(UniqueKeys)
+    }
+}
+
+struct UniqueKeysVisitor;
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeysVisitor {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        serde_json::Number::from_f64(v)
+            .map(serde_json::Value::Number)
+            .ok_or_else(|| E::custom(format!("{v} is not a finite number")))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(UniqueKeys(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(serde_json::Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key {key:?} appears twice"
+                )));
+            }
+            let UniqueKeys(v) = map.next_value()?;
+            object.insert(key, v);
+        }
+        Ok(serde_json::Value::Object(object))
+    }
 }
 
 /// Turn a JSON value into a validated spec.
