@@ -31,11 +31,14 @@ def test_natural_order_puts_tcp2_before_tcp10() -> None:
 
 
 def test_the_cli_lists_flows_in_natural_order_and_names_the_starved_one(tmp_path: Path) -> None:
-    # 13 flows of 1 Mbit/s and one of 8 kbit/s: an equal share of the ~13 Mbit/s total is ~0.93
-    # Mbit/s, a tenth of it ~93 kbit/s, which only c7 is under.
-    rates = {f"c{i}": ("8kbps" if i == 7 else "1Mbps") for i in range(1, 15)}
+    # 14 bulk TCP flows over one 50 ms path; c7's receiver window of one segment holds it to
+    # one segment per 100 ms round trip (77 kbit/s), far under a tenth of an equal share.
+    spec = cbr_spec({})
+    spec["links"][0]["delay"] = "50ms"
+    spec["flows"] = [{"name": f"c{i}", "protocol": "newreno", "from": "s", "to": "d",
+                      **({"max_window": 1} if i == 7 else {})} for i in range(1, 15)]
     path = tmp_path / "many.json"
-    path.write_text(json.dumps(cbr_spec(rates)))
+    path.write_text(json.dumps(spec))
     proc = cli("run", str(path), "-o", str(tmp_path / "out"), "--no-plots")
     assert proc.returncode == 0, proc.stderr
     listed = [m.group(1) for m in re.finditer(r"^  (\S+) +goodput ", proc.stdout, re.MULTILINE)]
@@ -47,8 +50,26 @@ def test_the_cli_lists_flows_in_natural_order_and_names_the_starved_one(tmp_path
     assert summary["aggregate"]["lowest_flow"] == "c7"
 
 
+def test_a_source_that_wants_little_is_not_starved(tmp_path: Path) -> None:
+    # c7 sends 8 kbit/s and gets all of it: a CBR source is never starved, however small.
+    rates = {f"c{i}": ("8kbps" if i == 7 else "1Mbps") for i in range(1, 15)}
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(cbr_spec(rates)))
+    proc = cli("run", str(path), "-o", str(tmp_path / "out"), "--no-plots")
+    assert proc.returncode == 0, proc.stderr
+    assert "starved" not in proc.stdout
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["aggregate"]["starved_flows"] == 0
+    assert summary["aggregate"]["lowest_flow"] == "c7"
+
+
 def test_no_starved_line_when_shares_are_equal() -> None:
     assert not [line for line in flow_lines(["a", "b"], [1e6, 1e6], [0, 0]) if "starved" in line]
+
+
+def test_only_greedy_flows_can_be_starved() -> None:
+    lines = flow_lines(["bulk", "cbr", "slow"], [10e6, 1e3, 1e3], [0, 0, 0], [True, False, True])
+    assert [line for line in lines if "starved" in line][0].rstrip().endswith(": slow")
 
 
 def test_long_flow_lists_are_cut_with_a_count() -> None:

@@ -38,9 +38,10 @@ def format_rate(bps: float) -> str:
     return f"{bps:.3g} bit/s"
 
 
-def flow_lines(names: list[str], goodputs: list[float], lost: list[int]) -> list[str]:
+def flow_lines(names: list[str], goodputs: list[float], lost: list[int], greedy: list[bool] | None = None) -> list[str]:
     """The summary lines of the flows: the first flows in natural order, and a line naming
-    the starved ones (goodput under 10 % of an equal share of the total)."""
+    the starved ones: flows that always have data to send (``greedy``, all by default) with
+    goodput under 10 % of an equal share of what those flows carry together."""
     order = sorted(range(len(names)), key=lambda i: natural_key(names[i]))
     lines = [f"  {names[i]:<16} goodput {goodputs[i] / 1e6:9.3f} Mbit/s  lost {lost[i]}"
              for i in order[:_MAX_FLOW_LINES]]
@@ -48,8 +49,9 @@ def flow_lines(names: list[str], goodputs: list[float], lost: list[int]) -> list
         total = sum(goodputs)
         lines.append(f"  ... and {len(names) - _MAX_FLOW_LINES} more flows (flows.parquet has them all); "
                      f"{len(names)} flows carry {total / 1e6:.3f} Mbit/s")
-    share = sum(goodputs) / max(len(names), 1)
-    starved = [names[i] for i in order if goodputs[i] < STARVED_SHARE * share]
+    eligible = [i for i in order if greedy is None or greedy[i]]
+    share = sum(goodputs[i] for i in eligible) / max(len(eligible), 1)
+    starved = [names[i] for i in eligible if goodputs[i] < STARVED_SHARE * share]
     if starved:
         shown = ", ".join(starved[:_MAX_STARVED_NAMES])
         more = f" and {len(starved) - _MAX_STARVED_NAMES} more" if len(starved) > _MAX_STARVED_NAMES else ""
@@ -74,8 +76,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         s = result.overview
         files = sorted(f.name for f in out.iterdir() if not f.name.startswith("."))
         print(f"wrote {out}/ ({', '.join(files)})")
-        cols = result.flow_columns("name", "goodput_bps", "lost_packets")
-        for line in flow_lines(cols["name"], cols["goodput_bps"], cols["lost_packets"]):
+        cols = result.flow_columns("name", "goodput_bps", "lost_packets", "greedy")
+        for line in flow_lines(cols["name"], cols["goodput_bps"], cols["lost_packets"], cols["greedy"]):
             print(line)
         for name, t in s.get("ticp", {}).items():
             done = f"done in {t['duration_s']:.2f} s" if t["duration_s"] is not None else "incomplete"
@@ -83,8 +85,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
                   f"{t['rounds']} rounds")
         jain = s["fairness"]["jain"]
         r = s["run"]
-        print(f"  Jain {jain:.4f}" if jain is not None else "  (no flows)" if not s.get("ticp") else " ",
-              f"| {r['events']} events in {r['wall_seconds']:.2f} s ({r['events_per_second'] / 1e6:.1f} M/s)")
+        n_flows = len(cols["name"])
+        fairness = (f"  Jain {jain:.4f}" if jain is not None
+                    else "  Jain undefined (no flow got any goodput)" if n_flows
+                    else "  (no flows)" if not s.get("ticp") else " ")
+        print(fairness, f"| {r['events']} events in {r['wall_seconds']:.2f} s ({r['events_per_second'] / 1e6:.1f} M/s)")
     return 0
 
 

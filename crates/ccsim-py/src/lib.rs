@@ -145,6 +145,7 @@ fn values_to_list<'py>(py: Python<'py>, v: &Values) -> PyResult<Bound<'py, PyLis
         Values::OptF64(x) => PyList::new(py, x),
         Values::U64(x) => PyList::new(py, x),
         Values::Str(x) => PyList::new(py, x),
+        Values::Bool(x) => PyList::new(py, x),
     }
 }
 

@@ -34,6 +34,8 @@ pub enum Values {
     U64(Vec<u64>),
     /// Names.
     Str(Vec<String>),
+    /// Flags.
+    Bool(Vec<bool>),
 }
 
 /// A results table, one row per flow or link direction; nested summary keys are dotted
@@ -55,6 +57,7 @@ impl Table {
                     Values::OptF64(x) => ColumnData::OptF64(x),
                     Values::U64(x) => ColumnData::U64(x),
                     Values::Str(x) => ColumnData::Str(x),
+                    Values::Bool(x) => ColumnData::Bool(x),
                 },
             })
             .collect()
@@ -94,6 +97,10 @@ pub fn flow_table(names: &[String], flows: &BTreeMap<String, FlowSummary>) -> Ta
             (
                 "mean_delay_s".into(),
                 Values::OptF64(rows.iter().map(|r| r.mean_delay_s).collect()),
+            ),
+            (
+                "greedy".into(),
+                Values::Bool(rows.iter().map(|r| r.greedy).collect()),
             ),
         ],
     }

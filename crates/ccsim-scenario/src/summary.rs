@@ -33,6 +33,10 @@ pub struct FlowSummary {
     pub timeouts: u64,
     /// Seconds from start to the last byte acknowledged (finite TCP transfers that finished).
     pub completion_time_s: Option<f64>,
+    /// Whether the flow always has data to send (a bulk TCP transfer, a rate-based flow), so
+    /// that its goodput is what the network gave it; a CBR or Poisson source or a finite
+    /// transfer wants only so much, and is never counted as starved.
+    pub greedy: bool,
     /// Mean one-way delay of data packets delivered in the window, seconds.
     pub mean_delay_s: Option<f64>,
 }
@@ -124,8 +128,9 @@ pub struct Aggregate {
     pub timeouts: u64,
 }
 
-/// CHOICE: a flow is starved when its goodput is under 10 % of an equal share
-/// (the sum of all goodputs over the number of flows).
+/// CHOICE: a greedy flow ([`FlowSummary::greedy`]) is starved when its goodput is under
+/// 10 % of an equal share (the greedy flows' goodputs summed, over their number); flows that
+/// want only so much (CBR, Poisson, finite transfers) are never starved.
 pub const STARVED_SHARE: f64 = 0.1;
 
 /// The whole summary. `summary.json` holds `flows` and `links` only for small runs
@@ -185,7 +190,15 @@ pub fn percentiles(xs: &[f64]) -> Option<Percentiles> {
 
 fn aggregate(spec: &Spec, flows: &BTreeMap<String, FlowSummary>, goodputs: &[f64]) -> Aggregate {
     let total: f64 = goodputs.iter().sum();
-    let share = total / goodputs.len().max(1) as f64;
+    // Starvation is judged among the greedy flows only, against their equal share.
+    let greedy: Vec<f64> = spec
+        .flows
+        .iter()
+        .zip(goodputs)
+        .filter(|(f, _)| flows[&f.name].greedy)
+        .map(|(_, &g)| g)
+        .collect();
+    let share = greedy.iter().sum::<f64>() / greedy.len().max(1) as f64;
     let pick = |better: fn(f64, f64) -> bool| {
         let mut best: Option<usize> = None;
         for (i, &g) in goodputs.iter().enumerate() {
@@ -202,7 +215,7 @@ fn aggregate(spec: &Spec, flows: &BTreeMap<String, FlowSummary>, goodputs: &[f64
         goodput_bps_percentiles: percentiles(goodputs),
         lowest_flow: pick(|a, b| a < b),
         highest_flow: pick(|a, b| a > b),
-        starved_flows: goodputs
+        starved_flows: greedy
             .iter()
             .filter(|&&g| g < STARVED_SHARE * share)
             .count(),
@@ -262,6 +275,7 @@ pub(crate) fn summarize(
                 retransmitted_packets: fs.retransmitted_packets - f0.retransmitted_packets,
                 timeouts: ss.timeouts - ss0.timeouts,
                 completion_time_s: ss.completed_at.map(|t| (t.0 - f.start.0 .0) as f64 / 1e9),
+                greedy: f.protocol.is_rate_based() || (f.protocol.is_tcp() && f.size.is_none()),
                 mean_delay_s: (received > 0).then(|| delay_ns as f64 / 1e9 / received as f64),
             },
         );

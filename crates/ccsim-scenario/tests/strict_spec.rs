@@ -649,10 +649,13 @@ fn toml_syntax_errors_are_one_line_in_plain_words() {
 fn json_refuses_a_key_given_twice_and_ignores_a_byte_order_mark() {
     let twice = r#"{"run": {"duration": "1s", "duration": "2s"},
         "links": [{"between": ["a", "b"], "rate": "1Mbps", "delay": "1ms"}]}"#;
-    let e = ccsim_scenario::parse_spec_json(twice).unwrap_err().to_string();
+    let e = ccsim_scenario::parse_spec_json(twice)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains(r#"the key "duration" appears twice"#), "{e}");
     let once = twice.replace(r#", "duration": "2s""#, "");
     let with_bom = format!("\u{feff}{once}");
-    let spec = ccsim_scenario::parse_spec_json(&with_bom).expect("a BOM is not part of the document");
+    let spec =
+        ccsim_scenario::parse_spec_json(&with_bom).expect("a BOM is not part of the document");
     assert_eq!(spec.run.duration.0 .0, 1_000_000_000);
 }
