@@ -282,3 +282,11 @@ def test_the_schema_patterns_accept_what_the_parser_reads() -> None:
         for text in examples:
             assert pattern.match(text), (name, text)
         assert not pattern.match("-" + examples[-1]), name
+
+
+def test_an_empty_path_and_a_bad_jobs_count_are_spec_errors() -> None:
+    with pytest.raises(ccsim.SpecError, match=r"the scenario path is empty"):
+        ccsim.validate("")
+    for jobs in ("2", 0, 1.5, True):
+        with pytest.raises(ccsim.SpecError, match=r"^jobs: must be a whole number of at least 1"):
+            ccsim.run_many([{}], jobs=jobs)  # type: ignore[arg-type]

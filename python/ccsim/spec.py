@@ -121,6 +121,8 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     if isinstance(path, str) and _looks_like_toml(path) and not os.path.exists(path):
         raise SpecError("this string looks like TOML text, not a file path: a str spec is a path to a scenario "
                         "file; pass TOML text as a dict (tomllib.loads(text))", "(document)")
+    if os.fspath(path) == "":
+        raise SpecError("the scenario path is empty; name a scenario file", "(document)")
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")

@@ -47,8 +47,8 @@ def run_many(specs: Sequence[SpecLike], jobs: int | None = None, progress: bool 
 
     >>> results = ccsim.run_many([dict(spec, run={**spec["run"], "seed": s}) for s in range(8)])
     """
-    if jobs is not None and jobs < 1:
-        raise ValueError(f"jobs must be at least 1, found {jobs}")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise SpecError(f"must be a whole number of at least 1, found {jobs!r}", "jobs")
     canonical = _checked(specs)
     workers = max(1, min(jobs or os.cpu_count() or 1, len(canonical)))
     if workers == 1:

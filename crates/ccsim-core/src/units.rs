@@ -323,6 +323,7 @@ const RATE: Kind = Kind {
         ("Kbps", 1_000),
         ("Mbps", 1_000_000),
         ("Gbps", 1_000_000_000),
+        ("Tbps", 1_000_000_000_000),
     ],
     base: "bit/s",
     example: "\"10Mbps\"",
@@ -462,9 +463,15 @@ fn suggest(s: &str, unit: &str, kind: &Kind) -> String {
         .map(|u| (edit_distance(unit, u), u))
         .filter(|(d, _)| *d <= 1)
         .min();
+    let units: Vec<&str> = kind
+        .units
+        .iter()
+        .map(|(u, _)| *u)
+        .filter(|u| u.is_ascii())
+        .collect();
     match near {
         Some((_, u)) if !number.is_empty() => format!("\"{number}{u}\""),
-        _ => kind.example.to_string(),
+        _ => format!("{}; units: {}", kind.example, units.join(", ")),
     }
 }
 
@@ -503,15 +510,15 @@ mod tests {
         // No hint that changes the magnitude.
         assert_eq!(
             parse_rate("10M").unwrap_err().message,
-            r#""10M" is not a rate (try "10Mbps")"#
+            r#""10M" is not a rate (try "10Mbps"; units: bps, kbps, Kbps, Mbps, Gbps, Tbps)"#
         );
         assert_eq!(
             parse_duration("1min").unwrap_err().message,
-            r#""1min" is not a duration (try "20ms")"#
+            r#""1min" is not a duration (try "20ms"; units: ns, us, ms, s)"#
         );
         assert_eq!(
             parse_duration("0.5h").unwrap_err().message,
-            r#""0.5h" is not a duration (try "20ms")"#
+            r#""0.5h" is not a duration (try "20ms"; units: ns, us, ms, s)"#
         );
     }
 
