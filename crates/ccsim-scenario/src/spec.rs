@@ -1171,6 +1171,18 @@ fn validate_rate_options(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(),
             if r.0 .0 == 0 {
                 return err(p(key), format!("must be positive, found {}", show(&r)));
             }
+            // As for CBR: faster than one packet per nanosecond is many packets at one instant.
+            let most = u128::from(f.packet_size.0 .0) * 8 * 1_000_000_000;
+            if u128::from(r.0 .0) > most {
+                return err(
+                    p(key),
+                    format!(
+                        "must be at most one packet per nanosecond ({most}bps with {} packets), found {}",
+                        show(&f.packet_size),
+                        show(&r)
+                    ),
+                );
+            }
         }
     }
     if let (Some(lo), Some(hi)) = (f.min_rate, f.max_rate) {

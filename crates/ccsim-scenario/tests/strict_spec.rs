@@ -659,3 +659,23 @@ fn json_refuses_a_key_given_twice_and_ignores_a_byte_order_mark() {
         ccsim_scenario::parse_spec_json(&with_bom).expect("a BOM is not part of the document");
     assert_eq!(spec.run.duration.0 .0, 1_000_000_000);
 }
+
+#[test]
+fn rate_based_rate_bounds_are_at_most_one_packet_per_nanosecond() {
+    for key in ["min_rate", "max_rate"] {
+        let spec = serde_json::json!({
+            "run": {"duration": "1s"},
+            "links": [{"between": ["a", "b"], "rate": "10Mbps", "delay": "5ms"}],
+            "flows": [{"name": "t", "protocol": "tfrc", "from": "a", "to": "b", key: "1e18bps"}],
+        });
+        let e = ccsim_scenario::parse_spec_value(spec)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!(
+                "flows[0].{key}: must be at most one packet per nanosecond"
+            )),
+            "{e}"
+        );
+    }
+}
