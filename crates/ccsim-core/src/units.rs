@@ -385,7 +385,9 @@ fn parse_kind(s: &str, kind: &Kind) -> Result<u64, UnitError> {
     let Some(&(unit, mult)) = kind.units.iter().find(|(u, _)| *u == split.unit) else {
         return Err(bad(suggest(s, split.unit, kind)));
     };
-    if split.negative {
+    // "-0ms" is zero, not a negative quantity.
+    let zero = matches!(split.number, Ok(Decimal { digits: 0, .. }));
+    if split.negative && !zero {
         return Err(fail(
             UnitErrorKind::Negative,
             format!("must not be negative, found {s:?}"),
@@ -582,6 +584,7 @@ mod tests {
             assert_eq!(e.kind, UnitErrorKind::Negative);
             assert_eq!(e.message, format!("must not be negative, found {s:?}"));
         }
+        assert_eq!(parse_duration("-0ms").unwrap(), Dur(0));
         let e = parse_rate("1e30Gbps").unwrap_err();
         assert_eq!(e.kind, UnitErrorKind::TooLarge);
         assert_eq!(
