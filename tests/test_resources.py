@@ -8,7 +8,6 @@ import os
 import resource
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,27 @@ FLOOD = {
     ],
     "flows": [{"name": "flood", "protocol": "cbr", "from": "s", "to": "d", "rate": "100Mbps"}],
 }
+
+
+FLOOD_TOML = """
+[run]
+duration = "120s"
+[[links]]
+between = ["s", "r"]
+rate = "1Gbps"
+delay = "1ms"
+[[links]]
+between = ["r", "d"]
+rate = "1Mbps"
+delay = "1ms"
+queue = "1000000p"
+[[flows]]
+name = "flood"
+protocol = "cbr"
+from = "s"
+to = "d"
+rate = "100Mbps"
+"""
 
 
 def _rss() -> int:
@@ -53,25 +73,7 @@ def test_a_bad_memory_limit_names_the_variable(monkeypatch: pytest.MonkeyPatch) 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="the memory guard reads /proc")
 def test_the_cli_reports_the_memory_limit_in_one_line(tmp_path: Path) -> None:
     scenario = tmp_path / "flood.toml"
-    scenario.write_text(textwrap.dedent("""
-        [run]
-        duration = "120s"
-        [[links]]
-        between = ["s", "r"]
-        rate = "1Gbps"
-        delay = "1ms"
-        [[links]]
-        between = ["r", "d"]
-        rate = "1Mbps"
-        delay = "1ms"
-        queue = "1000000p"
-        [[flows]]
-        name = "flood"
-        protocol = "cbr"
-        from = "s"
-        to = "d"
-        rate = "100Mbps"
-    """))
+    scenario.write_text(FLOOD_TOML)
     # The command line starts at about 20 MB and this run peaks at about 85 MB unguarded.
     env = dict(os.environ, CCSIM_MEMORY_LIMIT="50MB")
     proc = subprocess.run([sys.executable, "-m", "ccsim.cli", "run", str(scenario), "-q", "--no-plots",
@@ -98,26 +100,6 @@ def test_a_failed_allocation_ends_the_cli_with_a_ccsim_line_and_status_1() -> No
     assert lines[-1].startswith("ccsim: internal error: the process aborted"), proc.stderr
     assert "core dumped" not in proc.stderr
 
-
-FLOOD_TOML = """
-[run]
-duration = "120s"
-[[links]]
-between = ["s", "r"]
-rate = "1Gbps"
-delay = "1ms"
-[[links]]
-between = ["r", "d"]
-rate = "1Mbps"
-delay = "1ms"
-queue = "1000000p"
-[[flows]]
-name = "flood"
-protocol = "cbr"
-from = "s"
-to = "d"
-rate = "100Mbps"
-"""
 
 
 @pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="the memory guard reads /proc")
