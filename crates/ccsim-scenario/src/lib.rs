@@ -10,11 +10,13 @@ pub mod fuzzing;
 pub mod memory;
 pub mod outputs;
 pub mod parquet;
+pub mod protocols;
 pub mod run;
 pub mod spec;
 pub mod summary;
-pub mod ticp;
 pub mod units;
+
+pub use protocols::ticp;
 
 pub use error::ScenarioError;
 pub use run::{check, run, RunOptions, RunOutcome, RunProgress, RunResults};

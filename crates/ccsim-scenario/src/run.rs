@@ -3,25 +3,17 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
 
-use ccsim_core::{Addr, Dur, FlowId, SimTime, VarId};
-use ccsim_engine::{
-    Discipline, LinkConfig, LinkId, NodeId, QueueLimit, RouteMetric, SeriesConfig, Sim, TraceBuf,
-};
-use ccsim_protocols::{
-    Algorithm, AnyAgent, Cbraa, CbraaParams, Departures, Hdr, PacedSlowStart, PacerConfig,
-    PrimoConfig, PrimoParams, PrimoReceiver, PrimoSender, ReportControl, ReportReceiver,
-    ReportSender, ReportSenderConfig, TcpConfig, TcpSender, TcpSink, TfrcConfig, TfrcReceiver,
-    TfrcReceiverConfig, TfrcSender, UdpConfig, UdpSink, UdpSource, VegasParams,
-};
+use ccsim_core::{Addr, FlowId, SimTime, VarId};
+use ccsim_engine::{LinkId, NodeId, RouteMetric, SeriesConfig, Sim, TraceBuf};
+use ccsim_protocols::{AnyAgent, Hdr};
 
 use crate::error::ScenarioError;
 use crate::outputs::{flow_table, link_table, Table};
-use crate::spec::{hash_canonical, Protocol, QueueSpec, Routing, Spec};
+use crate::protocols::FlowContext;
+use crate::spec::{hash_canonical, Routing, Spec};
 use crate::summary::{summarize, Summary};
-use crate::units::{QueueStr, SsthreshStr};
 
-/// The receiver report interval of TCP-Friend and CBRAA flows that do not set one.
-pub const DEFAULT_REPORT_INTERVAL: Dur = Dur(5_000_000_000);
+pub use crate::protocols::rate::DEFAULT_REPORT_INTERVAL;
 
 /// The concrete simulation type of built-in protocols.
 pub type NetSim = Sim<Hdr, AnyAgent>;
@@ -102,25 +94,6 @@ pub struct Built {
     pub ticp: Vec<crate::ticp::TicpHandles>,
 }
 
-/// The bandwidth-delay product of the round trip `from -> to -> from`, bytes: the
-/// forward path's bottleneck rate times the sum of the propagation delays both ways.
-fn path_bdp(sim: &NetSim, from: NodeId, to: NodeId) -> u64 {
-    let forward = sim.route(from, to).unwrap_or_default();
-    let back = sim.route(to, from).unwrap_or_default();
-    let bottleneck = forward
-        .iter()
-        .map(|&l| sim.link_config(l).rate.0)
-        .min()
-        .unwrap_or(0);
-    let rtt_ns: u64 = forward
-        .iter()
-        .chain(&back)
-        .map(|&l| sim.link_config(l).delay.0)
-        .sum();
-    u64::try_from(u128::from(bottleneck) * u128::from(rtt_ns) / 8 / 1_000_000_000)
-        .unwrap_or(u64::MAX)
-}
-
 /// Build the simulation a validated spec describes.
 ///
 /// # Errors
@@ -139,21 +112,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
     let node = |n: &String| -> NodeId { node_index[n.as_str()] };
     let mut links = Vec::new();
     for l in &spec.links {
-        let limit = match l.queue.limit() {
-            QueueStr::Packets(n) => QueueLimit::Packets(n),
-            QueueStr::Bytes(b) => QueueLimit::Bytes(b),
-        };
-        let discipline = match &l.queue {
-            QueueSpec::DropTail(_) => Discipline::DropTail,
-            QueueSpec::Red(r) => Discipline::Red(r.config()),
-        };
-        let config = LinkConfig {
-            rate: l.rate.0,
-            delay: l.delay.0,
-            limit,
-            loss: l.loss,
-            discipline,
-        };
+        let config = l.config();
         let [a, b] = &l.between;
         links.push((
             format!("{a}->{b}"),
@@ -174,147 +133,15 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         };
         let packet_size = u32::try_from(f.packet_size.0 .0)
             .map_err(|_| ScenarioError::Internal("packet size".into()))?;
-        let (sender, receiver) = match f.protocol {
-            Protocol::Tahoe
-            | Protocol::Reno
-            | Protocol::Newreno
-            | Protocol::Sack
-            | Protocol::Vegas => {
-                let algorithm = match f.protocol {
-                    Protocol::Tahoe => Algorithm::Tahoe,
-                    Protocol::Reno => Algorithm::Reno,
-                    Protocol::Sack => Algorithm::Sack,
-                    Protocol::Vegas => {
-                        Algorithm::Vegas(f.vegas.map_or_else(VegasParams::default, |v| {
-                            VegasParams {
-                                alpha: v.alpha,
-                                beta: v.beta,
-                                gamma: v.gamma,
-                            }
-                        }))
-                    }
-                    _ => Algorithm::NewReno,
-                };
-                let initial_ssthresh = match f.initial_ssthresh {
-                    Some(SsthreshStr::Bytes(b)) => Some(b),
-                    // Set from the routes once they are built (below).
-                    None | Some(SsthreshStr::Bdp) => None,
-                };
-                let cfg = TcpConfig {
-                    packet_size,
-                    initial_window: f.initial_window,
-                    size: f.size.map(|s| s.0 .0),
-                    max_window: f.max_window.unwrap_or(TcpConfig::default().max_window),
-                    min_rto: f.min_rto.0,
-                    algorithm,
-                    ecn: f.ecn,
-                    initial_ssthresh,
-                    paced_slow_start: f.paced_slow_start.then_some(PacedSlowStart {
-                        spacing: f.pacing_spacing.map(|d| d.0),
-                    }),
-                    cwnd_limited_growth: f.cwnd_limited_growth,
-                    ..TcpConfig::default()
-                };
-                let delack = f.delayed_ack.then_some(Dur::from_millis(200));
-                (
-                    AnyAgent::Tcp(Box::new(TcpSender::new(flow, receiver_addr, &cfg))),
-                    AnyAgent::TcpSink(TcpSink::new(delack).with_sack(algorithm.uses_sack())),
-                )
-            }
-            Protocol::Cbr | Protocol::Poisson => {
-                let rate = f.rate.ok_or_else(|| {
-                    ScenarioError::Internal("validated UDP flow lacks a rate".into())
-                })?;
-                let cfg = UdpConfig {
-                    rate: rate.0,
-                    packet_size,
-                };
-                let departures = if f.protocol == Protocol::Cbr {
-                    Departures::Constant
-                } else {
-                    Departures::Poisson
-                };
-                let source = AnyAgent::Udp(UdpSource::new(flow, receiver_addr, cfg, departures));
-                (
-                    source,
-                    AnyAgent::UdpSink(UdpSink::new(options.record_arrivals)),
-                )
-            }
-            Protocol::TcpFriend | Protocol::Cbraa => {
-                let size = f64::from(packet_size);
-                let bytes_per_sec = |r: Option<crate::units::RateStr>, default: f64| {
-                    r.map_or(default, |r| r.0.bps() as f64 / 8.0)
-                };
-                let interval = f.report_interval.map_or(DEFAULT_REPORT_INTERVAL, |d| d.0);
-                let cfg = ReportSenderConfig {
-                    pacer: PacerConfig {
-                        packet_size,
-                        initial_rate: bytes_per_sec(f.initial_rate, 5.0 * size),
-                        min_rate: bytes_per_sec(f.min_rate, 0.0),
-                        max_rate: bytes_per_sec(f.max_rate, f64::INFINITY),
-                    },
-                    report_interval: interval,
-                };
-                let control = if f.protocol == Protocol::Cbraa {
-                    ReportControl::Cbraa(Cbraa::new(f.cbraa.map_or_else(
-                        CbraaParams::default,
-                        |c| CbraaParams {
-                            a: c.a,
-                            b: c.b,
-                            alpha: c.alpha,
-                            beta: c.beta,
-                        },
-                    )))
-                } else {
-                    ReportControl::TcpFriend
-                };
-                (
-                    AnyAgent::ReportSender(Box::new(ReportSender::new(
-                        flow,
-                        receiver_addr,
-                        cfg,
-                        control,
-                    ))),
-                    AnyAgent::ReportReceiver(Box::new(ReportReceiver::new(interval))),
-                )
-            }
-            Protocol::Primo => {
-                let cfg = PrimoConfig {
-                    pacer: PacerConfig {
-                        packet_size,
-                        initial_rate: 0.0,
-                        min_rate: f.min_rate.map_or(0.0, |r| r.0.bps() as f64 / 8.0),
-                        max_rate: f.max_rate.map_or(f64::INFINITY, |r| r.0.bps() as f64 / 8.0),
-                    },
-                    params: f.primo.map_or_else(PrimoParams::default, |c| c.params()),
-                };
-                let offset = f
-                    .primo
-                    .and_then(|c| c.receiver_clock_offset)
-                    .map_or(0, |d| i64::try_from(d.0 .0).unwrap_or(i64::MAX));
-                (
-                    AnyAgent::PrimoSender(Box::new(PrimoSender::new(flow, receiver_addr, &cfg))),
-                    AnyAgent::PrimoReceiver(Box::new(
-                        PrimoReceiver::with_clock_offset(offset)
-                            .with_rcv_samples(f.primo.map_or(1, |c| c.rcv_samples as usize)),
-                    )),
-                )
-            }
-            Protocol::Tfrc => {
-                let cfg = TfrcConfig {
-                    packet_size,
-                    min_rate: f.min_rate.map_or(0.0, |r| r.0.bps() as f64 / 8.0),
-                    max_rate: f.max_rate.map_or(f64::INFINITY, |r| r.0.bps() as f64 / 8.0),
-                };
-                let rx = TfrcReceiverConfig {
-                    history_discounting: f.tfrc.is_some_and(|t| t.history_discounting),
-                };
-                (
-                    AnyAgent::TfrcSender(Box::new(TfrcSender::new(flow, receiver_addr, &cfg))),
-                    AnyAgent::TfrcReceiver(Box::new(TfrcReceiver::new(rx))),
-                )
-            }
-        };
+        let (sender, receiver) = crate::protocols::build_flow(
+            f,
+            &FlowContext {
+                flow,
+                receiver: receiver_addr,
+                packet_size,
+                options,
+            },
+        )?;
         let s = sim.add_agent(from, flow, &format!("{}/sender", f.name), sender);
         let r = sim.add_agent(to, flow, &format!("{}/receiver", f.name), receiver);
         debug_assert_eq!((s, r), (sender_addr, receiver_addr));
@@ -348,12 +175,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                 format!("no route between {:?} and {:?}", f.from, f.to),
             ));
         }
-        if f.initial_ssthresh == Some(SsthreshStr::Bdp) {
-            let bdp = path_bdp(&sim, from, to);
-            if let AnyAgent::Tcp(sender) = sim.agent_mut(flows[i].1) {
-                sender.set_initial_ssthresh(bdp);
-            }
-        }
+        crate::protocols::after_routes(f, &mut sim, from, to, flows[i].1);
     }
     let link_ids: HashMap<&str, LinkId> = links.iter().map(|(n, id)| (n.as_str(), *id)).collect();
     for (i, d) in spec.drops.iter().enumerate() {

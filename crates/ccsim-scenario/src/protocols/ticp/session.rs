@@ -18,7 +18,9 @@ use ccsim_protocols::{AnyAgent, LandmarkEcho, TicpCollector, TicpSourceHost};
 use serde::Serialize;
 
 use crate::run::NetSim;
-use crate::spec::{Routing, Spec, TicpClusters, TicpDelivery, TICP_GROUPS_PER_SESSION};
+use crate::spec::{Routing, Spec};
+
+use super::{TicpClusters, TicpDelivery, TICP_GROUPS_PER_SESSION};
 
 /// What the summary needs of one built session.
 pub struct TicpHandles {

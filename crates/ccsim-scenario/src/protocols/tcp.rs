@@ -1,0 +1,200 @@
+//! The TCP family's keys, checks and builder: Tahoe, Reno, NewReno, SACK and Vegas
+//! (crates/ccsim-protocols/src/tcp; RFC 5681, 6582, 6298, 2018, 6675, 3168; Brakmo and
+//! Peterson 1995 for Vegas). Their flat keys (`initial_window`, `min_rto`, `delayed_ack`, ...)
+//! are declared on [`FlowSpec`]; the Vegas thresholds are the `vegas` table here.
+
+use ccsim_core::Dur;
+use ccsim_engine::NodeId;
+use ccsim_protocols::{
+    Algorithm, AnyAgent, PacedSlowStart, TcpConfig, TcpSender, TcpSink, VegasParams,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::FlowContext;
+use crate::error::ScenarioError;
+use crate::run::NetSim;
+use crate::spec::flows::{refuse_keys, FlowSpec, Protocol};
+use crate::spec::{err, show};
+use crate::units::SsthreshStr;
+
+/// Vegas thresholds, in segments queued in the network.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct VegasSpec {
+    /// Grow the window while fewer segments are queued.
+    #[serde(default = "default_vegas_alpha")]
+    pub alpha: f64,
+    /// Shrink the window while more segments are queued.
+    #[serde(default = "default_vegas_beta")]
+    pub beta: f64,
+    /// Leave slow start once more segments are queued.
+    #[serde(default = "default_vegas_gamma")]
+    pub gamma: f64,
+}
+
+fn default_vegas_alpha() -> f64 {
+    ccsim_protocols::VegasParams::default().alpha
+}
+fn default_vegas_beta() -> f64 {
+    ccsim_protocols::VegasParams::default().beta
+}
+fn default_vegas_gamma() -> f64 {
+    ccsim_protocols::VegasParams::default().gamma
+}
+
+/// Most segments of a TCP initial window: the whole window leaves at once, one packet each.
+pub const MAX_INITIAL_WINDOW: u32 = 100_000;
+
+/// The TCP-variant keys: Vegas thresholds, the slow-start options.
+pub(crate) fn validate_tcp_options(
+    f: &FlowSpec,
+    p: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
+    if let Some(v) = &f.vegas {
+        if f.protocol != Protocol::Vegas {
+            return err(
+                p("vegas"),
+                format!(
+                    "Vegas thresholds need protocol = \"vegas\", found {:?}",
+                    f.protocol.name()
+                ),
+            );
+        }
+        for (key, x) in [("alpha", v.alpha), ("beta", v.beta), ("gamma", v.gamma)] {
+            if !x.is_finite() || x < 0.0 {
+                return err(
+                    p(&format!("vegas.{key}")),
+                    format!("must be a non-negative number of segments, found {x}"),
+                );
+            }
+        }
+        if v.alpha > v.beta {
+            return err(
+                p("vegas.beta"),
+                format!("must be at least alpha ({}), found {}", v.alpha, v.beta),
+            );
+        }
+    }
+    if let Some(SsthreshStr::Bytes(b)) = f.initial_ssthresh {
+        if b == 0 {
+            return err(
+                p("initial_ssthresh"),
+                "must be positive, found \"0B\"".into(),
+            );
+        }
+    }
+    if f.pacing_spacing.is_some() && !f.paced_slow_start {
+        return err(p("pacing_spacing"), "needs paced_slow_start = true".into());
+    }
+    if let Some(d) = f.pacing_spacing {
+        if d.0 .0 == 0 || d.0 > ccsim_core::Dur::from_secs(10) {
+            return err(
+                p("pacing_spacing"),
+                format!("must be between 1ns and 10s, found {}", show(&d)),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A TCP flow's checks.
+pub(crate) fn validate(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    if f.rate.is_some() {
+        return err(
+            p("rate"),
+            format!(
+                "{} flows are window-controlled; remove rate",
+                f.protocol.name()
+            ),
+        );
+    }
+    if f.initial_window == 0 || f.initial_window > MAX_INITIAL_WINDOW {
+        return err(
+            p("initial_window"),
+            format!(
+                "must be 1 to {MAX_INITIAL_WINDOW} segments (the initial window is sent at once), found {}",
+                f.initial_window
+            ),
+        );
+    }
+    if f.max_window == Some(0) {
+        return err(
+            p("max_window"),
+            "must be at least 1 segment, found 0".into(),
+        );
+    }
+    if f.min_rto.0 > ccsim_core::Dur::from_secs(60) {
+        return err(
+            p("min_rto"),
+            format!(
+                "must be at most the 60 s maximum RTO, found {}",
+                show(&f.min_rto)
+            ),
+        );
+    }
+    if f.size.is_some_and(|s| s.0 .0 == 0) {
+        return err(p("size"), "must be positive, found \"0B\"".into());
+    }
+    validate_tcp_options(f, p)?;
+    refuse_keys(f, p, &f.rate_keys_set(), "rate-based flows")?;
+    Ok(())
+}
+
+/// A TCP flow's sender and sink.
+pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
+    let algorithm = match f.protocol {
+        Protocol::Tahoe => Algorithm::Tahoe,
+        Protocol::Reno => Algorithm::Reno,
+        Protocol::Sack => Algorithm::Sack,
+        Protocol::Vegas => {
+            Algorithm::Vegas(f.vegas.map_or_else(VegasParams::default, |v| VegasParams {
+                alpha: v.alpha,
+                beta: v.beta,
+                gamma: v.gamma,
+            }))
+        }
+        _ => Algorithm::NewReno,
+    };
+    let initial_ssthresh = match f.initial_ssthresh {
+        Some(SsthreshStr::Bytes(b)) => Some(b),
+        // Set from the routes once they are built ([`after_routes`]).
+        None | Some(SsthreshStr::Bdp) => None,
+    };
+    let cfg = TcpConfig {
+        packet_size: cx.packet_size,
+        initial_window: f.initial_window,
+        size: f.size.map(|s| s.0 .0),
+        max_window: f.max_window.unwrap_or(TcpConfig::default().max_window),
+        min_rto: f.min_rto.0,
+        algorithm,
+        ecn: f.ecn,
+        initial_ssthresh,
+        paced_slow_start: f.paced_slow_start.then_some(PacedSlowStart {
+            spacing: f.pacing_spacing.map(|d| d.0),
+        }),
+        cwnd_limited_growth: f.cwnd_limited_growth,
+        ..TcpConfig::default()
+    };
+    let delack = f.delayed_ack.then_some(Dur::from_millis(200));
+    (
+        AnyAgent::Tcp(Box::new(TcpSender::new(cx.flow, cx.receiver, &cfg))),
+        AnyAgent::TcpSink(TcpSink::new(delack).with_sack(algorithm.uses_sack())),
+    )
+}
+
+/// What needs the routes: `initial_ssthresh = "bdp"`, the path's bandwidth-delay product.
+pub(crate) fn after_routes(
+    f: &FlowSpec,
+    sim: &mut NetSim,
+    from: NodeId,
+    to: NodeId,
+    sender: ccsim_core::Addr,
+) {
+    if f.initial_ssthresh == Some(SsthreshStr::Bdp) {
+        let bdp = super::path_bdp(sim, from, to);
+        if let AnyAgent::Tcp(s) = sim.agent_mut(sender) {
+            s.set_initial_ssthresh(bdp);
+        }
+    }
+}

@@ -1,0 +1,283 @@
+//! `[[flows]]`: the keys every flow has, the protocol names, and the checks common to all
+//! flows; each protocol family checks and builds its own keys in [`crate::protocols`].
+//!
+//! CHOICE: the TCP and rate-based keys sit flat on the flow table (`initial_window`,
+//! `min_rate`, ...), as the first scenario files wrote them; a key that belongs to another
+//! family is refused by name. Protocols added since keep their options in a table named after
+//! them (`vegas = {...}`, `primo = {...}`), declared in their family's module.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{check_name, default_true, err, is_false, is_true, show, zero_dur, Graph, Spec};
+use crate::error::ScenarioError;
+use crate::protocols::rate::{CbraaSpec, PrimoSpec, TfrcSpec};
+use crate::protocols::tcp::VegasSpec;
+use crate::units::{BytesStr, DurStr, RateStr, SsthreshStr};
+
+/// Transport protocol of a flow.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// TCP Tahoe: fast retransmit, no fast recovery (RFC 5681, Jacobson 1988).
+    Tahoe,
+    /// TCP Reno (RFC 5681 fast recovery, left on the first new ACK).
+    Reno,
+    /// TCP NewReno (RFC 5681, 6582, 6298).
+    Newreno,
+    /// TCP SACK (RFC 2018 blocks, RFC 6675 loss recovery).
+    Sack,
+    /// TCP Vegas (Brakmo and Peterson 1995), NewReno loss recovery.
+    Vegas,
+    /// UDP constant bit rate.
+    Cbr,
+    /// UDP with exponential inter-departure times.
+    Poisson,
+    /// TFRC, TCP-Friendly Rate Control (RFC 5348).
+    Tfrc,
+    /// TCP-Friend: equation (2) of the CBRAA paper on RTCP-style receiver reports.
+    #[serde(rename = "tcp-friend")]
+    TcpFriend,
+    /// CBRAA, the Cycle-Based Rate Adaptation Algorithm (Ait-Hellal, Yamamoto, Leduc).
+    Cbraa,
+    /// Primo, the preventive rate-based protocol (Chatté, Ducourthial, Niculescu).
+    Primo,
+}
+
+impl Protocol {
+    /// Name used in files.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Tahoe => "tahoe",
+            Protocol::Reno => "reno",
+            Protocol::Newreno => "newreno",
+            Protocol::Sack => "sack",
+            Protocol::Vegas => "vegas",
+            Protocol::Cbr => "cbr",
+            Protocol::Poisson => "poisson",
+            Protocol::Tfrc => "tfrc",
+            Protocol::TcpFriend => "tcp-friend",
+            Protocol::Cbraa => "cbraa",
+            Protocol::Primo => "primo",
+        }
+    }
+    /// Whether this is a TCP variant.
+    #[must_use]
+    pub fn is_tcp(self) -> bool {
+        matches!(
+            self,
+            Protocol::Tahoe | Protocol::Reno | Protocol::Newreno | Protocol::Sack | Protocol::Vegas
+        )
+    }
+    /// Whether this is a rate-based congestion-controlled protocol.
+    #[must_use]
+    pub fn is_rate_based(self) -> bool {
+        matches!(
+            self,
+            Protocol::Tfrc | Protocol::TcpFriend | Protocol::Cbraa | Protocol::Primo
+        )
+    }
+    /// Whether the sender is steered by RTCP-style receiver reports.
+    #[must_use]
+    pub fn uses_reports(self) -> bool {
+        matches!(self, Protocol::TcpFriend | Protocol::Cbraa)
+    }
+}
+
+/// One flow: a sender at `from`, a receiver at `to`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    /// Unique name (keys the results).
+    pub name: String,
+    /// Protocol.
+    pub protocol: Protocol,
+    /// Sending node.
+    pub from: String,
+    /// Receiving node.
+    pub to: String,
+    /// Start time.
+    #[serde(default = "zero_dur")]
+    pub start: DurStr,
+    /// Stop offering new data at this time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<DurStr>,
+    /// Application bytes to transfer (TCP); absent for an unending transfer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<BytesStr>,
+    /// Sending rate (UDP sources, required there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<RateStr>,
+    /// Whole-packet size of data packets.
+    #[serde(default = "default_packet_size")]
+    pub packet_size: BytesStr,
+    /// TCP: delayed ACKs at the receiver (every second segment or 200 ms).
+    #[serde(default)]
+    pub delayed_ack: bool,
+    /// TCP: initial window, segments.
+    #[serde(default = "default_initial_window")]
+    pub initial_window: u32,
+    /// TCP: lower bound on the retransmission timeout.
+    #[serde(default = "default_min_rto")]
+    pub min_rto: DurStr,
+    /// TCP: receiver window in segments (absent: unbounded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_window: Option<u64>,
+    /// TCP: ECN-capable (RFC 3168): ECT data, CE echoed, window halved once per window.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ecn: bool,
+    /// TCP Vegas thresholds (only with `protocol = "vegas"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vegas: Option<VegasSpec>,
+    /// TCP: initial slow-start threshold, "bdp" (the path's bottleneck rate times its
+    /// round-trip propagation delay) or a size such as "64kB" (absent: unbounded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_ssthresh: Option<SsthreshStr>,
+    /// TCP: paced slow start (the segments one ACK releases are spaced, not sent back to
+    /// back).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub paced_slow_start: bool,
+    /// TCP: the spacing of paced slow start (absent: half the estimated inter-ACK time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pacing_spacing: Option<DurStr>,
+    /// TCP: grow the window only while the sender uses it (Linux `tcp_is_cwnd_limited`);
+    /// false for RFC 5681's unconditional growth.
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    pub cwnd_limited_growth: bool,
+    /// TCP-Friend, CBRAA: the receiver's report interval (absent: 5 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_interval: Option<DurStr>,
+    /// TCP-Friend, CBRAA: the rate before the first report (absent: 5 packets per second).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_rate: Option<RateStr>,
+    /// Rate-based flows: a lower bound on the sending rate (absent: the protocol's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rate: Option<RateStr>,
+    /// Rate-based flows: an upper bound on the sending rate (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rate: Option<RateStr>,
+    /// CBRAA constants (only with `protocol = "cbraa"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cbraa: Option<CbraaSpec>,
+    /// TFRC options (only with `protocol = "tfrc"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tfrc: Option<TfrcSpec>,
+    /// Primo constants (only with `protocol = "primo"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primo: Option<PrimoSpec>,
+}
+
+impl FlowSpec {
+    /// The TCP-only keys set on this flow, by name.
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 7] {
+        [
+            ("cwnd_limited_growth", !self.cwnd_limited_growth),
+            ("delayed_ack", self.delayed_ack),
+            ("ecn", self.ecn),
+            ("initial_ssthresh", self.initial_ssthresh.is_some()),
+            ("paced_slow_start", self.paced_slow_start),
+            ("pacing_spacing", self.pacing_spacing.is_some()),
+            ("vegas", self.vegas.is_some()),
+        ]
+    }
+    /// The rate-based-only keys set on this flow, by name.
+    pub(crate) fn rate_keys_set(&self) -> [(&'static str, bool); 7] {
+        [
+            ("report_interval", self.report_interval.is_some()),
+            ("initial_rate", self.initial_rate.is_some()),
+            ("min_rate", self.min_rate.is_some()),
+            ("max_rate", self.max_rate.is_some()),
+            ("cbraa", self.cbraa.is_some()),
+            ("tfrc", self.tfrc.is_some()),
+            ("primo", self.primo.is_some()),
+        ]
+    }
+}
+
+fn default_packet_size() -> BytesStr {
+    BytesStr(ccsim_core::Bytes(1000))
+}
+fn default_initial_window() -> u32 {
+    2
+}
+fn default_min_rto() -> DurStr {
+    DurStr(ccsim_core::Dur::from_millis(200))
+}
+
+/// Refuse the first key of `keys` that is set: it applies to `whom` only.
+pub(crate) fn refuse_keys(
+    f: &FlowSpec,
+    p: &dyn Fn(&str) -> String,
+    keys: &[(&'static str, bool)],
+    whom: &str,
+) -> Result<(), ScenarioError> {
+    match keys.iter().find(|(_, set)| *set) {
+        Some((key, _)) => err(
+            p(key),
+            format!("applies to {whom} only, not {}", f.protocol.name()),
+        ),
+        None => Ok(()),
+    }
+}
+
+/// The checks every flow passes, then its family's own.
+pub(crate) fn validate(
+    i: usize,
+    f: &FlowSpec,
+    spec: &Spec,
+    graph: &Graph,
+    names: &mut BTreeMap<String, usize>,
+) -> Result<(), ScenarioError> {
+    let p = |field: &str| format!("flows[{i}].{field}");
+    check_name(&p("name"), &f.name)?;
+    if let Some(first) = names.insert(f.name.clone(), i) {
+        return err(
+            p("name"),
+            format!("duplicate flow name {:?} (also flows[{first}])", f.name),
+        );
+    }
+    for (field, node) in [("from", &f.from), ("to", &f.to)] {
+        graph.check_node(p(field), node)?;
+    }
+    if f.from == f.to {
+        return err(
+            p("to"),
+            format!("a flow needs two different nodes, found {:?} twice", f.to),
+        );
+    }
+    if !graph.connected(&f.from, &f.to) {
+        return err(p("to"), format!("no route from {:?} to {:?}", f.from, f.to));
+    }
+    if f.start.0 >= spec.run.duration.0 {
+        return err(
+            p("start"),
+            format!(
+                "{} is not before the end of the run ({})",
+                show(&f.start),
+                show(&spec.run.duration)
+            ),
+        );
+    }
+    if let Some(stop) = f.stop {
+        if stop.0 <= f.start.0 {
+            return err(
+                p("stop"),
+                format!("{} is not after start ({})", show(&stop), show(&f.start)),
+            );
+        }
+    }
+    let header = crate::protocols::header_bytes(f.protocol);
+    if f.packet_size.0 .0 <= u64::from(header) || f.packet_size.0 .0 > 65_535 {
+        return err(
+            p("packet_size"),
+            format!(
+                "must exceed the {header}-byte header and be at most 65535B, found {}",
+                show(&f.packet_size)
+            ),
+        );
+    }
+    crate::protocols::validate_flow(f, &p)
+}

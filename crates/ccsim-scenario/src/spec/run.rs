@@ -1,0 +1,62 @@
+//! `[run]`: the length of the run, its seed, warm-up and route metric.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{err, show, zero_dur};
+use crate::error::ScenarioError;
+use crate::units::DurStr;
+
+/// Run-wide settings.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunSpec {
+    /// Simulated time to run.
+    pub duration: DurStr,
+    /// Master random seed.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Summary metrics ignore everything before this time.
+    #[serde(default = "zero_dur")]
+    pub warmup: DurStr,
+    /// Route metric: "delay" (sum of propagation delays) or "hops".
+    #[serde(default)]
+    pub routing: Routing,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+/// Route metric.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Routing {
+    /// Shortest total propagation delay.
+    #[default]
+    Delay,
+    /// Fewest hops.
+    Hops,
+}
+
+/// The run-wide checks.
+pub(crate) fn validate(run: &RunSpec) -> Result<(), ScenarioError> {
+    let duration = run.duration.0;
+    if duration.0 == 0 {
+        return err(
+            "run.duration".into(),
+            "must be positive, found \"0s\"".into(),
+        );
+    }
+    if run.warmup.0 >= duration {
+        return err(
+            "run.warmup".into(),
+            format!(
+                "{} is not before the end of the run ({})",
+                show(&run.warmup),
+                show(&run.duration)
+            ),
+        );
+    }
+    Ok(())
+}
