@@ -298,4 +298,60 @@ mod tests {
         let with_tables = routes.tables.iter().filter(|t| !t.is_empty()).count();
         assert_eq!(with_tables, 6, "one table per access router, none per host");
     }
+
+    /// The incoming lists without the links whose mask entry is false (numbering unchanged).
+    fn without(incoming: &[Vec<u32>], up: &[bool]) -> Vec<Vec<u32>> {
+        incoming
+            .iter()
+            .map(|inc| inc.iter().copied().filter(|&l| up[l as usize]).collect())
+            .collect()
+    }
+
+    #[test]
+    fn tables_over_a_mask_match_full_tables_of_the_graph_without_those_links() {
+        let (n, edges, incoming) = graph();
+        let all: Vec<u32> = (0..n as u32).collect();
+        // Down: a ring link both ways, one chord one way, and a host's access link both ways
+        // (the host at 6 hangs off router 0: its duplex pair is the first after the 8 router
+        // links, links 16 and 17).
+        let mut up = vec![true; edges.len()];
+        for l in [0, 1, 13, 16, 17] {
+            up[l] = false;
+        }
+        let pruned = without(&incoming, &up);
+        for metric in [RouteMetric::Delay, RouteMetric::Hops] {
+            let routes = Routes::build_over(n, &edges, &incoming, &all, metric, Some(&up));
+            for dst in 0..n as u32 {
+                let full = next_hops(n, &edges, &pruned, dst, metric);
+                for node in (0..n as u32).filter(|&x| x != dst) {
+                    let got = routes.next_link(node, dst);
+                    assert_eq!(got, full[node as usize], "{metric:?}: {node} -> {dst}");
+                    assert!(got == NO_ROUTE || up[got as usize]);
+                }
+            }
+            // The host whose access link is down is unreachable and reaches nobody.
+            assert_eq!(routes.next_link(3, 6), NO_ROUTE);
+            assert_eq!(routes.next_link(6, 3), NO_ROUTE);
+        }
+    }
+
+    #[test]
+    fn a_destination_added_later_gets_the_routes_a_full_build_gives() {
+        let (n, edges, incoming) = graph();
+        let mut up = vec![true; edges.len()];
+        up[4] = false;
+        let some: Vec<u32> = vec![7, 18];
+        let all: Vec<u32> = (0..n as u32).collect();
+        let mut routes =
+            Routes::build_over(n, &edges, &incoming, &some, RouteMetric::Delay, Some(&up));
+        for d in all.iter().copied().filter(|d| !some.contains(d)) {
+            routes.add_dst(&edges, &incoming, d, RouteMetric::Delay, Some(&up));
+        }
+        let full = Routes::build_over(n, &edges, &incoming, &all, RouteMetric::Delay, Some(&up));
+        for dst in 0..n as u32 {
+            for node in (0..n as u32).filter(|&x| x != dst) {
+                assert_eq!(routes.next_link(node, dst), full.next_link(node, dst));
+            }
+        }
+    }
 }

@@ -1023,6 +1023,11 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     pub fn events_processed(&self) -> u64 {
         self.core.processed
     }
+    /// Packet buffers the pool has made so far (in use or free): the packet memory in use.
+    #[must_use]
+    pub fn packets_allocated(&self) -> usize {
+        self.core.pool.len()
+    }
     /// The agents, by slot: the slot of an agent is its id (`Addr::agent`) until the first
     /// retirement; a retired agent's slot keeps it until the slot is reused.
     #[must_use]
