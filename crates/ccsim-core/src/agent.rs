@@ -159,6 +159,9 @@ pub trait Ctx<H> {
     fn join_group(&mut self, key: u32);
     /// Leave multicast group `key`; a no-op if not a member.
     fn leave_group(&mut self, key: u32);
+    /// Say that this agent's work is done (a finite transfer completed), so the driver may
+    /// retire it; the agent still receives inputs until it does. A no-op by default.
+    fn finish(&mut self) {}
 }
 
 /// A protocol end point (sender, receiver or both), driven through a [`Ctx`].

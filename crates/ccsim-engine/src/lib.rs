@@ -9,7 +9,13 @@
 //!   Bernoulli loss model and deterministic drop rules.
 //!   A link keeps its waiting and propagating packets in its own FIFOs and has at most one
 //!   pending event of each kind (transmission end, head arrival), as htsim does.
-//! * Routing is static shortest paths computed when the simulation is built ([`routing`]).
+//! * Routing is shortest paths computed when the simulation is built ([`routing`]); links and
+//!   nodes go down and up at scheduled times, losing what they hold, and the tables stay
+//!   static or follow the topology at once or after a convergence delay ([`sim::Reroute`]).
+//! * Agents and flows can be added while the run goes on ([`Sim::run_until`] stops at a time
+//!   for that) and retired when done; a retired agent's storage is reused, so memory follows
+//!   the agents alive at once, not all the agents ever created.
+//! * A tap on a link sees every packet that starts transmission there ([`link::LinkTap`]).
 //! * Agents have timer slots; each armed slot has at most one heap entry, and cancellation
 //!   or re-arming is lazy (a generation counter and a deadline checked when the entry pops).
 //! * Per-flow and per-link counters are always on; time series are opt-in ([`trace`]).
@@ -22,9 +28,12 @@ pub mod sim;
 pub mod trace;
 
 pub use link::{
-    Discipline, DropReason, LinkConfig, LinkId, LinkStats, QueueLimit, RouterHook, Verdict,
+    Discipline, DropReason, LinkConfig, LinkId, LinkStats, LinkTap, QueueLimit, RouterHook, Verdict,
 };
 pub use red::{Red, RedConfig, RedConfigError, RedDecision};
 pub use routing::RouteMetric;
-pub use sim::{FlowStats, NodeId, Progress, Sim, SimError, Snapshot};
+pub use sim::{
+    FlowStats, NodeId, NodeStats, Progress, Reroute, Sim, SimError, Snapshot, Stopped,
+    TopologyChange, TopologyEvent,
+};
 pub use trace::{SeriesConfig, TraceBuf};

@@ -44,6 +44,17 @@ pub enum DropReason {
     RedEarly,
     /// RED's average was at or above `max_th` (`2 max_th` when gentle).
     RedForced,
+    /// The link was down: offered while down, or held (queued, in service or propagating)
+    /// when it went down.
+    LinkDown,
+    /// A node at either end of the link was down (counted on the link), or the packet was
+    /// at a down node (counted on the node, [`crate::NodeStats`]).
+    NodeDown,
+    /// The routing tables in force had no next hop toward the destination (counted on the
+    /// node where the packet was).
+    NoRoute,
+    /// The destination agent had been retired (counted on its node).
+    NoAgent,
 }
 
 impl DropReason {
@@ -55,9 +66,13 @@ impl DropReason {
         DropReason::Router,
         DropReason::RedEarly,
         DropReason::RedForced,
+        DropReason::LinkDown,
+        DropReason::NodeDown,
+        DropReason::NoRoute,
+        DropReason::NoAgent,
     ];
     /// Number of reasons (the length of [`LinkStats::drops`]).
-    pub const COUNT: usize = 6;
+    pub const COUNT: usize = 10;
     /// Name used in results.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -68,6 +83,10 @@ impl DropReason {
             DropReason::Router => "router",
             DropReason::RedEarly => "red_early",
             DropReason::RedForced => "red_forced",
+            DropReason::LinkDown => "link_down",
+            DropReason::NodeDown => "node_down",
+            DropReason::NoRoute => "no_route",
+            DropReason::NoAgent => "no_agent",
         }
     }
 }
@@ -137,6 +156,9 @@ pub struct LinkStats {
     pub tx_bytes: u64,
     /// Drops, indexed by [`DropReason`] order.
     pub drops: [u64; DropReason::COUNT],
+    /// Of those drops, packets already transmitted: lost on the wire when the link or a node
+    /// at its ends went down. Conservation: offered = transmitted + (drops - this) + queued.
+    pub dropped_after_tx: u64,
     /// Packets set to CE by the queue discipline and accepted into the queue.
     pub ecn_marks: u64,
     /// Integral of the waiting-queue length over time, packet-nanoseconds.
@@ -149,6 +171,17 @@ impl LinkStats {
     pub fn total_drops(&self) -> u64 {
         self.drops.iter().sum()
     }
+}
+
+/// A capture point on a simplex link: sees every packet when its transmission starts.
+///
+/// CHOICE: a tap sees a packet when it starts serialisation on the link (what a capture on
+/// the sending interface records: ns-2's `-` dequeue event), not when it is offered, so
+/// packets dropped at the queue are not captured, and a packet in service when the link goes
+/// down is captured although it never arrives.
+pub trait LinkTap<H> {
+    /// Called when `pkt` starts transmission at `now_ns`.
+    fn on_transmit(&mut self, now_ns: u64, pkt: &Packet<H>);
 }
 
 /// A deterministic drop rule: drop the first arrival of each listed data sequence number
@@ -194,6 +227,20 @@ pub struct Link<H> {
     pub rules: Vec<DropRule>,
     /// Router function, if any.
     pub hook: Option<Box<dyn RouterHook<H> + Send>>,
+    /// Capture point, if any.
+    pub tap: Option<Box<dyn LinkTap<H> + Send>>,
+    /// Whether the link carries traffic: set up by its own state and both end nodes'.
+    pub up: bool,
+    /// The link's own state, as the last link event set it.
+    pub admin_up: bool,
+    /// Why packets offered while down are dropped (`LinkDown` or `NodeDown`).
+    pub down_reason: DropReason,
+    /// Bumped each time the link goes down; pending events stamped with an older epoch are
+    /// stale.
+    pub epoch: u32,
+    /// Whether offers must take the slow path (the link is down, or has drop rules): one
+    /// branch in the common case.
+    pub guard: bool,
     /// Counters.
     pub stats: LinkStats,
     /// When the queue length last changed (for the occupancy integral).
@@ -229,10 +276,21 @@ impl<H> Link<H> {
             red,
             rules: Vec::new(),
             hook: None,
+            tap: None,
+            up: true,
+            admin_up: true,
+            down_reason: DropReason::LinkDown,
+            epoch: 0,
+            guard: false,
             stats: LinkStats::default(),
             queue_changed_at: 0,
             bytes_offered: 0,
         }
+    }
+
+    /// Recompute [`Link::guard`] after the state or the rules change.
+    pub fn refresh_guard(&mut self) {
+        self.guard = !self.up || !self.rules.is_empty();
     }
 
     /// Whether a packet of `size` bytes fits the waiting queue.

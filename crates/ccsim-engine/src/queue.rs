@@ -11,22 +11,48 @@ use std::collections::BinaryHeap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// The packet being serialised on a link has finished.
-    TxDone(u32),
+    TxDone {
+        /// Link index.
+        link: u32,
+        /// The link's epoch when the entry was pushed; stale once the link has gone down.
+        epoch: u32,
+    },
     /// The head packet propagating on a link reaches the far end.
-    Arrive(u32),
+    Arrive {
+        /// Link index.
+        link: u32,
+        /// As for `TxDone`.
+        epoch: u32,
+    },
     /// A timer slot of an agent; stale when `generation` no longer matches.
     Timer {
-        /// Agent index.
+        /// Agent slot (the index into the agent table, reused after retirement).
         agent: u32,
         /// Slot index.
         slot: u8,
         /// Generation stamped when the entry was pushed.
         generation: u32,
     },
-    /// An agent starts.
+    /// An agent starts (by agent id; ignored if it has been retired).
     Start(u32),
-    /// An agent stops offering new data.
+    /// An agent stops offering new data (by agent id; ignored if retired).
     Stop(u32),
+    /// A simplex link's own state changes.
+    LinkState {
+        /// Link index.
+        link: u32,
+        /// The new state.
+        up: bool,
+    },
+    /// A node's state changes.
+    NodeState {
+        /// Node index.
+        node: u32,
+        /// The new state.
+        up: bool,
+    },
+    /// Delayed rerouting: the tables computed now take effect.
+    Reroute,
     /// A packet addressed to an agent on the sending node itself.
     LocalDeliver(u32),
     /// Take a time-series sample.
@@ -79,6 +105,12 @@ impl EventQueue {
     #[must_use]
     pub fn peek_time(&self) -> Option<u64> {
         self.heap.peek().map(|e| e.time)
+    }
+
+    /// The earliest entry, if any.
+    #[must_use]
+    pub fn peek(&self) -> Option<(u64, Event)> {
+        self.heap.peek().map(|e| (e.time, e.event))
     }
 
     /// Remove and return the earliest entry.

@@ -1,7 +1,9 @@
-//! Static shortest-path routing, computed once when the simulation is built.
+//! Shortest-path routing: computed when the simulation is built, and again over the links
+//! that are up when the topology changes and the simulation's reroute mode asks for it.
 //!
 //! For each destination node that some agent lives on, Dijkstra over the reversed graph
-//! gives every node's next-hop link toward it. CHOICE: ties between equal-cost paths break
+//! gives every node's next-hop link toward it. A mask of the links that are up restricts the
+//! graph (a link into or out of a down node counts as down). CHOICE: ties between equal-cost paths break
 //! on fewer hops, then on the lower link index (links are numbered in the order the scenario
 //! lists them), so routes never depend on hash order.
 
@@ -41,6 +43,20 @@ pub fn next_hops(
     dst: u32,
     metric: RouteMetric,
 ) -> Vec<u32> {
+    next_hops_over(n_nodes, edges, incoming, dst, metric, None)
+}
+
+/// [`next_hops`] over the links whose entry in `up` is true (all links when `None`).
+#[must_use]
+pub fn next_hops_over(
+    n_nodes: usize,
+    edges: &[Edge],
+    incoming: &[Vec<u32>],
+    dst: u32,
+    metric: RouteMetric,
+    up: Option<&[bool]>,
+) -> Vec<u32> {
+    let usable = |link: u32| up.is_none_or(|u| u[link as usize]);
     let cost = |e: &Edge| -> (u64, u64) {
         match metric {
             RouteMetric::Delay => (e.delay, 1),
@@ -56,7 +72,7 @@ pub fn next_hops(
         if (d1, d2) > dist[node as usize] {
             continue;
         }
-        for &link in &incoming[node as usize] {
+        for &link in incoming[node as usize].iter().filter(|&&l| usable(l)) {
             let e = &edges[link as usize];
             let (c1, c2) = cost(e);
             let cand = (d1.saturating_add(c1), d2.saturating_add(c2));
@@ -101,23 +117,28 @@ impl Routes {
         dsts: &[u32],
         metric: RouteMetric,
     ) -> Routes {
-        let mut outgoing: Vec<Vec<u32>> = vec![Vec::new(); n_nodes];
-        for (i, e) in edges.iter().enumerate() {
-            outgoing[e.from as usize].push(u32::try_from(i).expect("link count fits u32"));
-        }
-        let leaf_of = |d: usize| -> Option<(u32, u32)> {
-            let [out] = outgoing[d][..] else { return None };
-            let [inc] = incoming[d][..] else { return None };
-            let parent = edges[out as usize].to;
-            (edges[inc as usize].from == parent).then_some((parent, inc))
-        };
+        Routes::build_over(n_nodes, edges, incoming, dsts, metric, None)
+    }
+
+    /// [`Routes::build`] over the links whose entry in `up` is true (all when `None`). A
+    /// destination counts as a leaf only through links that are up.
+    #[must_use]
+    pub fn build_over(
+        n_nodes: usize,
+        edges: &[Edge],
+        incoming: &[Vec<u32>],
+        dsts: &[u32],
+        metric: RouteMetric,
+        up: Option<&[bool]>,
+    ) -> Routes {
         let mut routes = Routes {
             tables: vec![Vec::new(); n_nodes],
             leaf: vec![(NO_ROUTE, NO_ROUTE); n_nodes],
         };
+        let outgoing = outgoing_of(n_nodes, edges, up);
         let mut anchors = Vec::new();
         for &d in dsts {
-            match leaf_of(d as usize) {
+            match leaf_of(edges, incoming, &outgoing, d, up) {
                 Some((parent, link)) => {
                     routes.leaf[d as usize] = (parent, link);
                     anchors.push(parent);
@@ -128,9 +149,38 @@ impl Routes {
         anchors.sort_unstable();
         anchors.dedup();
         for a in anchors {
-            routes.tables[a as usize] = next_hops(n_nodes, edges, incoming, a, metric);
+            routes.tables[a as usize] = next_hops_over(n_nodes, edges, incoming, a, metric, up);
         }
         routes
+    }
+
+    /// Add destination `dst` to routes built by [`Routes::build_over`] with the same
+    /// arguments (a node that gained its first agent during the run); a no-op if it has one.
+    pub fn add_dst(
+        &mut self,
+        edges: &[Edge],
+        incoming: &[Vec<u32>],
+        dst: u32,
+        metric: RouteMetric,
+        up: Option<&[bool]>,
+    ) {
+        let d = dst as usize;
+        if self.leaf[d].0 != NO_ROUTE || !self.tables[d].is_empty() {
+            return;
+        }
+        let n_nodes = self.leaf.len();
+        let outgoing = outgoing_of(n_nodes, edges, up);
+        let anchor = match leaf_of(edges, incoming, &outgoing, dst, up) {
+            Some((parent, link)) => {
+                self.leaf[d] = (parent, link);
+                parent
+            }
+            None => dst,
+        };
+        if self.tables[anchor as usize].is_empty() {
+            self.tables[anchor as usize] =
+                next_hops_over(n_nodes, edges, incoming, anchor, metric, up);
+        }
     }
 
     /// The link a packet at `node` takes toward `dst` (`node != dst`), or `NO_ROUTE`.
@@ -147,6 +197,40 @@ impl Routes {
         };
         table.get(node as usize).copied().unwrap_or(NO_ROUTE)
     }
+}
+
+/// Per node, its outgoing links that are up.
+fn outgoing_of(n_nodes: usize, edges: &[Edge], up: Option<&[bool]>) -> Vec<Vec<u32>> {
+    let mut outgoing: Vec<Vec<u32>> = vec![Vec::new(); n_nodes];
+    for (i, e) in edges.iter().enumerate() {
+        if up.is_none_or(|u| u[i]) {
+            outgoing[e.from as usize].push(u32::try_from(i).expect("link count fits u32"));
+        }
+    }
+    outgoing
+}
+
+/// For a leaf `d` (exactly one link out and one link in that is up, to and from the same
+/// neighbour): that neighbour and its link to `d`.
+fn leaf_of(
+    edges: &[Edge],
+    incoming: &[Vec<u32>],
+    outgoing: &[Vec<u32>],
+    d: u32,
+    up: Option<&[bool]>,
+) -> Option<(u32, u32)> {
+    let [out] = outgoing[d as usize][..] else {
+        return None;
+    };
+    let mut inc = incoming[d as usize]
+        .iter()
+        .copied()
+        .filter(|&l| up.is_none_or(|u| u[l as usize]));
+    let (Some(inc), None) = (inc.next(), inc.next()) else {
+        return None;
+    };
+    let parent = edges[out as usize].to;
+    (edges[inc as usize].from == parent).then_some((parent, inc))
 }
 
 #[cfg(test)]
@@ -213,5 +297,61 @@ mod tests {
         let routes = Routes::build(n, &edges, &incoming, &hosts, RouteMetric::Delay);
         let with_tables = routes.tables.iter().filter(|t| !t.is_empty()).count();
         assert_eq!(with_tables, 6, "one table per access router, none per host");
+    }
+
+    /// The incoming lists without the links whose mask entry is false (numbering unchanged).
+    fn without(incoming: &[Vec<u32>], up: &[bool]) -> Vec<Vec<u32>> {
+        incoming
+            .iter()
+            .map(|inc| inc.iter().copied().filter(|&l| up[l as usize]).collect())
+            .collect()
+    }
+
+    #[test]
+    fn tables_over_a_mask_match_full_tables_of_the_graph_without_those_links() {
+        let (n, edges, incoming) = graph();
+        let all: Vec<u32> = (0..n as u32).collect();
+        // Down: a ring link both ways, one chord one way, and a host's access link both ways
+        // (the host at 6 hangs off router 0: its duplex pair is the first after the 8 router
+        // links, links 16 and 17).
+        let mut up = vec![true; edges.len()];
+        for l in [0, 1, 13, 16, 17] {
+            up[l] = false;
+        }
+        let pruned = without(&incoming, &up);
+        for metric in [RouteMetric::Delay, RouteMetric::Hops] {
+            let routes = Routes::build_over(n, &edges, &incoming, &all, metric, Some(&up));
+            for dst in 0..n as u32 {
+                let full = next_hops(n, &edges, &pruned, dst, metric);
+                for node in (0..n as u32).filter(|&x| x != dst) {
+                    let got = routes.next_link(node, dst);
+                    assert_eq!(got, full[node as usize], "{metric:?}: {node} -> {dst}");
+                    assert!(got == NO_ROUTE || up[got as usize]);
+                }
+            }
+            // The host whose access link is down is unreachable and reaches nobody.
+            assert_eq!(routes.next_link(3, 6), NO_ROUTE);
+            assert_eq!(routes.next_link(6, 3), NO_ROUTE);
+        }
+    }
+
+    #[test]
+    fn a_destination_added_later_gets_the_routes_a_full_build_gives() {
+        let (n, edges, incoming) = graph();
+        let mut up = vec![true; edges.len()];
+        up[4] = false;
+        let some: Vec<u32> = vec![7, 18];
+        let all: Vec<u32> = (0..n as u32).collect();
+        let mut routes =
+            Routes::build_over(n, &edges, &incoming, &some, RouteMetric::Delay, Some(&up));
+        for d in all.iter().copied().filter(|d| !some.contains(d)) {
+            routes.add_dst(&edges, &incoming, d, RouteMetric::Delay, Some(&up));
+        }
+        let full = Routes::build_over(n, &edges, &incoming, &all, RouteMetric::Delay, Some(&up));
+        for dst in 0..n as u32 {
+            for node in (0..n as u32).filter(|&x| x != dst) {
+                assert_eq!(routes.next_link(node, dst), full.next_link(node, dst));
+            }
+        }
     }
 }

@@ -4,14 +4,48 @@
 //! indices, so the steady state allocates nothing. A packet at a node that is not its
 //! destination is handed straight to the next-hop link (a function call, no event); only
 //! serialisation, propagation, timers and bookkeeping create events.
+//!
+//! # Failures
+//! A simplex link carries traffic while its own state and the states of both its end nodes
+//! are up ([`Sim::schedule_link_state`], [`Sim::schedule_node_state`]). When it stops, it
+//! loses everything it holds (waiting, in service and propagating), counted as drops with
+//! reason `link_down`, or `node_down` when an end node went down; while stopped, packets
+//! offered to it are dropped with the same reason, and it restarts empty and idle.
+//! CHOICE: a node going down stops every link into and out of it (ns-2's
+//! `rtmodel-at t down $n`), so a packet on its way to a down node is lost on the link that
+//! leads there, counted on that link, at the instant the node goes down or when it is offered.
+//! CHOICE: the agents of a down node keep running: their timers fire and they may send, but
+//! what they send is lost at their first hop (counted `node_down` on that link, or on the node
+//! in [`NodeStats`] when the tables in force give no next hop) and nothing reaches them: a
+//! host whose interfaces are dead but whose state survives, as ns-2 models a down node.
+//! Local deliveries to an agent on a down node are dropped `node_down`, counted on the node.
+//!
+//! # Rerouting
+//! [`Reroute`] chooses when the tables follow the topology. Static tables never change;
+//! instant ones are recomputed over the links that are up at each change; delayed ones at
+//! the change plus a convergence delay. Multicast trees are rebuilt from the new tables.
+//!
+//! # Order of simultaneous events
+//! Every event, state changes included, runs in (time, insertion) order: a change scheduled
+//! before the run precedes whatever the run itself schedules for the same instant (arrivals,
+//! transmission ends, timers), and follows or precedes other events scheduled before the run
+//! (starts, stops, other changes) in the order they were scheduled. Changes scheduled for
+//! one instant back to back are applied together: the tables are recomputed once, after
+//! the last of them.
+//!
+//! # Agents created and retired during the run
+//! An agent id (`Addr::agent`) is never reused; the storage behind it (its slot: the agent
+//! value, timers, random stream) is, once the agent is retired ([`Sim::retire_agent`]), so
+//! memory follows the number of live agents. Ids equal slots until the first retirement.
 
 use std::collections::{BTreeMap, VecDeque};
 
 use ccsim_core::{
-    Addr, Agent, AgentStats, Ctx, Ecn, FlowId, Header, Packet, RngStream, SimTime, TimerSlot, VarId,
+    Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Header, Packet, RngStream, SimTime, TimerSlot,
+    VarId,
 };
 
-use crate::link::{DropReason, DropRule, Link, LinkConfig, LinkId, LinkStats, Verdict};
+use crate::link::{DropReason, DropRule, Link, LinkConfig, LinkId, LinkStats, LinkTap, Verdict};
 use crate::queue::{Event, EventQueue};
 use crate::red::RedDecision;
 use crate::routing::{Edge, RouteMetric, Routes, NO_ROUTE};
@@ -64,7 +98,7 @@ pub struct Snapshot {
     pub agents: Vec<AgentStats>,
 }
 
-/// Where a run stands after [`Sim::run_until`] returns.
+/// Where a run stands after [`Sim::run_until`] or [`Sim::run_until_horizon`] returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
     /// Simulated time reached, ns.
@@ -73,6 +107,79 @@ pub struct Progress {
     pub events: u64,
     /// Whether the horizon was reached.
     pub done: bool,
+    /// Why the call returned.
+    pub stopped: Stopped,
+}
+
+/// Why a run call returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// The event budget of the call was spent; events before the limit remain.
+    Budget,
+    /// Every event before the limit has run; `now` is the limit.
+    Limit,
+    /// Every event up to the horizon has run; the run is over.
+    Horizon,
+}
+
+/// Counters of one node: drops of packets that were at the node rather than on a link.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NodeStats {
+    /// Drops, indexed by [`DropReason`] order (`node_down`, `no_route`, `no_agent`).
+    pub drops: [u64; DropReason::COUNT],
+}
+
+/// When routing tables follow a change of the topology.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reroute {
+    /// Computed once when the simulation is built, never changed; packets routed onto a
+    /// link that is down are dropped there (ns-2's default, ns-3 without recomputation).
+    #[default]
+    Static,
+    /// Recomputed over the links and nodes that are up at the instant of each change (ns-2
+    /// session routing, ns-3 `RecomputeRoutingTables`).
+    Instant,
+    /// Recomputed this long after each change, an approximation of a distance-vector
+    /// protocol's convergence; until then the old tables stay in force.
+    ///
+    /// CHOICE: the new tables are computed over the topology at the instant they take effect,
+    /// not at the change, so a link that flaps within the delay leaves the tables as they
+    /// were, and tables never route onto a link known to be down when they take effect.
+    Delayed(Dur),
+}
+
+/// One change of the topology or of the routing tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TopologyEvent {
+    /// When, ns.
+    pub at: u64,
+    /// What changed.
+    pub change: TopologyChange,
+}
+
+/// What a [`TopologyEvent`] changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TopologyChange {
+    /// A simplex link's own state was set (whether or not it was already in that state).
+    Link {
+        /// The link.
+        link: LinkId,
+        /// The new state.
+        up: bool,
+    },
+    /// A node's state was set.
+    Node {
+        /// The node.
+        node: NodeId,
+        /// The new state.
+        up: bool,
+    },
+    /// New routing tables took effect.
+    Routes {
+        /// (node, destination) pairs with no route under the new tables, over the nodes that
+        /// host agents as destinations.
+        unreachable: u64,
+    },
 }
 
 /// Errors found while building or checking a simulation.
@@ -128,6 +235,9 @@ struct TreeHop {
     members: Vec<Addr>,
 }
 
+/// Marks an agent id whose agent has been retired.
+const RETIRED: u32 = u32::MAX;
+
 /// Everything but the agents, so an agent can be borrowed beside its context.
 struct Core<H> {
     now: u64,
@@ -142,14 +252,41 @@ struct Core<H> {
     /// Simplex links built so far per (from, to), to name parallel links' random streams.
     link_count: BTreeMap<(u32, u32), u32>,
     incoming: Vec<Vec<u32>>,
+    outgoing: Vec<Vec<u32>>,
+    node_up: Vec<bool>,
+    node_stats: Vec<NodeStats>,
     routes: Routes,
     metric: RouteMetric,
+    reroute: Reroute,
+    routes_built: bool,
+    /// Per node: whether the tables hold routes toward it.
+    route_dst: Vec<bool>,
+    /// The links the tables in force were computed over (`None`: all of them).
+    route_mask: Option<Vec<bool>>,
+    topology: Vec<TopologyEvent>,
+    /// Per agent id: its slot, or `RETIRED`.
+    agent_slot: Vec<u32>,
+    /// Slots free for the next agent.
+    free_slots: Vec<u32>,
+    /// Per slot: whether an agent lives there.
+    slot_live: Vec<bool>,
+    /// Per slot: the agent's address.
     agent_addr: Vec<Addr>,
+    /// Per slot: the agent's flow.
+    agent_flow: Vec<u32>,
     agent_entity: Vec<u32>,
     timers: Vec<[TimerState; TimerSlot::MAX]>,
     rngs: Vec<RngStream>,
     trace_mask: Vec<u32>,
+    /// The change-trace mask given to agents added after `configure_run`.
+    change_mask: u32,
+    /// Agents that called `Ctx::finish`, not yet taken.
+    finished: Vec<Addr>,
     flows: Vec<FlowStats>,
+    /// Per flow: live agents.
+    flow_agents: Vec<u32>,
+    /// Flows sampled in series, ascending: all but those whose agents have all retired.
+    active_flows: Vec<u32>,
     flow_entity: Vec<u32>,
     flow_receiver: Vec<Option<u32>>,
     local: VecDeque<u32>,
@@ -191,14 +328,30 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 links: Vec::new(),
                 link_count: BTreeMap::new(),
                 incoming: Vec::new(),
+                outgoing: Vec::new(),
+                node_up: Vec::new(),
+                node_stats: Vec::new(),
                 routes: Routes::default(),
                 metric: RouteMetric::default(),
+                reroute: Reroute::default(),
+                routes_built: false,
+                route_dst: Vec::new(),
+                route_mask: None,
+                topology: Vec::new(),
+                agent_slot: Vec::new(),
+                free_slots: Vec::new(),
+                slot_live: Vec::new(),
                 agent_addr: Vec::new(),
+                agent_flow: Vec::new(),
                 agent_entity: Vec::new(),
                 timers: Vec::new(),
                 rngs: Vec::new(),
                 trace_mask: Vec::new(),
+                change_mask: 0,
+                finished: Vec::new(),
                 flows: Vec::new(),
+                flow_agents: Vec::new(),
+                active_flows: Vec::new(),
                 flow_entity: Vec::new(),
                 flow_receiver: Vec::new(),
                 local: VecDeque::new(),
@@ -221,6 +374,10 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     pub fn add_node(&mut self, name: &str) -> NodeId {
         self.core.node_names.push(name.to_string());
         self.core.incoming.push(Vec::new());
+        self.core.outgoing.push(Vec::new());
+        self.core.node_up.push(true);
+        self.core.node_stats.push(NodeStats::default());
+        self.core.route_dst.push(false);
         NodeId(u32::try_from(self.core.node_names.len() - 1).expect("node count fits u32"))
     }
 
@@ -245,43 +402,123 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             .links
             .push(Link::new(from.0, to.0, config, self.core.seed, &stream));
         self.core.incoming[to.0 as usize].push(id);
+        self.core.outgoing[from.0 as usize].push(id);
+        if let Some(mask) = &mut self.core.route_mask {
+            mask.push(true);
+        }
         let entity = self.core.entity(name);
         self.core.link_entity.push(entity);
         LinkId(id)
     }
 
-    /// Register a flow (for counters and series) called `name`.
+    /// Register a flow (for counters and series) called `name`; before or during the run.
+    /// A flow's counters stay for the whole run (a small row per flow), and it is sampled in
+    /// series until every agent on it has been retired.
     pub fn add_flow(&mut self, name: &str) -> FlowId {
+        let id = u32::try_from(self.core.flows.len()).expect("flow count fits u32");
         self.core.flows.push(FlowStats::default());
+        self.core.flow_agents.push(0);
+        self.core.active_flows.push(id);
         self.core.flow_receiver.push(None);
         self.core.last_sample_bytes.push(0);
         self.core.last_sample_sent.push(0);
         self.core.last_sample_delay.push((0, 0));
         let entity = self.core.entity(name.to_string());
         self.core.flow_entity.push(entity);
-        FlowId(u32::try_from(self.core.flows.len() - 1).expect("flow count fits u32"))
+        FlowId(id)
     }
 
     /// Attach an agent to `node` on behalf of `flow`; `rng_name` names its random stream.
+    /// Works before and during the run; during it, the agent takes the slot of a retired one
+    /// if there is one, and a node without agents so far gets its routes.
     pub fn add_agent(&mut self, node: NodeId, flow: FlowId, rng_name: &str, agent: A) -> Addr {
-        let id = u32::try_from(self.agents.len()).expect("agent count fits u32");
-        self.agents.push(agent);
+        let core = &mut self.core;
+        let id = u32::try_from(core.agent_slot.len()).expect("agent count fits u32");
         let addr = Addr {
             node: node.0,
             agent: id,
         };
-        self.core.agent_addr.push(addr);
-        self.core
-            .agent_entity
-            .push(self.core.flow_entity[flow.0 as usize]);
-        self.core
-            .timers
-            .push([TimerState::default(); TimerSlot::MAX]);
-        self.core
-            .rngs
-            .push(RngStream::new(self.core.seed, &format!("agent/{rng_name}")));
-        self.core.trace_mask.push(0);
+        let entity = core.flow_entity[flow.0 as usize];
+        let rng = RngStream::new(core.seed, &format!("agent/{rng_name}"));
+        let slot = if let Some(slot) = core.free_slots.pop() {
+            // Its timers were disarmed, with their generations advanced, at retirement.
+            let i = slot as usize;
+            self.agents[i] = agent;
+            core.slot_live[i] = true;
+            core.agent_addr[i] = addr;
+            core.agent_flow[i] = flow.0;
+            core.agent_entity[i] = entity;
+            core.rngs[i] = rng;
+            core.trace_mask[i] = core.change_mask;
+            slot
+        } else {
+            self.agents.push(agent);
+            core.slot_live.push(true);
+            core.agent_addr.push(addr);
+            core.agent_flow.push(flow.0);
+            core.agent_entity.push(entity);
+            core.timers.push([TimerState::default(); TimerSlot::MAX]);
+            core.rngs.push(rng);
+            core.trace_mask.push(core.change_mask);
+            u32::try_from(self.agents.len() - 1).expect("agent count fits u32")
+        };
+        core.agent_slot.push(slot);
+        let f = flow.0 as usize;
+        core.flow_agents[f] += 1;
+        if core.flow_agents[f] == 1 {
+            if let Err(pos) = core.active_flows.binary_search(&flow.0) {
+                core.active_flows.insert(pos, flow.0);
+            }
+        }
+        core.add_route_dst(node.0);
         addr
+    }
+
+    /// Retire the agent at `addr`: it gets no more inputs, leaves its multicast groups, its
+    /// pending timers, start and stop never fire, and its slot goes to the next
+    /// [`Sim::add_agent`]. Returns its final counters, or `None` if it was already retired.
+    ///
+    /// CHOICE: a packet that reaches a retired agent is discarded and counted as a drop with
+    /// reason `no_agent`, on its node ([`Sim::node_stats`]) and in its flow's counters (data
+    /// in `dropped_packets`, control in `control_dropped`), so flow conservation holds; in
+    /// practice these are retransmissions and acknowledgements still in flight when a
+    /// finished flow's agents retire.
+    pub fn retire_agent(&mut self, addr: Addr) -> Option<AgentStats> {
+        let core = &mut self.core;
+        let slot = *core.agent_slot.get(addr.agent as usize)?;
+        if slot == RETIRED {
+            return None;
+        }
+        let i = slot as usize;
+        let stats = self.agents[i].stats();
+        core.agent_slot[addr.agent as usize] = RETIRED;
+        core.slot_live[i] = false;
+        for t in &mut core.timers[i] {
+            t.generation = t.generation.wrapping_add(1);
+            t.deadline = DISARMED;
+            t.queued_at = DISARMED;
+        }
+        core.trace_mask[i] = 0;
+        for group in core.groups.values_mut() {
+            if let Ok(pos) = group.members.binary_search(&addr) {
+                group.members.remove(pos);
+                group.trees.clear();
+            }
+        }
+        let f = core.agent_flow[i];
+        core.flow_agents[f as usize] -= 1;
+        if core.flow_agents[f as usize] == 0 {
+            if let Ok(pos) = core.active_flows.binary_search(&f) {
+                core.active_flows.remove(pos);
+            }
+        }
+        core.free_slots.push(slot);
+        Some(stats)
+    }
+
+    /// The agents that have called `Ctx::finish` since the last call, in the order they did.
+    pub fn take_finished(&mut self) -> Vec<Addr> {
+        std::mem::take(&mut self.core.finished)
     }
 
     /// The address the next [`Sim::add_agent`] will return for `node`.
@@ -289,7 +526,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     pub fn next_agent_addr(&self, node: NodeId) -> Addr {
         Addr {
             node: node.0,
-            agent: u32::try_from(self.agents.len()).expect("agent count fits u32"),
+            agent: u32::try_from(self.core.agent_slot.len()).expect("agent count fits u32"),
         }
     }
 
@@ -312,14 +549,84 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             .map_or(&[], |g| g.members.as_slice())
     }
 
-    /// Start `agent` at `at`.
+    /// Start `agent` at `at` (at the current time if `at` has passed).
     pub fn schedule_start(&mut self, agent: Addr, at: SimTime) {
-        self.core.events.push(at.0, Event::Start(agent.agent));
+        let at = at.0.max(self.core.now);
+        self.core.events.push(at, Event::Start(agent.agent));
     }
 
-    /// Stop `agent` at `at`.
+    /// Stop `agent` at `at` (at the current time if `at` has passed).
     pub fn schedule_stop(&mut self, agent: Addr, at: SimTime) {
-        self.core.events.push(at.0, Event::Stop(agent.agent));
+        let at = at.0.max(self.core.now);
+        self.core.events.push(at, Event::Stop(agent.agent));
+    }
+
+    /// Set simplex `link`'s own state at `at` (at the current time if `at` has passed).
+    /// A duplex link is two calls.
+    pub fn schedule_link_state(&mut self, link: LinkId, at: SimTime, up: bool) {
+        let at = at.0.max(self.core.now);
+        self.core
+            .events
+            .push(at, Event::LinkState { link: link.0, up });
+    }
+
+    /// Set `node`'s state at `at` (at the current time if `at` has passed).
+    pub fn schedule_node_state(&mut self, node: NodeId, at: SimTime, up: bool) {
+        let at = at.0.max(self.core.now);
+        self.core
+            .events
+            .push(at, Event::NodeState { node: node.0, up });
+    }
+
+    /// Choose when routing follows topology changes (before the run).
+    pub fn set_reroute(&mut self, reroute: Reroute) {
+        self.core.reroute = reroute;
+    }
+
+    /// The reroute mode.
+    #[must_use]
+    pub fn reroute(&self) -> Reroute {
+        self.core.reroute
+    }
+
+    /// Every state change applied and every routing-table change, in order.
+    #[must_use]
+    pub fn topology_events(&self) -> &[TopologyEvent] {
+        &self.core.topology
+    }
+
+    /// Whether `link` carries traffic now (its own state and both end nodes up).
+    #[must_use]
+    pub fn link_up(&self, link: LinkId) -> bool {
+        self.core.links[link.0 as usize].up
+    }
+
+    /// Whether `node` is up now.
+    #[must_use]
+    pub fn node_up(&self, node: NodeId) -> bool {
+        self.core.node_up[node.0 as usize]
+    }
+
+    /// Drops counted on `node` (packets at the node rather than on a link).
+    #[must_use]
+    pub fn node_stats(&self, node: NodeId) -> &NodeStats {
+        &self.core.node_stats[node.0 as usize]
+    }
+
+    /// Capture every packet that starts transmission on `link` (replacing an earlier tap).
+    pub fn set_link_tap(&mut self, link: LinkId, tap: Box<dyn LinkTap<H> + Send>) {
+        self.core.links[link.0 as usize].tap = Some(tap);
+    }
+
+    /// Take the taps out of the simulation (after the run, to flush and close them), by link.
+    pub fn take_link_taps(&mut self) -> Vec<(LinkId, Box<dyn LinkTap<H> + Send>)> {
+        let mut taps = Vec::new();
+        for (i, l) in self.core.links.iter_mut().enumerate() {
+            if let Some(tap) = l.tap.take() {
+                taps.push((LinkId(u32::try_from(i).expect("link count fits u32")), tap));
+            }
+        }
+        taps
     }
 
     /// Drop the first arrival of each of `seqs` (data sequence numbers) of `flow` on `link`.
@@ -327,9 +634,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         let mut pending = seqs.to_vec();
         pending.sort_unstable();
         pending.dedup();
-        self.core.links[link.0 as usize]
-            .rules
-            .push(DropRule { flow, pending });
+        let l = &mut self.core.links[link.0 as usize];
+        l.rules.push(DropRule { flow, pending });
+        l.refresh_guard();
     }
 
     /// Install a router function on `link`'s egress port.
@@ -346,23 +653,27 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         self.core.metric = metric;
     }
 
-    /// Compute next-hop tables toward every node an agent lives on.
+    /// Compute next-hop tables toward every node an agent lives on (nodes that get their
+    /// first agent later get theirs then). Static tables cover every link; the others cover
+    /// the links up now.
     pub fn build_routes(&mut self) {
-        let edges: Vec<Edge> = self
-            .core
-            .links
-            .iter()
-            .map(|l| Edge {
-                from: l.from,
-                to: l.to,
-                delay: l.config.delay.0,
-            })
-            .collect();
-        let mut dsts: Vec<u32> = self.core.agent_addr.iter().map(|a| a.node).collect();
-        dsts.sort_unstable();
-        dsts.dedup();
-        let n = self.core.node_names.len();
-        self.core.routes = Routes::build(n, &edges, &self.core.incoming, &dsts, self.core.metric);
+        let core = &mut self.core;
+        for d in &mut core.route_dst {
+            *d = false;
+        }
+        for (slot, addr) in core.agent_addr.iter().enumerate() {
+            if core.slot_live[slot] {
+                core.route_dst[addr.node as usize] = true;
+            }
+        }
+        core.route_mask = match core.reroute {
+            Reroute::Static => None,
+            Reroute::Instant | Reroute::Delayed(_) => {
+                Some(core.links.iter().map(|l| l.up).collect())
+            }
+        };
+        core.routes = core.compute_routes();
+        core.routes_built = true;
     }
 
     /// Whether a packet from `from` can reach `to` (after [`Sim::build_routes`]).
@@ -404,37 +715,64 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 .push(series.interval.0.min(horizon.0), Event::Sample);
         }
         let mask = series.change_vars.iter().fold(0, |m, v| m | v.bit());
-        for m in &mut self.core.trace_mask {
-            *m = mask;
+        for (m, &live) in self.core.trace_mask.iter_mut().zip(&self.core.slot_live) {
+            *m = if live { mask } else { 0 };
         }
+        self.core.change_mask = mask;
         self.core.series = series;
     }
 
     /// Process events up to the horizon, or until `max_events` more have been processed.
     pub fn run_until_horizon(&mut self, max_events: u64) -> Progress {
+        self.run_events(None, max_events)
+    }
+
+    /// Process the events before `limit` (time < `limit`), or until `max_events` more have
+    /// been processed, or up to the horizon if it comes first (`limit` > horizon).
+    ///
+    /// On return for the limit, `now()` is `limit` and the events at `limit` itself have not
+    /// run: the caller can add flows and agents and schedule their starts at `limit`, and
+    /// these run after the events already scheduled for that instant.
+    pub fn run_until(&mut self, limit: SimTime, max_events: u64) -> Progress {
+        self.run_events(Some(limit.0), max_events)
+    }
+
+    fn run_events(&mut self, limit: Option<u64>, max_events: u64) -> Progress {
         let horizon = self.core.horizon;
+        // Stop before `limit` when it comes no later than the horizon; else at the horizon.
+        let before = limit.filter(|&t| t <= horizon);
         let budget_end = self.core.processed.saturating_add(max_events);
-        while self.core.processed < budget_end {
-            match self.core.events.peek_time() {
-                Some(t) if t <= horizon => {
-                    let (time, event) = self.core.events.pop().expect("peeked");
-                    self.core.now = time;
-                    self.dispatch(event);
-                }
-                _ => {
-                    self.finish();
-                    return Progress {
-                        now: self.core.now,
-                        events: self.core.processed,
-                        done: true,
-                    };
-                }
+        loop {
+            let runnable = match (self.core.events.peek_time(), before) {
+                (Some(t), Some(end)) => t < end,
+                (Some(t), None) => t <= horizon,
+                (None, _) => false,
+            };
+            if !runnable {
+                break;
             }
+            if self.core.processed >= budget_end {
+                return self.progress(Stopped::Budget);
+            }
+            let (time, event) = self.core.events.pop().expect("peeked");
+            self.core.now = time;
+            self.dispatch(event);
         }
+        if let Some(end) = before {
+            self.core.now = self.core.now.max(end);
+            self.progress(Stopped::Limit)
+        } else {
+            self.finish();
+            self.progress(Stopped::Horizon)
+        }
+    }
+
+    fn progress(&self, stopped: Stopped) -> Progress {
         Progress {
             now: self.core.now,
             events: self.core.processed,
-            done: false,
+            done: stopped == Stopped::Horizon,
+            stopped,
         }
     }
 
@@ -451,14 +789,19 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
 
     fn dispatch(&mut self, event: Event) {
         match event {
-            Event::TxDone(l) => {
-                self.core.processed += 1;
-                self.core.tx_done(l);
+            Event::TxDone { link, epoch } => {
+                // Stale once the link has gone down since the entry was pushed.
+                if self.core.links[link as usize].epoch == epoch {
+                    self.core.processed += 1;
+                    self.core.tx_done(link);
+                }
             }
-            Event::Arrive(l) => {
-                self.core.processed += 1;
-                let (idx, node) = self.core.arrive(l);
-                self.at_node(idx, node);
+            Event::Arrive { link, epoch } => {
+                if self.core.links[link as usize].epoch == epoch {
+                    self.core.processed += 1;
+                    let (idx, node) = self.core.arrive(link);
+                    self.at_node(idx, node);
+                }
             }
             Event::LocalDeliver(idx) => {
                 self.core.processed += 1;
@@ -466,14 +809,34 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 // order of the `local` list that the conservation check scans.
                 let front = self.core.local.pop_front();
                 debug_assert_eq!(front, Some(idx), "local deliveries pop in order");
-                self.deliver(idx);
+                let node = self.core.pool[idx as usize].dst.node;
+                if self.core.node_up[node as usize] {
+                    self.deliver(idx);
+                } else {
+                    self.core.drop_at_node(node, idx, DropReason::NodeDown);
+                }
+            }
+            Event::LinkState { link, up } => {
+                self.core.processed += 1;
+                self.core.set_link_state(link, up);
+            }
+            Event::NodeState { node, up } => {
+                self.core.processed += 1;
+                self.core.set_node_state(node, up);
+            }
+            Event::Reroute => {
+                self.core.processed += 1;
+                self.core.reroute_now();
             }
             Event::Timer {
                 agent,
                 slot,
                 generation,
             } => self.timer(agent, slot, generation),
-            Event::Start(a) => {
+            Event::Start(id) => {
+                let Some(a) = self.core.live_slot(id) else {
+                    return;
+                };
                 self.core.processed += 1;
                 let mut ctx = AgentCtx {
                     core: &mut self.core,
@@ -481,7 +844,10 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 };
                 self.agents[a as usize].on_start(&mut ctx);
             }
-            Event::Stop(a) => {
+            Event::Stop(id) => {
+                let Some(a) = self.core.live_slot(id) else {
+                    return;
+                };
                 self.core.processed += 1;
                 let mut ctx = AgentCtx {
                     core: &mut self.core,
@@ -519,6 +885,10 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     }
 
     fn deliver(&mut self, idx: u32) {
+        let dst = self.core.pool[idx as usize].dst;
+        let Some(a) = self.core.live_slot(dst.agent) else {
+            return self.core.drop_at_node(dst.node, idx, DropReason::NoAgent);
+        };
         let pkt = self.core.pool[idx as usize].clone();
         self.core.release(idx);
         if pkt.header.is_data() {
@@ -528,7 +898,6 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             f.delivered_bytes += u64::from(pkt.size);
             f.delivered_delay_ns += u128::from(now - pkt.sent_at.0);
         }
-        let a = pkt.dst.agent;
         let mut ctx = AgentCtx {
             core: &mut self.core,
             agent: a,
@@ -575,10 +944,15 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         let elapsed = now - core.last_sample_at;
         core.last_sample_at = now;
         if core.series.flow_rate {
-            for f in 0..core.flows.len() {
+            for &f in &core.active_flows {
+                let f = f as usize;
                 let bytes = match core.flow_receiver[f] {
                     Some(r) => {
-                        let stats = self.agents[r as usize].stats();
+                        // A retired receiver leaves its flow's rate series.
+                        let Some(slot) = core.live_slot(r) else {
+                            continue;
+                        };
+                        let stats = self.agents[slot as usize].stats();
                         stats.app_bytes_delivered + stats.app_bytes_held
                     }
                     None => core.flows[f].delivered_bytes,
@@ -590,7 +964,8 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             }
         }
         if core.series.flow_sent_rate {
-            for (f, stats) in core.flows.iter().enumerate() {
+            for &f in &core.active_flows {
+                let (f, stats) = (f as usize, &core.flows[f as usize]);
                 let delta = stats.sent_bytes - core.last_sample_sent[f];
                 core.last_sample_sent[f] = stats.sent_bytes;
                 let rate = delta as f64 * 8.0 * 1e9 / elapsed as f64;
@@ -599,7 +974,8 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             }
         }
         if core.series.flow_delay {
-            for (f, stats) in core.flows.iter().enumerate() {
+            for &f in &core.active_flows {
+                let (f, stats) = (f as usize, &core.flows[f as usize]);
                 let (packets, delay) = core.last_sample_delay[f];
                 let dp = stats.delivered_packets - packets;
                 if dp > 0 {
@@ -619,6 +995,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         }
         if !core.series.sampled_vars.is_empty() {
             for (a, agent) in self.agents.iter().enumerate() {
+                if !core.slot_live[a] {
+                    continue;
+                }
                 for &v in &core.series.sampled_vars {
                     if let Some(value) = agent.var(v) {
                         core.trace.push(now, core.agent_entity[a], v as u16, value);
@@ -644,18 +1023,44 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     pub fn events_processed(&self) -> u64 {
         self.core.processed
     }
-    /// The agents, by index.
+    /// Packet buffers the pool has made so far (in use or free): the packet memory in use.
+    #[must_use]
+    pub fn packets_allocated(&self) -> usize {
+        self.core.pool.len()
+    }
+    /// The agents, by slot: the slot of an agent is its id (`Addr::agent`) until the first
+    /// retirement; a retired agent's slot keeps it until the slot is reused.
     #[must_use]
     pub fn agents(&self) -> &[A] {
         &self.agents
     }
 
+    /// The agent at `addr`, if it has not been retired.
+    #[must_use]
+    pub fn agent(&self, addr: Addr) -> Option<&A> {
+        let slot = self.core.live_slot(addr.agent)?;
+        Some(&self.agents[slot as usize])
+    }
+
+    /// Agents not retired.
+    #[must_use]
+    pub fn live_agents(&self) -> usize {
+        self.core.agent_slot.len()
+            - self
+                .core
+                .agent_slot
+                .iter()
+                .filter(|&&s| s == RETIRED)
+                .count()
+    }
+
     /// The agent at `addr`, to adjust before the run (e.g. from the routes just built).
     ///
     /// # Panics
-    /// Panics if no agent has that address.
+    /// Panics if no agent has that address or it has been retired.
     pub fn agent_mut(&mut self, addr: Addr) -> &mut A {
-        &mut self.agents[addr.agent as usize]
+        let slot = self.core.live_slot(addr.agent).expect("a live agent");
+        &mut self.agents[slot as usize]
     }
     /// Per-flow counters, by flow index.
     #[must_use]
@@ -708,16 +1113,20 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         self.core.warmup_at
     }
 
-    /// Check the conservation laws: for every link, offered = transmitted + dropped + queued
-    /// (waiting or in service); for every flow, data sent = delivered + dropped + in flight.
+    /// Check the conservation laws: for every link, offered = transmitted + dropped before
+    /// transmission + queued (waiting or in service); for every flow, data sent + replicated
+    /// = delivered + dropped + in flight; and every packet of the pool is either free or held
+    /// by a link or a pending local delivery.
     ///
     /// # Errors
     /// Returns [`SimError::Conservation`] describing the first violation.
     pub fn check_conservation(&self) -> Result<(), SimError> {
         let core = &self.core;
         let mut in_flight = vec![0u64; core.flows.len()];
+        let mut held = 0usize;
         let mut count = |idx: u32| {
             let p = &core.pool[idx as usize];
+            held += 1;
             if p.header.is_data() {
                 in_flight[p.flow.0 as usize] += 1;
             }
@@ -725,13 +1134,14 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         for (i, l) in core.links.iter().enumerate() {
             let queued = l.queue.len() as u64 + u64::from(l.in_service.is_some());
             let s = &l.stats;
-            if s.offered_packets != s.tx_packets + s.total_drops() + queued {
+            let dropped_before_tx = s.total_drops() - s.dropped_after_tx;
+            if s.offered_packets != s.tx_packets + dropped_before_tx + queued {
                 return Err(SimError::Conservation(format!(
-                    "link {}: offered {} != transmitted {} + dropped {} + queued {queued}",
+                    "link {}: offered {} != transmitted {} + dropped before transmission \
+                     {dropped_before_tx} + queued {queued}",
                     core.entity_names[core.link_entity[i] as usize],
                     s.offered_packets,
                     s.tx_packets,
-                    s.total_drops()
                 )));
             }
             l.queue.iter().copied().for_each(&mut count);
@@ -739,6 +1149,13 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             l.pipe.iter().map(|&(_, idx)| idx).for_each(&mut count);
         }
         core.local.iter().copied().for_each(&mut count);
+        let allocated = core.pool.len() - core.free.len();
+        if held != allocated {
+            return Err(SimError::Conservation(format!(
+                "packet pool: {allocated} packets allocated, {held} held by links and local \
+                 deliveries"
+            )));
+        }
         for (f, s) in core.flows.iter().enumerate() {
             let flight = in_flight[f];
             if s.sent_packets + s.replicated_packets
@@ -763,6 +1180,197 @@ impl<H: Header> Core<H> {
     fn entity(&mut self, name: String) -> u32 {
         self.entity_names.push(name);
         u32::try_from(self.entity_names.len() - 1).expect("entity count fits u32")
+    }
+
+    /// The slot of agent `id`, unless it has been retired (or never existed).
+    #[inline]
+    fn live_slot(&self, id: u32) -> Option<u32> {
+        match self.agent_slot.get(id as usize) {
+            Some(&slot) if slot != RETIRED => Some(slot),
+            _ => None,
+        }
+    }
+
+    fn edges(&self) -> Vec<Edge> {
+        self.links
+            .iter()
+            .map(|l| Edge {
+                from: l.from,
+                to: l.to,
+                delay: l.config.delay.0,
+            })
+            .collect()
+    }
+
+    /// Tables toward every node in `route_dst`, over `route_mask`.
+    fn compute_routes(&self) -> Routes {
+        let dsts: Vec<u32> = (0..self.route_dst.len())
+            .filter(|&n| self.route_dst[n])
+            .map(|n| u32::try_from(n).expect("node count fits u32"))
+            .collect();
+        Routes::build_over(
+            self.node_names.len(),
+            &self.edges(),
+            &self.incoming,
+            &dsts,
+            self.metric,
+            self.route_mask.as_deref(),
+        )
+    }
+
+    /// Give `node` routes toward it, if the tables exist and do not cover it yet.
+    fn add_route_dst(&mut self, node: u32) {
+        if !self.routes_built || self.route_dst[node as usize] {
+            return;
+        }
+        self.route_dst[node as usize] = true;
+        let edges = self.edges();
+        self.routes.add_dst(
+            &edges,
+            &self.incoming,
+            node,
+            self.metric,
+            self.route_mask.as_deref(),
+        );
+    }
+
+    fn set_link_state(&mut self, link: u32, up: bool) {
+        self.topology.push(TopologyEvent {
+            at: self.now,
+            change: TopologyChange::Link {
+                link: LinkId(link),
+                up,
+            },
+        });
+        self.links[link as usize].admin_up = up;
+        self.refresh_link(link);
+        self.after_change();
+    }
+
+    fn set_node_state(&mut self, node: u32, up: bool) {
+        self.topology.push(TopologyEvent {
+            at: self.now,
+            change: TopologyChange::Node {
+                node: NodeId(node),
+                up,
+            },
+        });
+        self.node_up[node as usize] = up;
+        for i in 0..self.outgoing[node as usize].len() {
+            self.refresh_link(self.outgoing[node as usize][i]);
+        }
+        for i in 0..self.incoming[node as usize].len() {
+            self.refresh_link(self.incoming[node as usize][i]);
+        }
+        self.after_change();
+    }
+
+    /// Bring link `l` in line with its own state and its end nodes'.
+    fn refresh_link(&mut self, l: u32) {
+        let link = &self.links[l as usize];
+        let node_down = !self.node_up[link.from as usize] || !self.node_up[link.to as usize];
+        let up = link.admin_up && !node_down;
+        let reason = if node_down {
+            DropReason::NodeDown
+        } else {
+            DropReason::LinkDown
+        };
+        let was_up = link.up;
+        let link = &mut self.links[l as usize];
+        link.down_reason = reason;
+        link.up = up;
+        link.refresh_guard();
+        if was_up && !up {
+            self.flush_link(l, reason);
+        }
+    }
+
+    /// Drop everything link `l` holds, for `reason`, and make its pending events stale.
+    fn flush_link(&mut self, l: u32, reason: DropReason) {
+        let now = self.now;
+        let link = &mut self.links[l as usize];
+        link.account_queue(now);
+        link.epoch = link.epoch.wrapping_add(1);
+        let queue = std::mem::take(&mut link.queue);
+        link.queue_bytes = 0;
+        let in_service = link.in_service.take();
+        let pipe = std::mem::take(&mut link.pipe);
+        link.stats.dropped_after_tx += pipe.len() as u64;
+        if in_service.is_some() {
+            if let Some(port) = link.red.as_deref_mut() {
+                port.red.on_idle(now);
+            }
+        }
+        let lost = queue
+            .into_iter()
+            .chain(in_service)
+            .chain(pipe.into_iter().map(|(_, idx)| idx));
+        for idx in lost {
+            self.drop_at(l, idx, reason);
+        }
+    }
+
+    /// After a state change: reroute as the mode says. Changes scheduled back to back for
+    /// the same instant are applied together, the tables once after the last.
+    fn after_change(&mut self) {
+        let more = matches!(
+            self.events.peek(),
+            Some((t, Event::LinkState { .. } | Event::NodeState { .. })) if t == self.now
+        );
+        match self.reroute {
+            Reroute::Static => {}
+            Reroute::Instant if !more => self.reroute_now(),
+            Reroute::Delayed(d) if !more => self.events.push(self.now + d.0, Event::Reroute),
+            Reroute::Instant | Reroute::Delayed(_) => {}
+        }
+    }
+
+    /// Recompute the tables over the links up now, unless they already are.
+    fn reroute_now(&mut self) {
+        if !self.routes_built {
+            return;
+        }
+        let mask: Vec<bool> = self.links.iter().map(|l| l.up).collect();
+        if self.route_mask.as_deref() == Some(mask.as_slice()) {
+            return;
+        }
+        self.route_mask = Some(mask);
+        self.routes = self.compute_routes();
+        for group in self.groups.values_mut() {
+            group.trees.clear();
+        }
+        let mut unreachable = 0;
+        for dst in (0..self.route_dst.len()).filter(|&d| self.route_dst[d]) {
+            let dst = u32::try_from(dst).expect("node count fits u32");
+            let nodes = u32::try_from(self.node_names.len()).expect("node count fits u32");
+            unreachable += (0..nodes)
+                .filter(|&n| n != dst && self.routes.next_link(n, dst) == NO_ROUTE)
+                .count() as u64;
+        }
+        self.topology.push(TopologyEvent {
+            at: self.now,
+            change: TopologyChange::Routes { unreachable },
+        });
+    }
+
+    /// Drop a packet that is at `node` (not on a link), counting it on the node.
+    #[cold]
+    fn drop_at_node(&mut self, node: u32, idx: u32, reason: DropReason) {
+        self.node_stats[node as usize].drops[reason as usize] += 1;
+        self.count_flow_drop(idx);
+        self.release(idx);
+    }
+
+    /// A packet at `node` with no next hop in the tables in force.
+    #[cold]
+    #[inline(never)]
+    fn no_route(&mut self, idx: u32, node: u32) {
+        let reason = if self.node_up[node as usize] {
+            DropReason::NoRoute
+        } else {
+            DropReason::NodeDown
+        };
+        self.drop_at_node(node, idx, reason);
     }
 
     #[inline]
@@ -823,10 +1431,7 @@ impl<H: Header> Core<H> {
         }
         let link = self.routes.next_link(node, dst);
         if link == NO_ROUTE {
-            // Validation rejects unroutable flows; count rather than lose a stray packet.
-            self.count_flow_drop(idx);
-            self.release(idx);
-            return;
+            return self.no_route(idx, node);
         }
         self.offer(link, idx);
     }
@@ -882,8 +1487,7 @@ impl<H: Header> Core<H> {
             (p.dst.agent, p.src.node)
         };
         let Some(group) = self.groups.get(&key) else {
-            self.count_flow_drop(idx);
-            return self.release(idx);
+            return self.drop_at_node(node, idx, DropReason::NoRoute);
         };
         if !group.trees.contains_key(&source) {
             let tree = self.build_tree(group, source);
@@ -899,8 +1503,7 @@ impl<H: Header> Core<H> {
             .unwrap_or_default();
         let copies = hop.links.len() + hop.members.len();
         if copies == 0 {
-            self.count_flow_drop(idx);
-            return self.release(idx);
+            return self.drop_at_node(node, idx, DropReason::NoRoute);
         }
         let extra = (copies - 1) as u64;
         let f = &mut self.flows[self.pool[idx as usize].flow.0 as usize];
@@ -954,8 +1557,14 @@ impl<H: Header> Core<H> {
         let pkt = &mut self.pool[idx as usize];
         link.stats.offered_packets += 1;
         link.bytes_offered += u64::from(pkt.size);
-        if !link.rules.is_empty() && rule_matches(&mut link.rules, pkt) {
-            return self.drop_at(l, idx, DropReason::Rule);
+        if link.guard {
+            if !link.up {
+                let reason = link.down_reason;
+                return self.drop_at(l, idx, reason);
+            }
+            if rule_matches(&mut link.rules, pkt) {
+                return self.drop_at(l, idx, DropReason::Rule);
+            }
         }
         if let Some(rng) = &mut link.loss_rng {
             if rng.bernoulli(link.config.loss) {
@@ -977,8 +1586,12 @@ impl<H: Header> Core<H> {
         let link = &mut self.links[l as usize];
         if link.in_service.is_none() {
             link.in_service = Some(idx);
+            if let Some(tap) = link.tap.as_deref_mut() {
+                tap.on_transmit(now, &self.pool[idx as usize]);
+            }
             let done = now + link.config.rate.tx_time(u64::from(size)).0;
-            self.events.push(done, Event::TxDone(l));
+            let epoch = link.epoch;
+            self.events.push(done, Event::TxDone { link: l, epoch });
         } else if link.fits(size) {
             link.account_queue(now);
             link.queue.push_back(idx);
@@ -1041,9 +1654,10 @@ impl<H: Header> Core<H> {
         link.stats.tx_packets += 1;
         link.stats.tx_bytes += u64::from(size);
         let arrival = now + link.config.delay.0;
+        let epoch = link.epoch;
         link.pipe.push_back((arrival, idx));
         if link.pipe.len() == 1 {
-            self.events.push(arrival, Event::Arrive(l));
+            self.events.push(arrival, Event::Arrive { link: l, epoch });
         }
         if let Some(next) = link.queue.front().copied() {
             link.account_queue(now);
@@ -1051,8 +1665,11 @@ impl<H: Header> Core<H> {
             let next_size = self.pool[next as usize].size;
             link.queue_bytes -= u64::from(next_size);
             link.in_service = Some(next);
+            if let Some(tap) = link.tap.as_deref_mut() {
+                tap.on_transmit(now, &self.pool[next as usize]);
+            }
             let done = now + link.config.rate.tx_time(u64::from(next_size)).0;
-            self.events.push(done, Event::TxDone(l));
+            self.events.push(done, Event::TxDone { link: l, epoch });
         } else if let Some(port) = link.red.as_deref_mut() {
             // Nothing waits and nothing is in service: RED's idle period begins.
             port.red.on_idle(now);
@@ -1066,7 +1683,8 @@ impl<H: Header> Core<H> {
             .pop_front()
             .expect("a packet propagates when Arrive fires");
         if let Some(&(t, _)) = link.pipe.front() {
-            self.events.push(t, Event::Arrive(l));
+            let epoch = link.epoch;
+            self.events.push(t, Event::Arrive { link: l, epoch });
         }
         (idx, link.to)
     }
@@ -1138,6 +1756,10 @@ impl<H: Header> Ctx<H> for AgentCtx<'_, H> {
     }
     fn rng(&mut self) -> &mut RngStream {
         &mut self.core.rngs[self.agent as usize]
+    }
+    fn finish(&mut self) {
+        let me = self.core.agent_addr[self.agent as usize];
+        self.core.finished.push(me);
     }
     #[inline]
     fn tracing(&self, var: VarId) -> bool {
