@@ -352,6 +352,8 @@ def waxman(nodes: int, *, scale: int = 100, method: int | str = 2, alpha: float 
         g.remove_nodes_from([v for v in list(g.nodes) if v not in keep])
     args: dict[str, Any] = {"nodes": n, "scale": sc, "method": m, "alpha": a, "beta": b, "seed": s,
                             "ms_per_unit": unit, "rate": rate, "queue": queue}
+    if m == 3:
+        del args["beta"]  # unused by pure random graphs, as GT-ITM's spec lines omit it
     if reachable_from is not None:
         args["reachable_from"] = reachable_from
     g.graph["seed"] = s
@@ -549,8 +551,8 @@ def write(graph: nx.Graph, path: str | os.PathLike[str], *, force: bool = False,
         raise SpecError(f"{p} is a folder; name a scenario file", "output")
     if p.exists() or p.is_symlink():
         if not force:
-            raise SpecError(f"{p} exists; choose another name, or pass --force (force=True) to replace a file "
-                            "ccsim topology wrote", "output")
+            raise SpecError(f"{p} exists; choose another name, or replace it with --force (force=True in "
+                            "Python) if ccsim topology wrote it", "output")
         if not _ours(p):
             raise SpecError(f"{p} exists and was not written by ccsim topology (its first line is not "
                             f"{MARKER!r}); move it or choose another name", "output")
