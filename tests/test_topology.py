@@ -371,3 +371,16 @@ def test_importing_ccsim_does_not_import_networkx() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == []
+
+
+@pytest.mark.parametrize("name", ["binary-tree-63", "waxman-tcpm"])
+def test_examples_are_what_their_header_command_writes(name: str) -> None:
+    from conftest import EXAMPLES
+
+    text = (EXAMPLES / f"{name}.toml").read_text()
+    header = text.splitlines()[1].removeprefix("# ccsim topology ").split()
+    proc = cli("topology", *header)
+    assert proc.returncode == 0, proc.stderr
+    assert text.startswith(proc.stdout)
+    spec = ccsim.load(EXAMPLES / f"{name}.toml")
+    assert spec["flows"]
