@@ -79,6 +79,8 @@ def test_binary_tree_counts(depth: int) -> None:
     assert nx.is_tree(g)
     assert sum(1 for v in g.nodes if g.degree(v) == 1) == 2 ** (depth - 1)  # leaves
     assert max(nx.single_source_shortest_path_length(g, "n0").values()) == depth - 1
+    heap = nx.relabel_nodes(nx.balanced_tree(2, depth - 1), lambda i: f"n{i}")  # networkx numbers it the same
+    assert set(map(frozenset, g.edges)) == set(map(frozenset, heap.edges))
     for i in range(1, 2**depth - 1):
         assert g.has_edge(f"n{(i - 1) // 2}", f"n{i}")  # heap order
         assert g.nodes[f"n{i}"]["level"] == nx.shortest_path_length(g, "n0", f"n{i}") + 1

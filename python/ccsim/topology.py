@@ -54,7 +54,7 @@ LINK_KEYS = ("rate", "delay", "queue", "loss")
 #: GT-ITM's edge methods that ccsim implements (geog.h: RG2 = 1, RG1 = 2, RANDOM = 3).
 WAXMAN_METHODS = {1: "rg2", 2: "rg1", 3: "random"}
 #: Bounds that keep a generated file and its generation in seconds, not hours (the Waxman loop
-#: visits every pair: 10 000 nodes are 5e7 pairs, about a minute).
+#: visits every pair: 10 000 nodes are 5e7 pairs, about half a minute).
 MAX_DEPTH = 20
 MAX_WAXMAN_NODES = 10_000
 MAX_SCALE = 1_000_000
@@ -521,7 +521,7 @@ def to_toml(graph: nx.Graph, *, duration: str = "60s", seed: int | None = None, 
         if "reachable_from" in made["args"]:
             lines.append(f"# Kept the {len(names)} nodes reachable from {made['args']['reachable_from']}; "
                          f"{graph.graph.get('unreachable_removed', 0)} were not.")
-        delays = sorted(_ns(_canonical_delay(link["delay"])) for link in spec["links"])
+        delays = sorted(_delay_ns(link["delay"]) for link in spec["links"])
         lines.append(f"# Link delays {format_duration(delays[0])} to {format_duration(delays[-1])} "
                      f"({_arg(made['args']['ms_per_unit'])} ms per grid unit).")
     src, dst = made.get("example_flow") or spec["links"][0]["between"]
@@ -534,8 +534,12 @@ def to_toml(graph: nx.Graph, *, duration: str = "60s", seed: int | None = None, 
     return "\n".join(lines) + "\n"
 
 
-def _canonical_delay(delay: str) -> str:
-    return _canonical_link("1bps", delay, "1p", ("rate", "delay", "queue"))[1]
+def _delay_ns(delay: str) -> int:
+    """Nanoseconds of a link's delay: generated delays are canonical already; an edited one is
+    made canonical by the validator first."""
+    if _DURATION.match(delay) is None:
+        delay = _canonical_link("1bps", delay, "1p", ("rate", "delay", "queue"))[1]
+    return _ns(delay)
 
 
 def write(graph: nx.Graph, path: str | os.PathLike[str], *, force: bool = False, duration: str = "60s",
