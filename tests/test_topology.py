@@ -359,6 +359,11 @@ def test_cli_never_replaces_a_file_it_did_not_write(tmp_path: Path) -> None:
     (["parking-lot", "--bottlenecks", "2", "--hop-rate", "x"], "ccsim: error: --hop-rate: expected HOP=RATE"),
     (["parking-lot", "--bottlenecks", "2", "--hop-rate", "2=1Mbs"], 'ccsim: error: --hop-rate 2: "1Mbs" is not a rate'),
     (["waxman", "--nodes", "101", "--scale", "10"], "ccsim: error: --nodes: 101 nodes do not fit on a 10 x 10 grid"),
+    (["dumbbell", "--pairs", "1", "--run-seed", "-1"], "ccsim: error: --run-seed: expected a whole number from 0"),
+    (["dumbbell", "--pairs", "1", "-o", "/nonexistent-ccsim/t.toml"],
+     "ccsim: error: output: cannot write /nonexistent-ccsim/t.toml: /nonexistent-ccsim does not exist"),
+    (["waxman", "--nodes", "5", "--reachable-from", "n0", "--alpha", "0.001"],
+     "ccsim: error: --reachable-from: n0 is in no link of this graph (seed 1)"),
 ])
 def test_cli_bad_arguments_are_one_line_and_exit_2(args: list[str], line: str) -> None:
     proc = cli("topology", *args)

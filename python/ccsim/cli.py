@@ -204,6 +204,8 @@ def _cmd_topology(args: argparse.Namespace) -> int:
             if method is not None:
                 options["method"] = method
             graph = topology.waxman(args.nodes, **options)
+        if args.run_seed is not None and not 0 <= args.run_seed < 2**64:
+            raise SpecError(f"expected a whole number from 0 to {2**64 - 1}, found {args.run_seed}", "--run-seed")
         run = given("duration") | ({"seed": args.run_seed} if args.run_seed is not None else {})
         if args.output is None:
             sys.stdout.write(topology.to_toml(graph, **run))

@@ -560,9 +560,10 @@ def write(graph: nx.Graph, path: str | os.PathLike[str], *, force: bool = False,
         if not _ours(p):
             raise SpecError(f"{p} exists and was not written by ccsim topology (its first line is not "
                             f"{MARKER!r}); move it or choose another name", "output")
-    parent = p.parent if str(p.parent) else Path(".")
+    parent = p.parent
     if not parent.is_dir():
-        raise SpecError(f"cannot write {p}: {parent} is not a folder", "output")
+        why = "is not a folder" if parent.exists() else "does not exist"
+        raise SpecError(f"cannot write {p}: {parent} {why}", "output")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)
     except OSError as e:
