@@ -24,7 +24,8 @@ networkx is imported when a graph is built, never at ``import ccsim``.
 
 CHOICE: randomness comes from ``random.Random(seed)`` and only its ``random()`` method, whose
 sequence Python guarantees across versions; so a seed gives the same file on every machine and
-Python. The graphs are GT-ITM's in distribution, not the very graphs GT-ITM draws (that needs
+Python (Waxman's probabilities use the platform's ``exp``: a last-bit difference between two C
+libraries could change an edge only if a draw fell within about 1e-16 of p). The graphs are GT-ITM's in distribution, not the very graphs GT-ITM draws (that needs
 the Stanford GraphBase generator, gb_flip).
 """
 
@@ -261,13 +262,6 @@ def binary_tree(depth: int, *, rate: str = "10Mbps", delay: str = "1ms", queue: 
     return g
 
 
-def waxman_probability(method: int, alpha: float, beta: float, d: float, scale: int) -> float:
-    """GT-ITM's edge probability for a pair at (Euclidean or, for RG2, random) distance ``d``."""
-    if method == 3:
-        return alpha
-    return alpha * math.exp(-d / (beta * math.sqrt(2.0) * scale))
-
-
 def waxman(nodes: int, *, scale: int = 100, method: int | str = 2, alpha: float = 0.4, beta: float = 0.1,
            seed: int = 1, ms_per_unit: float = 1.0, rate: str = "10Mbps", queue: str = "100p",
            reachable_from: str | None = None) -> nx.Graph:
@@ -339,7 +333,7 @@ def waxman(nodes: int, *, scale: int = 100, method: int | str = 2, alpha: float 
                 length = round(d)  # rint: halves to even, as C's rint in the default rounding mode
                 ns = round(length * unit * 1e6)
                 _add(g, f"n{i}", f"n{j}", rate=r, delay=format_duration(ns), queue=q, length=length,
-                           distance=dist)
+                     distance=dist)
     removed = 0
     if reachable_from is not None:
         import networkx as nx
@@ -590,4 +584,4 @@ def _ours(p: Path) -> bool:
 
 
 __all__ = ["MARKER", "binary_tree", "command_line", "dumbbell", "format_duration", "links",
-           "parking_lot", "scenario", "scenario_dict", "to_toml", "waxman", "waxman_probability", "write"]
+           "parking_lot", "scenario", "scenario_dict", "to_toml", "waxman", "write"]
