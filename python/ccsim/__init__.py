@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from . import _ccsim
+from . import topology as topology  # networkx is imported only when a graph is built
 from .api import run
 from .errors import CcsimError, InternalError, SimulationError, SpecError
 from .results import Result

@@ -176,6 +176,56 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     return 0 if report.passed else 3
 
 
+def _cmd_topology(args: argparse.Namespace) -> int:
+    from . import topology
+
+    def given(*names: str) -> dict[str, Any]:
+        return {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
+
+    try:
+        if args.shape == "dumbbell":
+            graph = topology.dumbbell(args.pairs, **given("access_rate", "access_delay", "access_queue",
+                                                          "bottleneck_rate", "bottleneck_delay", "bottleneck_queue"))
+        elif args.shape == "parking-lot":
+            hop_rates: dict[int, str] = {}
+            for item in args.hop_rate or []:
+                index, eq, rate = item.partition("=")
+                if not eq or not index.strip().isascii() or not index.strip().isdigit():
+                    raise SpecError(f"expected HOP=RATE such as 3=50Mbps, found {item!r}", "--hop-rate")
+                hop_rates[int(index)] = rate.strip()
+            graph = topology.parking_lot(args.bottlenecks, hop_rates=hop_rates, cross=not args.no_cross,
+                                         **given("rate", "delay", "queue", "access_rate", "access_delay",
+                                                 "access_queue"))
+        elif args.shape == "binary-tree":
+            graph = topology.binary_tree(args.depth, **given("rate", "delay", "queue", "delay_max", "seed"))
+        else:
+            method = int(args.method) if args.method is not None and args.method.isdigit() else args.method
+            options = given("scale", "alpha", "beta", "seed", "ms_per_unit", "rate", "queue", "reachable_from")
+            if method is not None:
+                options["method"] = method
+            graph = topology.waxman(args.nodes, **options)
+        if args.run_seed is not None and not 0 <= args.run_seed < 2**64:
+            raise SpecError(f"expected a whole number from 0 to {2**64 - 1}, found {args.run_seed}", "--run-seed")
+        run = given("duration") | ({"seed": args.run_seed} if args.run_seed is not None else {})
+        if args.output is None:
+            sys.stdout.write(topology.to_toml(graph, **run))
+            return 0
+        path = topology.write(graph, args.output, force=args.force, **run)
+    except SpecError as e:
+        # Generator arguments are named as the command line spells them.
+        if e.path and re.fullmatch(r"[a-z_]+", e.path) and e.path not in ("output", "graph", "hop_rates"):
+            raise SpecError(e.message, "--" + e.path.replace("_", "-")) from None
+        if e.path == "hop_rates":
+            raise SpecError(e.message, "--hop-rate") from None
+        if e.path and e.path.startswith("hop_rates["):
+            raise SpecError(e.message, "--hop-rate " + e.path[len("hop_rates["):-1]) from None
+        raise
+    if not args.quiet:
+        linked = sum(1 for v in graph.nodes if graph.degree(v) > 0)
+        print(f"wrote {path} ({args.shape}: {linked} nodes, {graph.number_of_edges()} links; add [[flows]] to it)")
+    return 0
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -227,7 +277,60 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("-j", "--jobs", type=_positive_int, default=None, help="parallel runs (default: all cores)")
     e.add_argument("-q", "--quiet", action="store_true")
     e.set_defaults(func=_cmd_reproduce)
+    _add_topology_parser(sub, common)
     return p
+
+
+def _add_topology_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    t = sub.add_parser("topology", help="write a scenario file with a generated topology ([run] and [[links]])",
+                       parents=[common],
+                       description="Write the [run] and [[links]] of a generated topology (docs/topology.md); "
+                                   "add [[flows]] to the file and run it.")
+    shapes = t.add_subparsers(dest="shape", required=True, metavar="SHAPE")
+    out = argparse.ArgumentParser(add_help=False)
+    out.add_argument("-o", "--output", help="scenario file to write (default: print it)")
+    out.add_argument("--force", action="store_true", help="replace a file that ccsim topology wrote")
+    out.add_argument("--duration", help='the run\'s duration (default "60s")')
+    out.add_argument("--run-seed", type=int, help="the run's seed (default: the topology's --seed, else 1)")
+    out.add_argument("-q", "--quiet", action="store_true")
+
+    def link_options(p: argparse.ArgumentParser, prefix: str, what: str) -> None:
+        p.add_argument(f"--{prefix}rate", help=f"rate of {what}")
+        p.add_argument(f"--{prefix}delay", help=f"one-way delay of {what}")
+        p.add_argument(f"--{prefix}queue", help=f"queue limit of {what}")
+
+    d = shapes.add_parser("dumbbell", parents=[common, out], help="n sender-receiver pairs across one bottleneck")
+    d.add_argument("--pairs", type=int, required=True, help="sender-receiver pairs (s1..sn, d1..dn)")
+    link_options(d, "access-", "each access link (default 100Mbps, 1ms, 1000p)")
+    link_options(d, "bottleneck-", "the bottleneck r1-r2 (default 10Mbps, 20ms, 100p)")
+
+    pl = shapes.add_parser("parking-lot", parents=[common, out], help="a chain of k bottlenecks with cross traffic")
+    pl.add_argument("--bottlenecks", type=int, required=True, help="bottleneck links (routers r1..r(k+1))")
+    link_options(pl, "", "each bottleneck (default 10Mbps, 10ms, 100p)")
+    pl.add_argument("--hop-rate", action="append", metavar="HOP=RATE",
+                    help="rate of one bottleneck, numbered from 1 (repeatable: --hop-rate 5=50Mbps)")
+    pl.add_argument("--no-cross", action="store_true", help="no cross-traffic hosts (only s0 and d0)")
+    link_options(pl, "access-", "each host's link (default 100Mbps, 1ms, 1000p)")
+
+    bt = shapes.add_parser("binary-tree", parents=[common, out], help="the complete binary tree of a depth")
+    bt.add_argument("--depth", type=int, required=True, help="levels, the root alone being 1 (6: 63 nodes)")
+    link_options(bt, "", "each link (default 10Mbps, 1ms, 100p)")
+    bt.add_argument("--delay-max", help="draw each link's delay uniformly from [--delay, --delay-max]")
+    bt.add_argument("--seed", type=int, help="seed of the random delays (default 1)")
+
+    w = shapes.add_parser("waxman", parents=[common, out], help="a GT-ITM random graph (Waxman RG1/RG2, pure random)")
+    w.add_argument("--nodes", type=int, required=True, help="nodes (n0..n(N-1))")
+    w.add_argument("--scale", type=int, help="side of the integer grid (default 100)")
+    w.add_argument("--method", help="GT-ITM edge method: 2 or rg1 (default), 1 or rg2, 3 or random")
+    w.add_argument("--alpha", type=float, help="GT-ITM alpha, the largest edge probability (default 0.4)")
+    w.add_argument("--beta", type=float, help="GT-ITM beta, the distance scale (default 0.1)")
+    w.add_argument("--seed", type=int, help="seed (default 1)")
+    w.add_argument("--ms-per-unit", type=float, help="link delay per grid unit of length, ms (default 1)")
+    w.add_argument("--rate", help="rate of each link (default 10Mbps)")
+    w.add_argument("--queue", help="queue limit of each link (default 100p)")
+    w.add_argument("--reachable-from", metavar="NODE", help="keep only the nodes reachable from NODE (e.g. n0)")
+    for shape in (d, pl, bt, w):
+        shape.set_defaults(func=_cmd_topology)
 
 
 def main(argv: list[str] | None = None) -> int:
