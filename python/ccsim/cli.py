@@ -60,6 +60,22 @@ def flow_lines(names: list[str], goodputs: list[float], lost: list[int], greedy:
     return lines
 
 
+def traffic_lines(traffic: dict[str, Any]) -> list[str]:
+    """One line per traffic generator: web transfers started, completed and their completion
+    times; voice and streaming packets sent and received."""
+    lines = []
+    for name in sorted(traffic, key=natural_key):
+        t = traffic[name]
+        if t["kind"] == "web":
+            fct = (f", FCT mean {t['mean_fct_s']:.3f} s" if t.get("mean_fct_s") is not None else "")
+            slow = (f", slowdown median {t['slowdown']['median']:.2f}" if t.get("slowdown") else "")
+            lines.append(f"  {name:<16} web: {t['started']} transfers, {t['completed']} completed{fct}{slow}")
+        else:
+            lines.append(f"  {name:<16} {t['kind']}: {t['started']} sources, {t['sent_packets']} packets sent, "
+                         f"{t['received_packets']} received, {format_rate(t['goodput_bps'])}")
+    return lines
+
+
 #: A flow is starved under this fraction of an equal share (as summary.json's aggregate.starved_flows).
 STARVED_SHARE = 0.1
 
@@ -76,9 +92,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
         s = result.overview
         files = sorted(f.name for f in out.iterdir() if not f.name.startswith("."))
         print(f"wrote {out}/ ({', '.join(files)})")
-        cols = result.flow_columns("name", "goodput_bps", "lost_packets", "greedy")
+        cols = result.flow_columns("name", "goodput_bps", "lost_packets", "greedy", "generator")
+        own = [i for i, g in enumerate(cols["generator"]) if not g]
+        cols = {k: [v[i] for i in own] for k, v in cols.items()}
         for line in flow_lines(cols["name"], cols["goodput_bps"], cols["lost_packets"], cols["greedy"]):
             print(line)
+        for line in traffic_lines(s.get("traffic", {})):
+            print(line)
+        changes = s.get("topology", [])
+        if changes:
+            links = sum(1 for c in changes if c["what"] in ("link", "node"))
+            routes = sum(1 for c in changes if c["what"] == "routes")
+            print(f"  topology: {links} state changes, {routes} route recomputations (summary.json has them)")
         for name, t in s.get("ticp", {}).items():
             done = f"done in {t['duration_s']:.2f} s" if t["duration_s"] is not None else "incomplete"
             print(f"  ticp {name:<11} {t['reports_received']}/{t['reports_expected']} reports, {done}, "

@@ -33,6 +33,10 @@ OUTPUT_FILES = frozenset({"summary.json", "spec.json", "series.parquet", "series
                           "links.parquet", "ticp_reports.parquet", "rate.png", "cwnd.png", "queue.png"})
 
 
+#: Columns of flows.parquet that summary.json's flows do not have.
+_GENERATED_COLUMNS = ("start_s", "size_bytes", "slowdown")
+
+
 def _rows(columns: dict[str, list[Any]]) -> dict[str, dict[str, Any]]:
     """A columnar table as ``{name: {column: value}}``; dotted column names nest."""
     names = columns.pop("name")
@@ -73,7 +77,14 @@ class Result:
     def summary(self) -> dict[str, Any]:
         """The summary with every flow and link direction (built on first use)."""
         if self._summary is None:
-            flows, links = _rows(self._data.table("flows")), _rows(self._data.table("links"))
+            table = dict(self._data.table("flows"))
+            # summary.json's flows are the spec's own; generated flows are in the table only,
+            # with the columns that say which generator made them.
+            own = [i for i, g in enumerate(table.pop("generator")) if not g]
+            for extra in _GENERATED_COLUMNS:
+                table.pop(extra)
+            flows = _rows({k: [v[i] for i in own] for k, v in table.items()})
+            links = _rows(self._data.table("links"))
             self._summary = {"flows": flows, "links": links, **self.overview}
         return self._summary
 

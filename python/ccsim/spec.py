@@ -35,12 +35,15 @@ class Scenario:
     ...      .flow("tcp1", "newreno", "s1", "d1"))
     """
 
-    def __init__(self, duration: str, seed: int = 1, warmup: str | None = None, routing: str | None = None) -> None:
+    def __init__(self, duration: str, seed: int = 1, warmup: str | None = None, routing: str | None = None,
+                 reroute: str | None = None) -> None:
         run: dict[str, Any] = {"duration": duration, "seed": seed}
         if warmup is not None:
             run["warmup"] = warmup
         if routing is not None:
             run["routing"] = routing
+        if reroute is not None:
+            run["reroute"] = reroute
         self._spec: dict[str, Any] = {"run": run, "links": [], "flows": []}
 
     def link(self, a: str, b: str, *, rate: str, delay: str, queue: str | None = None, loss: float | None = None) -> Scenario:
@@ -88,10 +91,48 @@ class Scenario:
         self._spec.setdefault("drops", []).append({"flow": flow, "link": link, "seqs": list(seqs)})
         return self
 
+    def event(self, at: str, state: str, *, link: list[str] | tuple[str, str] | str | None = None,
+              node: str | None = None) -> Scenario:
+        """Schedule a failure or a repair: ``state`` "down" or "up" of a ``link`` (``("a", "c")``
+        for both directions, ``"a->c"`` for one) or of a ``node``, at time ``at``."""
+        event: dict[str, Any] = {"at": at, "state": state}
+        if link is not None:
+            event["link"] = link if isinstance(link, str) else list(link)
+        if node is not None:
+            event["node"] = node
+        self._spec.setdefault("events", []).append(event)
+        return self
+
+    def traffic(self, name: str, kind: str, src: list[str] | str, dst: list[str] | str, **options: Any) -> Scenario:
+        """Add a traffic generator of ``kind`` "web", "voice" or "streaming" between the nodes
+        ``src`` and ``dst`` (a name or a list of names); ``options`` are the TOML keys
+        (protocol, arrivals, mean_size, shape, count, rate, packet_size, on, off, start, stop,
+        options)."""
+        index = len(self._spec.get("traffic", []))
+        clash = sorted({"name", "kind", "from", "to"} & set(options))
+        if clash:
+            raise SpecError(f"{clash[0]!r} is a positional argument of traffic(), not an option",
+                            f"traffic[{index}].{clash[0]}")
+        gen: dict[str, Any] = {
+            "name": name,
+            "kind": kind,
+            "from": [src] if isinstance(src, str) else list(src),
+            "to": [dst] if isinstance(dst, str) else list(dst),
+        }
+        gen.update(options)
+        self._spec.setdefault("traffic", []).append(gen)
+        return self
+
     def output(self, *, interval: str | None = None, series: list[str] | str | None = None,
-               trace: list[str] | str | None = None) -> Scenario:
-        """Choose the time series to record (a single name may be given as a string)."""
+               trace: list[str] | str | None = None, pcap: list[str] | str | None = None,
+               per_flow_series: bool | None = None) -> Scenario:
+        """Choose the time series to record (a single name may be given as a string) and the
+        link directions to capture as pcap files ("r1->r2")."""
         out: dict[str, Any] = self._spec.setdefault("output", {})
+        if pcap is not None:
+            out["pcap"] = [pcap] if isinstance(pcap, str) else list(pcap)
+        if per_flow_series is not None:
+            out["per_flow_series"] = per_flow_series
         if interval is not None:
             out["interval"] = interval
         if series is not None:

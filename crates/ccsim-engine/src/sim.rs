@@ -1088,6 +1088,17 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     pub fn link_config(&self, link: LinkId) -> &LinkConfig {
         &self.core.links[link.0 as usize].config
     }
+    /// A simplex link's end nodes, (from, to).
+    #[must_use]
+    pub fn link_ends(&self, link: LinkId) -> (NodeId, NodeId) {
+        let l = &self.core.links[link.0 as usize];
+        (NodeId(l.from), NodeId(l.to))
+    }
+    /// The route metric in use.
+    #[must_use]
+    pub fn route_metric(&self) -> RouteMetric {
+        self.core.metric
+    }
     /// The counters at the end of the warm-up, if one was configured and reached.
     #[must_use]
     pub fn warmup_snapshot(&self) -> Option<&Snapshot> {

@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod error;
 pub mod fuzzing;
+pub mod generators;
 pub mod memory;
 pub mod outputs;
 pub mod parquet;

@@ -64,21 +64,40 @@ impl Table {
     }
 }
 
-/// The per-flow table, in the order of the spec's flows.
+/// One row of the per-flow table: a `[[flows]]` flow or a generated one.
+pub struct FlowRow<'a> {
+    /// Flow name.
+    pub name: &'a str,
+    /// Its results.
+    pub flow: &'a FlowSummary,
+    /// The generator that made it ("" for a `[[flows]]` flow).
+    pub generator: &'a str,
+    /// Start, seconds.
+    pub start_s: f64,
+    /// Application bytes of a finite transfer.
+    pub size_bytes: Option<f64>,
+    /// Completion time over that on an empty network (generated web transfers).
+    pub slowdown: Option<f64>,
+}
+
+/// The per-flow table (`flows.parquet`): the spec's flows in order, then the generated ones
+/// in creation order.
 #[must_use]
-pub fn flow_table(names: &[String], flows: &BTreeMap<String, FlowSummary>) -> Table {
-    let rows: Vec<&FlowSummary> = names.iter().map(|n| &flows[n]).collect();
-    let u = |f: fn(&FlowSummary) -> u64| Values::U64(rows.iter().map(|r| f(r)).collect());
+pub fn flow_table(rows: &[FlowRow]) -> Table {
+    let u = |f: fn(&FlowSummary) -> u64| Values::U64(rows.iter().map(|r| f(r.flow)).collect());
     Table {
         columns: vec![
-            ("name".into(), Values::Str(names.to_vec())),
+            (
+                "name".into(),
+                Values::Str(rows.iter().map(|r| r.name.to_string()).collect()),
+            ),
             (
                 "protocol".into(),
-                Values::Str(rows.iter().map(|r| r.protocol.to_string()).collect()),
+                Values::Str(rows.iter().map(|r| r.flow.protocol.to_string()).collect()),
             ),
             (
                 "goodput_bps".into(),
-                Values::F64(rows.iter().map(|r| r.goodput_bps).collect()),
+                Values::F64(rows.iter().map(|r| r.flow.goodput_bps).collect()),
             ),
             ("sent_packets".into(), u(|r| r.sent_packets)),
             ("sent_bytes".into(), u(|r| r.sent_bytes)),
@@ -92,15 +111,31 @@ pub fn flow_table(names: &[String], flows: &BTreeMap<String, FlowSummary>) -> Ta
             ("timeouts".into(), u(|r| r.timeouts)),
             (
                 "completion_time_s".into(),
-                Values::OptF64(rows.iter().map(|r| r.completion_time_s).collect()),
+                Values::OptF64(rows.iter().map(|r| r.flow.completion_time_s).collect()),
             ),
             (
                 "mean_delay_s".into(),
-                Values::OptF64(rows.iter().map(|r| r.mean_delay_s).collect()),
+                Values::OptF64(rows.iter().map(|r| r.flow.mean_delay_s).collect()),
             ),
             (
                 "greedy".into(),
-                Values::Bool(rows.iter().map(|r| r.greedy).collect()),
+                Values::Bool(rows.iter().map(|r| r.flow.greedy).collect()),
+            ),
+            (
+                "generator".into(),
+                Values::Str(rows.iter().map(|r| r.generator.to_string()).collect()),
+            ),
+            (
+                "start_s".into(),
+                Values::F64(rows.iter().map(|r| r.start_s).collect()),
+            ),
+            (
+                "size_bytes".into(),
+                Values::OptF64(rows.iter().map(|r| r.size_bytes).collect()),
+            ),
+            (
+                "slowdown".into(),
+                Values::OptF64(rows.iter().map(|r| r.slowdown).collect()),
             ),
         ],
     }
@@ -155,6 +190,12 @@ struct SmallSummary<'a> {
     fairness: &'a Fairness,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     ticp: &'a BTreeMap<String, crate::ticp::TicpSummary>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    traffic: &'a BTreeMap<String, crate::generators::TrafficSummary>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    topology: &'a Vec<crate::summary::TopologyRecord>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    node_drops: &'a BTreeMap<String, BTreeMap<&'static str, u64>>,
     run: &'a RunInfo,
 }
 
@@ -168,6 +209,9 @@ pub fn summary_json(summary: &Summary) -> String {
             aggregate: &summary.aggregate,
             fairness: &summary.fairness,
             ticp: &summary.ticp,
+            traffic: &summary.traffic,
+            topology: &summary.topology,
+            node_drops: &summary.node_drops,
             run: &summary.run,
         })
     } else {

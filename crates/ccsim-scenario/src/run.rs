@@ -4,13 +4,14 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
 
 use ccsim_core::{Addr, FlowId, SimTime, VarId};
-use ccsim_engine::{LinkId, NodeId, RouteMetric, SeriesConfig, Sim, TraceBuf};
+use ccsim_engine::{LinkId, NodeId, Reroute, RouteMetric, SeriesConfig, Sim, Stopped, TraceBuf};
 use ccsim_protocols::{AnyAgent, Hdr};
 
 use crate::error::ScenarioError;
-use crate::outputs::{flow_table, link_table, Table};
+use crate::generators::Generators;
+use crate::outputs::{flow_table, link_table, FlowRow, Table};
 use crate::protocols::FlowContext;
-use crate::spec::{hash_canonical, Routing, Spec};
+use crate::spec::{hash_canonical, LinkRef, LinkState, RerouteSpec, Routing, Spec};
 use crate::summary::{summarize, Summary};
 
 pub use crate::protocols::rate::DEFAULT_REPORT_INTERVAL;
@@ -92,6 +93,8 @@ pub struct Built {
     pub links: Vec<(String, LinkId)>,
     /// Per TICP session, its handles.
     pub ticp: Vec<crate::ticp::TicpHandles>,
+    /// The traffic generators and the flows they made.
+    pub generators: Generators,
 }
 
 /// Build the simulation a validated spec describes.
@@ -166,7 +169,9 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         Routing::Delay => RouteMetric::Delay,
         Routing::Hops => RouteMetric::Hops,
     });
+    let generators = Generators::build(spec, &mut sim, &|n: &str| node_index[n], options)?;
     sim.build_routes();
+    schedule_events(spec, &mut sim, &node_index, &links)?;
     for (i, f) in spec.flows.iter().enumerate() {
         let (from, to) = (node(&f.from), node(&f.to));
         if !sim.has_route(from, to) || !sim.has_route(to, from) {
@@ -237,7 +242,49 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         flows,
         links,
         ticp,
+        generators,
     })
+}
+
+/// Schedule `[[events]]` and set `[run] reroute`.
+fn schedule_events(
+    spec: &Spec,
+    sim: &mut NetSim,
+    node_index: &HashMap<&str, NodeId>,
+    links: &[(String, LinkId)],
+) -> Result<(), ScenarioError> {
+    sim.set_reroute(match spec.run.reroute {
+        RerouteSpec::Static => Reroute::Static,
+        RerouteSpec::Instant => Reroute::Instant,
+        RerouteSpec::After(d) => Reroute::Delayed(d.0),
+    });
+    let link_ids: HashMap<&str, LinkId> = links.iter().map(|(n, id)| (n.as_str(), *id)).collect();
+    // In time order, ties in file order, as validation read them.
+    let mut order: Vec<usize> = (0..spec.events.len()).collect();
+    order.sort_by_key(|&i| spec.events[i].at.0);
+    for i in order {
+        let e = &spec.events[i];
+        let at = SimTime(e.at.0 .0);
+        let up = e.state == LinkState::Up;
+        let directions = match &e.link {
+            Some(LinkRef::Both([a, b])) => vec![format!("{a}->{b}"), format!("{b}->{a}")],
+            Some(LinkRef::OneWay(a, b)) => vec![format!("{a}->{b}")],
+            None => Vec::new(),
+        };
+        for d in directions {
+            let link = *link_ids
+                .get(d.as_str())
+                .ok_or_else(|| ScenarioError::Internal(format!("events[{i}]: no link {d}")))?;
+            sim.schedule_link_state(link, at, up);
+        }
+        if let Some(n) = &e.node {
+            let node = *node_index
+                .get(n.as_str())
+                .ok_or_else(|| ScenarioError::Internal(format!("events[{i}]: no node {n}")))?;
+            sim.schedule_node_state(node, at, up);
+        }
+    }
+    Ok(())
 }
 
 /// Everything a run checks before its first event: the spec and the simulation built from it
@@ -266,7 +313,18 @@ pub fn run(
     let mut built = build(spec, &options)?;
     let horizon_seconds = spec.run.duration.0.as_secs_f64();
     loop {
-        let p = built.sim.run_until_horizon(options.chunk_events.max(1));
+        let chunk = options.chunk_events.max(1);
+        let p = if built.generators.creates_flows() {
+            let next = built.generators.next_arrival();
+            let p = built.sim.run_until(SimTime(next), chunk);
+            built.generators.retire_finished(&mut built.sim);
+            if p.stopped == Stopped::Limit {
+                built.generators.spawn_due(spec, &mut built.sim, &options)?;
+            }
+            p
+        } else {
+            built.sim.run_until_horizon(chunk)
+        };
         let progress = RunProgress {
             sim_seconds: SimTime(p.now).as_secs_f64(),
             horizon_seconds,
@@ -282,6 +340,7 @@ pub fn run(
             break;
         }
     }
+    built.generators.collect_live(&built.sim);
     built
         .sim
         .check_conservation()
@@ -292,20 +351,55 @@ pub fn run(
     let mut entity_names = built.sim.entity_names().to_vec();
     let var_names = TraceBuf::var_names();
     let mut trace = built.sim.take_trace();
+    let flows_in_run = spec.flows.len() + built.generators.flows.len();
     if !spec
         .output
         .per_flow_series
-        .unwrap_or(spec.flows.len() <= PER_FLOW_SERIES_MAX_FLOWS)
+        .unwrap_or(flows_in_run <= PER_FLOW_SERIES_MAX_FLOWS)
     {
-        trace = aggregate_flow_series(spec, trace, &mut entity_names, &var_names);
+        let flow_names: HashSet<&str> = spec
+            .flows
+            .iter()
+            .map(|f| f.name.as_str())
+            .chain(built.generators.flows.iter().map(|g| g.name.as_str()))
+            .collect();
+        trace = aggregate_flow_series(&flow_names, trace, &mut entity_names, &var_names);
     }
     let ticp_table = crate::ticp::table(spec, &built.sim, &built.ticp);
-    let flow_names: Vec<String> = spec.flows.iter().map(|f| f.name.clone()).collect();
+    let generated = built.generators.flow_summaries(spec, &built.sim);
+    let mut rows: Vec<FlowRow> = spec
+        .flows
+        .iter()
+        .map(|f| FlowRow {
+            name: &f.name,
+            flow: &summary.flows[&f.name],
+            generator: "",
+            start_s: f.start.0.as_secs_f64(),
+            size_bytes: f.size.map(|s| s.0 .0 as f64),
+            slowdown: None,
+        })
+        .collect();
+    rows.extend(
+        built
+            .generators
+            .flows
+            .iter()
+            .zip(&generated)
+            .map(|(g, s)| FlowRow {
+                name: &g.name,
+                flow: s,
+                generator: &spec.traffic[g.generator].name,
+                start_s: g.start_ns as f64 / 1e9,
+                size_bytes: g.size.map(|s| s as f64),
+                slowdown: g.slowdown(),
+            }),
+    );
+    let flow_table = flow_table(&rows);
     let link_names: Vec<String> = built.links.iter().map(|(n, _)| n.clone()).collect();
     Ok(RunOutcome {
         results: RunResults {
             ticp_table,
-            flow_table: flow_table(&flow_names, &summary.flows),
+            flow_table,
             link_table: link_table(&link_names, &summary.links),
             canonical_spec,
             summary,
@@ -338,12 +432,11 @@ pub const AGGREGATE_ENTITIES: [&str; 6] = [
 /// they are, and the queue series only of link directions that ever held a packet when
 /// sampled.
 fn aggregate_flow_series(
-    spec: &Spec,
+    flow_names: &HashSet<&str>,
     trace: TraceBuf,
     entity_names: &mut Vec<String>,
     var_names: &[&str],
 ) -> TraceBuf {
-    let flow_names: HashSet<&str> = spec.flows.iter().map(|f| f.name.as_str()).collect();
     let is_flow: Vec<bool> = entity_names
         .iter()
         .map(|n| flow_names.contains(n.as_str()))

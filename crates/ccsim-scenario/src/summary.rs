@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use ccsim_core::{Agent, AgentStats};
-use ccsim_engine::{DropReason, FlowStats, LinkStats};
+use ccsim_engine::{DropReason, FlowStats, LinkStats, NodeId, TopologyChange};
 use serde::Serialize;
 
 use crate::run::Built;
@@ -150,8 +150,91 @@ pub struct Summary {
     /// TICP sessions, by name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub ticp: BTreeMap<String, crate::ticp::TicpSummary>,
+    /// Traffic generators, by name.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub traffic: BTreeMap<String, crate::generators::TrafficSummary>,
+    /// Every change of a link's or node's state and every change of the routing tables, in
+    /// time order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub topology: Vec<TopologyRecord>,
+    /// Packets lost at nodes rather than on links (a down node, no route, a retired agent),
+    /// by node and reason; only nodes that lost any.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub node_drops: BTreeMap<String, BTreeMap<&'static str, u64>>,
     /// Run statistics.
     pub run: RunInfo,
+}
+
+/// One change of the topology or of the routing tables.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TopologyRecord {
+    /// When, seconds.
+    pub at_s: f64,
+    /// "link", "node" or "routes".
+    pub what: &'static str,
+    /// The link direction ("a->b") or node; absent for routes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// "down" or "up"; absent for routes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<&'static str>,
+    /// Routes: (node, destination) pairs left without a route by the new tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreachable: Option<u64>,
+}
+
+fn node_drops(spec: &Spec, built: &Built) -> BTreeMap<String, BTreeMap<&'static str, u64>> {
+    let mut out = BTreeMap::new();
+    for (i, name) in spec.node_names().into_iter().enumerate() {
+        let stats = built.sim.node_stats(NodeId(i as u32));
+        let reasons: BTreeMap<&'static str, u64> = DropReason::ALL
+            .iter()
+            .map(|r| (r.name(), stats.drops[*r as usize]))
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        if !reasons.is_empty() {
+            out.insert(name, reasons);
+        }
+    }
+    out
+}
+
+fn topology(spec: &Spec, built: &Built) -> Vec<TopologyRecord> {
+    let events = built.sim.topology_events();
+    if events.is_empty() {
+        return Vec::new();
+    }
+    let nodes = spec.node_names();
+    let state = |up: bool| Some(if up { "up" } else { "down" });
+    events
+        .iter()
+        .map(|e| {
+            let at_s = e.at as f64 / 1e9;
+            match e.change {
+                TopologyChange::Link { link, up } => TopologyRecord {
+                    at_s,
+                    what: "link",
+                    name: built.links.get(link.0 as usize).map(|(n, _)| n.clone()),
+                    state: state(up),
+                    unreachable: None,
+                },
+                TopologyChange::Node { node, up } => TopologyRecord {
+                    at_s,
+                    what: "node",
+                    name: nodes.get(node.0 as usize).cloned(),
+                    state: state(up),
+                    unreachable: None,
+                },
+                TopologyChange::Routes { unreachable } => TopologyRecord {
+                    at_s,
+                    what: "routes",
+                    name: None,
+                    state: None,
+                    unreachable: Some(unreachable),
+                },
+            }
+        })
+        .collect()
 }
 
 /// Jain's fairness index of `xs`, (sum x)^2 / (n sum x^2); `None` when it is undefined
@@ -313,6 +396,9 @@ pub(crate) fn summarize(
             jain: jain(&goodputs),
         },
         ticp: crate::ticp::summaries(spec, sim, &built.ticp),
+        traffic: built.generators.summaries(spec, sim),
+        node_drops: node_drops(spec, built),
+        topology: topology(spec, built),
         run: RunInfo {
             seed: spec.run.seed,
             spec_hash,

@@ -646,6 +646,7 @@ impl TcpSender {
         self.snd_nxt = self.snd_nxt.max(self.snd_una);
         if self.snd_una >= self.total_segments && self.stats.completed_at.is_none() {
             self.stats.completed_at = Some(now);
+            ctx.finish();
         }
         if self.snd_una == self.snd_max {
             // Everything acknowledged: stop the timer (RFC 6298 5.2).
@@ -735,6 +736,7 @@ impl Agent<Hdr> for TcpSender {
     fn on_start<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         if self.total_segments == 0 {
             self.stats.completed_at = Some(ctx.now()); // an empty transfer is done at once
+            ctx.finish();
         }
         let before = [f64::NAN; TRACED.len()];
         self.send_allowed(ctx);

@@ -17,17 +17,20 @@ use serde::{Deserialize, Serialize};
 use crate::error::ScenarioError;
 use crate::units::DurStr;
 
+pub mod events;
 pub mod flows;
 pub mod links;
 pub mod output;
 pub mod parse;
 pub mod run;
+pub mod traffic;
 
 pub use crate::protocols::rate::{CbraaSpec, PrimoSpec, TfrcSpec};
 pub use crate::protocols::tcp::{VegasSpec, MAX_INITIAL_WINDOW};
 pub use crate::protocols::ticp::{
     TicpClusters, TicpDelivery, TicpSpec, MAX_TICP_SOURCES, TICP_GROUPS_PER_SESSION,
 };
+pub use events::{EventSpec, LinkRef, LinkState, RerouteSpec};
 pub use flows::{FlowSpec, Protocol};
 pub use links::{
     DropSpec, LinkSpec, QueueKind, QueueSpec, RedSpec, MAX_LINK_BDP_BYTES, MAX_QUEUE_BYTES,
@@ -36,6 +39,7 @@ pub use links::{
 pub use output::{OutputSpec, ENGINE_SERIES, MAX_SAMPLES, MAX_SERIES_VALUES};
 pub use parse::{parse_spec_json, parse_spec_toml, parse_spec_value};
 pub use run::{Routing, RunSpec};
+pub use traffic::{TrafficKind, TrafficSpec};
 
 /// A whole scenario.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -54,6 +58,12 @@ pub struct Spec {
     /// Deterministic drop rules (tests and experiments).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drops: Vec<DropSpec>,
+    /// Links and nodes going down and up during the run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<EventSpec>,
+    /// Generators of web, voice and streaming traffic.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traffic: Vec<TrafficSpec>,
     /// What to record.
     #[serde(default)]
     pub output: OutputSpec,
@@ -117,7 +127,9 @@ pub(crate) fn validate(spec: &Spec) -> Result<(), ScenarioError> {
     }
     crate::protocols::ticp::validate(spec, &graph, &mut names)?;
     links::validate_drops(&spec.drops, &names, &pairs)?;
-    output::validate(spec)
+    events::validate(spec, &graph, &pairs)?;
+    traffic::validate(spec, &graph, &names)?;
+    output::validate(spec, &pairs)
 }
 
 pub(crate) fn err<T>(path: String, message: String) -> Result<T, ScenarioError> {

@@ -3,7 +3,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{err, show, Spec};
+use std::collections::BTreeMap;
+
+use super::{err, pair_key, show, Spec};
 use crate::error::ScenarioError;
 use crate::units::DurStr;
 
@@ -26,6 +28,9 @@ pub struct OutputSpec {
     /// runs of at most 64 flows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_flow_series: Option<bool>,
+    /// Link directions ("r1->r2") to capture, one pcap file each (docs/pcap.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pcap: Vec<String>,
 }
 
 impl Default for OutputSpec {
@@ -35,6 +40,7 @@ impl Default for OutputSpec {
             series: default_series(),
             trace: Vec::new(),
             per_flow_series: None,
+            pcap: Vec::new(),
         }
     }
 }
@@ -89,8 +95,30 @@ fn known_series() -> String {
 }
 
 /// The output checks: the sampling interval, the series names and their total size.
-pub(crate) fn validate(spec: &Spec) -> Result<(), ScenarioError> {
+pub(crate) fn validate(
+    spec: &Spec,
+    pairs: &BTreeMap<(String, String), usize>,
+) -> Result<(), ScenarioError> {
     let o = &spec.output;
+    let mut captured = BTreeMap::new();
+    for (i, l) in o.pcap.iter().enumerate() {
+        let path = format!("output.pcap[{i}]");
+        let Some((a, b)) = l.split_once("->") else {
+            return err(
+                path,
+                format!("{l:?} is not a link direction (write \"a->b\")"),
+            );
+        };
+        if !pairs.contains_key(&pair_key(a, b)) {
+            return err(path, format!("there is no link between {a:?} and {b:?}"));
+        }
+        if let Some(first) = captured.insert(l.as_str(), i) {
+            return err(
+                path,
+                format!("{l:?} is already captured (output.pcap[{first}])"),
+            );
+        }
+    }
     if o.interval.0 .0 == 0 {
         return err(
             "output.interval".into(),

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{err, show, zero_dur};
+use super::{err, show, zero_dur, RerouteSpec};
 use crate::error::ScenarioError;
 use crate::units::DurStr;
 
@@ -22,6 +22,10 @@ pub struct RunSpec {
     /// Route metric: "delay" (sum of propagation delays) or "hops".
     #[serde(default)]
     pub routing: Routing,
+    /// What routing does when a link or node changes state: "static" (never recomputed),
+    /// "instant", or a convergence delay such as "2s".
+    #[serde(default, skip_serializing_if = "RerouteSpec::is_static")]
+    pub reroute: RerouteSpec,
 }
 
 fn default_seed() -> u64 {

@@ -1,0 +1,556 @@
+//! Traffic generators at run time (`[[traffic]]`, [`crate::spec::traffic`]): voice and
+//! streaming sources built with the simulation, web transfers created at their Poisson
+//! arrival instants while the run goes on and retired when they complete, so that memory
+//! follows the transfers alive at once, not all those ever started.
+//!
+//! A web transfer's slowdown is its completion time over the completion time of the same
+//! transfer alone on an empty network: the same path (the links of its route each way when it
+//! starts) and the same protocol settings, simulated by itself.
+//! CHOICE: the empty network keeps the links' rates, delays and queues but not their random
+//! loss, and its routes are those in force when the transfer starts.
+//! CHOICE: a transfer's completion time runs from its start to the sender's receipt of the
+//! acknowledgement of its last byte (the TCP sender's `completed_at`), as for `[[flows]]`.
+//! CHOICE: web sizes are application bytes drawn from a Pareto law with the given mean and
+//! shape (x_m = mean (shape - 1) / shape, as ns-2's `RandomVariable/Pareto`), rounded to the
+//! byte, at least one byte; the sender and the receiver are drawn uniformly from `from` and
+//! `to`, all from the generator's own random stream.
+//! CHOICE: voice and streaming source k runs from `from[k mod len]` to `to[k mod len]` and
+//! starts at the generator's start plus a uniform fraction of one packet interval, so that
+//! sources do not send in lockstep (ns-2's CBR `random_ 1` jitters every interval instead).
+
+use std::collections::{BTreeMap, HashMap};
+
+use ccsim_core::{Addr, AgentStats, Dur, FlowId, RngStream, SimTime};
+use ccsim_engine::{NodeId, SeriesConfig};
+use ccsim_protocols::{AnyAgent, Departures, UdpConfig, UdpSink, UdpSource};
+
+use crate::error::ScenarioError;
+use crate::protocols::FlowContext;
+use crate::run::{NetSim, RunOptions};
+use serde::Serialize;
+
+use crate::spec::{FlowSpec, Spec, TrafficKind};
+use crate::summary::{percentiles, FlowSummary, Percentiles};
+use crate::units::{BytesStr, DurStr};
+
+/// One flow a generator made.
+#[derive(Clone, Debug)]
+pub struct GeneratedFlow {
+    /// Index of its generator in `spec.traffic`.
+    pub generator: usize,
+    /// "<generator>/<k>".
+    pub name: String,
+    /// Sending node.
+    pub from: String,
+    /// Receiving node.
+    pub to: String,
+    /// Start, ns.
+    pub start_ns: u64,
+    /// Application bytes (web transfers).
+    pub size: Option<u64>,
+    /// Its flow id.
+    pub flow: FlowId,
+    /// Sender agent.
+    pub sender: Addr,
+    /// Receiver agent.
+    pub receiver: Addr,
+    /// The sender's counters when it was retired.
+    pub sender_stats: Option<AgentStats>,
+    /// The receiver's counters when it was retired.
+    pub receiver_stats: Option<AgentStats>,
+    /// Completion time of the same transfer alone on an empty network, ns (web).
+    pub ideal_fct_ns: Option<u64>,
+}
+
+impl GeneratedFlow {
+    /// Completion time, ns, if the transfer completed.
+    #[must_use]
+    pub fn fct_ns(&self) -> Option<u64> {
+        self.sender_stats
+            .and_then(|s| s.completed_at)
+            .map(|t| t.0 - self.start_ns)
+    }
+}
+
+/// The state of one web generator.
+struct Web {
+    generator: usize,
+    rng: RngStream,
+    /// Next arrival, ns (`u64::MAX` when the generator is done).
+    next_at: u64,
+    /// No arrival at or after this instant, ns.
+    stop_at: u64,
+    /// Mean gap between arrivals, ns.
+    mean_gap_ns: f64,
+    /// Pareto scale x_m and shape.
+    scale: f64,
+    shape: f64,
+    from: Vec<(NodeId, String)>,
+    to: Vec<(NodeId, String)>,
+    template: FlowSpec,
+    started: u64,
+}
+
+/// Every generator of a run and the flows they made.
+#[derive(Default)]
+pub struct Generators {
+    web: Vec<Web>,
+    /// Every generated flow, in creation order.
+    pub flows: Vec<GeneratedFlow>,
+    /// Row in `flows` of each live web sender, by agent id.
+    live: HashMap<u32, usize>,
+}
+
+impl Generators {
+    /// Build the voice and streaming sources and prepare the web generators.
+    pub(crate) fn build(
+        spec: &Spec,
+        sim: &mut NetSim,
+        node: &dyn Fn(&str) -> NodeId,
+        options: &RunOptions,
+    ) -> Result<Generators, ScenarioError> {
+        let mut g = Generators::default();
+        let end = spec.run.duration.0 .0;
+        for (i, t) in spec.traffic.iter().enumerate() {
+            let stop_at = t.stop.map_or(end, |s| s.0 .0.min(end));
+            let packet_size = u32::try_from(t.packet_size())
+                .map_err(|_| ScenarioError::Internal("packet size".into()))?;
+            let mut rng = RngStream::new(spec.run.seed, &format!("traffic/{}", t.name));
+            match t.kind {
+                TrafficKind::Web => {
+                    let template = t.web_template(i)?;
+                    let mean = t.mean_size.map_or(1.0, |b| b.0 .0 as f64);
+                    let shape = t.shape();
+                    let rate = t.arrivals.unwrap_or(1.0);
+                    let mean_gap_ns = 1e9 / rate;
+                    let first = t.start.0 .0.saturating_add(draw(&mut rng, mean_gap_ns));
+                    let nodes = |names: &[String]| -> Vec<(NodeId, String)> {
+                        names.iter().map(|n| (node(n), n.clone())).collect()
+                    };
+                    g.web.push(Web {
+                        generator: i,
+                        rng,
+                        next_at: if first < stop_at { first } else { u64::MAX },
+                        stop_at,
+                        mean_gap_ns,
+                        scale: mean * (shape - 1.0) / shape,
+                        shape,
+                        from: nodes(&t.from),
+                        to: nodes(&t.to),
+                        template,
+                        started: 0,
+                    });
+                }
+                TrafficKind::Voice | TrafficKind::Streaming => {
+                    let cfg = UdpConfig {
+                        rate: ccsim_core::Rate(t.rate_bps()),
+                        packet_size,
+                    };
+                    let departures = if t.kind == TrafficKind::Voice {
+                        let (mean_on, mean_off) = t.on_off();
+                        Departures::OnOff { mean_on, mean_off }
+                    } else {
+                        Departures::Constant
+                    };
+                    let interval_ns =
+                        u128::from(packet_size) * 8 * 1_000_000_000 / u128::from(t.rate_bps());
+                    for k in 0..t.count.unwrap_or(0) as usize {
+                        let (from, to) = (&t.from[k % t.from.len()], &t.to[k % t.to.len()]);
+                        let name = format!("{}/{k}", t.name);
+                        let flow = sim.add_flow(&name);
+                        let (a, b) = (node(from), node(to));
+                        let receiver = Addr {
+                            node: b.0,
+                            agent: sim.next_agent_addr(a).agent + 1,
+                        };
+                        let source = UdpSource::new(flow, receiver, cfg, departures);
+                        let s = sim.add_agent(
+                            a,
+                            flow,
+                            &format!("{name}/sender"),
+                            AnyAgent::Udp(source),
+                        );
+                        let r = sim.add_agent(
+                            b,
+                            flow,
+                            &format!("{name}/receiver"),
+                            AnyAgent::UdpSink(UdpSink::new(options.record_arrivals)),
+                        );
+                        debug_assert_eq!(r, receiver);
+                        sim.set_flow_receiver(flow, r);
+                        let phase = (rng.uniform() * interval_ns as f64) as u64;
+                        let start = t.start.0 .0.saturating_add(phase).min(end);
+                        sim.schedule_start(r, SimTime(start));
+                        sim.schedule_start(s, SimTime(start));
+                        if stop_at < end {
+                            sim.schedule_stop(s, SimTime(stop_at));
+                        }
+                        g.flows.push(GeneratedFlow {
+                            generator: i,
+                            name,
+                            from: from.clone(),
+                            to: to.clone(),
+                            start_ns: start,
+                            size: None,
+                            flow,
+                            sender: s,
+                            receiver: r,
+                            sender_stats: None,
+                            receiver_stats: None,
+                            ideal_fct_ns: None,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(g)
+    }
+
+    /// Whether any generator creates flows during the run.
+    #[must_use]
+    pub fn creates_flows(&self) -> bool {
+        !self.web.is_empty()
+    }
+
+    /// The next instant a web generator creates a flow (`u64::MAX` when none will).
+    #[must_use]
+    pub fn next_arrival(&self) -> u64 {
+        self.web.iter().map(|w| w.next_at).min().unwrap_or(u64::MAX)
+    }
+
+    /// Create the transfers due at `now` (the simulation stands at `now`).
+    pub(crate) fn spawn_due(
+        &mut self,
+        spec: &Spec,
+        sim: &mut NetSim,
+        options: &RunOptions,
+    ) -> Result<(), ScenarioError> {
+        let now = sim.now().0;
+        for w in &mut self.web {
+            while w.next_at <= now {
+                let k = w.started;
+                w.started += 1;
+                let (a, from) = w.from[w.rng.below(w.from.len() as u64) as usize].clone();
+                let (b, to) = w.to[w.rng.below(w.to.len() as u64) as usize].clone();
+                let u = 1.0 - w.rng.uniform();
+                let size = (w.scale * u.powf(-1.0 / w.shape)).round();
+                let size = if size < 1.0 {
+                    1
+                } else if size < 1.8e19 {
+                    size as u64
+                } else {
+                    u64::MAX
+                };
+                let name = format!("{}/{k}", spec.traffic[w.generator].name);
+                let mut f = w.template.clone();
+                f.name.clone_from(&name);
+                f.from.clone_from(&from);
+                f.to.clone_from(&to);
+                f.size = Some(BytesStr(ccsim_core::Bytes(size)));
+                f.start = DurStr(Dur(now));
+                let ideal_fct_ns = ideal_fct(spec, sim, &f, a, b, options);
+                let flow = sim.add_flow(&name);
+                let sender_addr = sim.next_agent_addr(a);
+                let receiver_addr = Addr {
+                    node: b.0,
+                    agent: sender_addr.agent + 1,
+                };
+                let (sender, receiver) = crate::protocols::build_flow(
+                    &f,
+                    &FlowContext {
+                        flow,
+                        receiver: receiver_addr,
+                        packet_size: u32::try_from(f.packet_size.0 .0).unwrap_or(u32::MAX),
+                        options,
+                    },
+                )?;
+                let s = sim.add_agent(a, flow, &format!("{name}/sender"), sender);
+                let r = sim.add_agent(b, flow, &format!("{name}/receiver"), receiver);
+                debug_assert_eq!(r, receiver_addr);
+                sim.set_flow_receiver(flow, r);
+                crate::protocols::after_routes(&f, sim, a, b, s);
+                sim.schedule_start(r, SimTime(now));
+                sim.schedule_start(s, SimTime(now));
+                self.live.insert(s.agent, self.flows.len());
+                self.flows.push(GeneratedFlow {
+                    generator: w.generator,
+                    name,
+                    from,
+                    to,
+                    start_ns: now,
+                    size: Some(size),
+                    flow,
+                    sender: s,
+                    receiver: r,
+                    sender_stats: None,
+                    receiver_stats: None,
+                    ideal_fct_ns,
+                });
+                let next = w
+                    .next_at
+                    .saturating_add(draw(&mut w.rng, w.mean_gap_ns).max(1));
+                w.next_at = if next < w.stop_at { next } else { u64::MAX };
+            }
+        }
+        Ok(())
+    }
+
+    /// Retire the web transfers whose senders have finished, keeping their counters.
+    pub(crate) fn retire_finished(&mut self, sim: &mut NetSim) {
+        for addr in sim.take_finished() {
+            let Some(row) = self.live.remove(&addr.agent) else {
+                continue;
+            };
+            let f = &mut self.flows[row];
+            f.sender_stats = sim.retire_agent(f.sender);
+            f.receiver_stats = sim.retire_agent(f.receiver);
+        }
+    }
+
+    /// Fill in the counters of the agents still alive at the end of the run.
+    pub(crate) fn collect_live(&mut self, sim: &NetSim) {
+        use ccsim_core::Agent;
+        for f in &mut self.flows {
+            if f.sender_stats.is_none() {
+                f.sender_stats = sim.agent(f.sender).map(Agent::stats);
+            }
+            if f.receiver_stats.is_none() {
+                f.receiver_stats = sim.agent(f.receiver).map(Agent::stats);
+            }
+        }
+    }
+
+    /// Web transfers started by generator `i`.
+    #[must_use]
+    pub fn started(&self, i: usize) -> u64 {
+        self.web
+            .iter()
+            .find(|w| w.generator == i)
+            .map_or(0, |w| w.started)
+    }
+}
+
+/// An exponential draw with mean `mean_ns`, whole nanoseconds.
+fn draw(rng: &mut RngStream, mean_ns: f64) -> u64 {
+    let x = rng.exponential(mean_ns).round();
+    if x < 1.8e19 {
+        x as u64
+    } else {
+        u64::MAX
+    }
+}
+
+/// Most events the empty-network run of one transfer may take before it is given up.
+const IDEAL_EVENT_BUDGET: u64 = 50_000_000;
+
+/// The completion time of `f` alone on an empty network: the links of its route each way,
+/// without random loss, simulated by themselves. `None` if it does not complete.
+fn ideal_fct(
+    spec: &Spec,
+    sim: &NetSim,
+    f: &FlowSpec,
+    from: NodeId,
+    to: NodeId,
+    options: &RunOptions,
+) -> Option<u64> {
+    let forward = sim.route(from, to)?;
+    let back = sim.route(to, from)?;
+    let mut lone = NetSim::new(spec.run.seed);
+    let mut nodes: HashMap<u32, NodeId> = HashMap::new();
+    let mut node = |lone: &mut NetSim, n: u32| -> NodeId {
+        *nodes
+            .entry(n)
+            .or_insert_with(|| lone.add_node(&format!("n{n}")))
+    };
+    for &l in forward.iter().chain(&back) {
+        let (a, b) = sim.link_ends(l);
+        let mut config = sim.link_config(l).clone();
+        config.loss = 0.0;
+        let (a, b) = (node(&mut lone, a.0), node(&mut lone, b.0));
+        lone.add_link(a, b, config);
+    }
+    let (a, b) = (node(&mut lone, from.0), node(&mut lone, to.0));
+    let flow = lone.add_flow("lone");
+    let receiver = Addr {
+        node: b.0,
+        agent: lone.next_agent_addr(a).agent + 1,
+    };
+    let mut lone_flow = f.clone();
+    lone_flow.start = DurStr(Dur::ZERO);
+    let (sender, sink) = crate::protocols::build_flow(
+        &lone_flow,
+        &FlowContext {
+            flow,
+            receiver,
+            packet_size: u32::try_from(f.packet_size.0 .0).ok()?,
+            options,
+        },
+    )
+    .ok()?;
+    let s = lone.add_agent(a, flow, "lone/sender", sender);
+    let r = lone.add_agent(b, flow, "lone/receiver", sink);
+    lone.set_flow_receiver(flow, r);
+    lone.set_route_metric(sim.route_metric());
+    lone.build_routes();
+    crate::protocols::after_routes(&lone_flow, &mut lone, a, b, s);
+    lone.schedule_start(r, SimTime::ZERO);
+    lone.schedule_start(s, SimTime::ZERO);
+    lone.configure_run(
+        SimTime(u64::MAX / 2),
+        SimTime::ZERO,
+        SeriesConfig::default(),
+    );
+    let mut spent = 0;
+    loop {
+        use ccsim_core::Agent;
+        if let Some(done) = lone.agent(s).and_then(|x| x.stats().completed_at) {
+            return Some(done.0);
+        }
+        let p = lone.run_until_horizon(1 << 16);
+        spent += 1 << 16;
+        if p.done || spent > IDEAL_EVENT_BUDGET {
+            return lone
+                .agent(s)
+                .and_then(|x| x.stats().completed_at)
+                .map(|t| t.0);
+        }
+    }
+}
+
+/// One generator's results (`traffic.<name>` in `summary.json`), over the whole run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TrafficSummary {
+    /// "web", "voice" or "streaming".
+    pub kind: &'static str,
+    /// Flows started (web transfers, or voice and streaming sources).
+    pub started: u64,
+    /// Web transfers completed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completed: Option<u64>,
+    /// Mean completion time of the completed transfers, seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_fct_s: Option<f64>,
+    /// Spread of their completion times, seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fct_s: Option<Percentiles>,
+    /// Mean slowdown (completion time over that on an empty network).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_slowdown: Option<f64>,
+    /// Spread of the slowdowns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slowdown: Option<Percentiles>,
+    /// Application bytes of the transfers started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes_started: Option<u64>,
+    /// Data packets sent.
+    pub sent_packets: u64,
+    /// Data packets that reached their receivers.
+    pub received_packets: u64,
+    /// Data packets dropped in the network.
+    pub lost_packets: u64,
+    /// Application bytes received per second of the run, bit/s.
+    pub goodput_bps: f64,
+    /// Mean one-way delay of the data packets delivered, seconds.
+    pub mean_delay_s: Option<f64>,
+}
+
+impl Generators {
+    /// Per generator, by name.
+    #[must_use]
+    pub fn summaries(&self, spec: &Spec, sim: &NetSim) -> BTreeMap<String, TrafficSummary> {
+        let seconds = sim.now().as_secs_f64().max(1e-9);
+        let mut out = BTreeMap::new();
+        for (i, t) in spec.traffic.iter().enumerate() {
+            let rows: Vec<&GeneratedFlow> =
+                self.flows.iter().filter(|f| f.generator == i).collect();
+            let stats = |f: &GeneratedFlow| &sim.flow_stats()[f.flow.0 as usize];
+            let sum = |g: fn(&ccsim_engine::FlowStats) -> u64| {
+                rows.iter().map(|f| g(stats(f))).sum::<u64>()
+            };
+            let delivered = sum(|s| s.delivered_packets);
+            let delay_ns: u128 = rows.iter().map(|f| stats(f).delivered_delay_ns).sum();
+            let app_bytes: u64 = rows
+                .iter()
+                .filter_map(|f| f.receiver_stats)
+                .map(|s| s.app_bytes_delivered + s.app_bytes_held)
+                .sum();
+            let web = t.kind == TrafficKind::Web;
+            let fcts: Vec<f64> = rows
+                .iter()
+                .filter_map(|f| f.fct_ns())
+                .map(|n| n as f64 / 1e9)
+                .collect();
+            let slowdowns: Vec<f64> = rows.iter().filter_map(|f| f.slowdown()).collect();
+            let mean =
+                |xs: &[f64]| (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64);
+            out.insert(
+                t.name.clone(),
+                TrafficSummary {
+                    kind: t.kind.name(),
+                    started: rows.len() as u64,
+                    completed: web.then_some(fcts.len() as u64),
+                    mean_fct_s: mean(&fcts),
+                    fct_s: percentiles(&fcts),
+                    mean_slowdown: mean(&slowdowns),
+                    slowdown: percentiles(&slowdowns),
+                    bytes_started: web.then(|| rows.iter().filter_map(|f| f.size).sum()),
+                    sent_packets: sum(|s| s.sent_packets),
+                    received_packets: delivered,
+                    lost_packets: sum(|s| s.dropped_packets),
+                    goodput_bps: app_bytes as f64 * 8.0 / seconds,
+                    mean_delay_s: (delivered > 0).then(|| delay_ns as f64 / 1e9 / delivered as f64),
+                },
+            );
+        }
+        out
+    }
+
+    /// Each generated flow's results, as `[[flows]]` flows have them (over the whole run).
+    #[must_use]
+    pub fn flow_summaries(&self, spec: &Spec, sim: &NetSim) -> Vec<FlowSummary> {
+        let seconds = sim.now().as_secs_f64().max(1e-9);
+        self.flows
+            .iter()
+            .map(|f| {
+                let s = &sim.flow_stats()[f.flow.0 as usize];
+                let t = &spec.traffic[f.generator];
+                let sender = f.sender_stats.unwrap_or_default();
+                let arrived = f
+                    .receiver_stats
+                    .map_or(0, |r| r.app_bytes_delivered + r.app_bytes_held);
+                let alive_s = f
+                    .fct_ns()
+                    .map_or(seconds - f.start_ns as f64 / 1e9, |n| n as f64 / 1e9);
+                FlowSummary {
+                    protocol: match t.kind {
+                        TrafficKind::Web => t.protocol.map_or("newreno", |p| p.name()),
+                        TrafficKind::Voice | TrafficKind::Streaming => "udp",
+                    },
+                    goodput_bps: arrived as f64 * 8.0 / alive_s.max(1e-9),
+                    sent_packets: s.sent_packets,
+                    sent_bytes: s.sent_bytes,
+                    received_packets: s.delivered_packets,
+                    received_bytes: s.delivered_bytes,
+                    lost_packets: s.dropped_packets,
+                    retransmitted_packets: s.retransmitted_packets,
+                    timeouts: sender.timeouts,
+                    completion_time_s: f.fct_ns().map(|n| n as f64 / 1e9),
+                    greedy: false,
+                    mean_delay_s: (s.delivered_packets > 0)
+                        .then(|| s.delivered_delay_ns as f64 / 1e9 / s.delivered_packets as f64),
+                }
+            })
+            .collect()
+    }
+}
+
+impl GeneratedFlow {
+    /// Completion time over that on an empty network, if both are known.
+    #[must_use]
+    pub fn slowdown(&self) -> Option<f64> {
+        match (self.fct_ns(), self.ideal_fct_ns) {
+            (Some(fct), Some(ideal)) if ideal > 0 => Some(fct as f64 / ideal as f64),
+            _ => None,
+        }
+    }
+}
