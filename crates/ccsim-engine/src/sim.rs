@@ -268,6 +268,8 @@ struct Core<H> {
     agent_slot: Vec<u32>,
     /// Slots free for the next agent.
     free_slots: Vec<u32>,
+    /// Agents not retired.
+    live: usize,
     /// Per slot: whether an agent lives there.
     slot_live: Vec<bool>,
     /// Per slot: the agent's address.
@@ -340,6 +342,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 topology: Vec::new(),
                 agent_slot: Vec::new(),
                 free_slots: Vec::new(),
+                live: 0,
                 slot_live: Vec::new(),
                 agent_addr: Vec::new(),
                 agent_flow: Vec::new(),
@@ -464,6 +467,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             u32::try_from(self.agents.len() - 1).expect("agent count fits u32")
         };
         core.agent_slot.push(slot);
+        core.live += 1;
         let f = flow.0 as usize;
         core.flow_agents[f] += 1;
         if core.flow_agents[f] == 1 {
@@ -493,6 +497,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         let i = slot as usize;
         let stats = self.agents[i].stats();
         core.agent_slot[addr.agent as usize] = RETIRED;
+        core.live -= 1;
         core.slot_live[i] = false;
         for t in &mut core.timers[i] {
             t.generation = t.generation.wrapping_add(1);
@@ -1041,13 +1046,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     /// Agents not retired.
     #[must_use]
     pub fn live_agents(&self) -> usize {
-        self.core.agent_slot.len()
-            - self
-                .core
-                .agent_slot
-                .iter()
-                .filter(|&&s| s == RETIRED)
-                .count()
+        self.core.live
     }
 
     /// The agent at `addr`, to adjust before the run (e.g. from the routes just built).
