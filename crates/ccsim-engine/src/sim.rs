@@ -26,7 +26,7 @@
 //! the change plus a convergence delay. Multicast trees are rebuilt from the new tables.
 //!
 //! # Order of simultaneous events
-//! Every event, state changes included, runs in (time, insertion) order: a change scheduled
+//! CHOICE: every event, state changes included, runs in (time, insertion) order: a change scheduled
 //! before the run precedes whatever the run itself schedules for the same instant (arrivals,
 //! transmission ends, timers), and follows or precedes other events scheduled before the run
 //! (starts, stops, other changes) in the order they were scheduled. Changes scheduled for
@@ -268,6 +268,8 @@ struct Core<H> {
     agent_slot: Vec<u32>,
     /// Slots free for the next agent.
     free_slots: Vec<u32>,
+    /// Agents not retired.
+    live: usize,
     /// Per slot: whether an agent lives there.
     slot_live: Vec<bool>,
     /// Per slot: the agent's address.
@@ -340,6 +342,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 topology: Vec::new(),
                 agent_slot: Vec::new(),
                 free_slots: Vec::new(),
+                live: 0,
                 slot_live: Vec::new(),
                 agent_addr: Vec::new(),
                 agent_flow: Vec::new(),
@@ -412,8 +415,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     }
 
     /// Register a flow (for counters and series) called `name`; before or during the run.
-    /// A flow's counters stay for the whole run (a small row per flow), and it is sampled in
-    /// series until every agent on it has been retired.
+    /// CHOICE: a flow's counters stay for the whole run, retired or not (a row of about 200
+    /// bytes with its name, so results can list every flow); it is sampled in series until
+    /// every agent on it has been retired.
     pub fn add_flow(&mut self, name: &str) -> FlowId {
         let id = u32::try_from(self.core.flows.len()).expect("flow count fits u32");
         self.core.flows.push(FlowStats::default());
@@ -463,6 +467,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             u32::try_from(self.agents.len() - 1).expect("agent count fits u32")
         };
         core.agent_slot.push(slot);
+        core.live += 1;
         let f = flow.0 as usize;
         core.flow_agents[f] += 1;
         if core.flow_agents[f] == 1 {
@@ -492,6 +497,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         let i = slot as usize;
         let stats = self.agents[i].stats();
         core.agent_slot[addr.agent as usize] = RETIRED;
+        core.live -= 1;
         core.slot_live[i] = false;
         for t in &mut core.timers[i] {
             t.generation = t.generation.wrapping_add(1);
@@ -517,6 +523,8 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     }
 
     /// The agents that have called `Ctx::finish` since the last call, in the order they did.
+    /// CHOICE: finishing does not retire an agent; the caller retires it (and its peer) when
+    /// it chooses, so it can read the agent first.
     pub fn take_finished(&mut self) -> Vec<Addr> {
         std::mem::take(&mut self.core.finished)
     }
@@ -730,9 +738,10 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     /// Process the events before `limit` (time < `limit`), or until `max_events` more have
     /// been processed, or up to the horizon if it comes first (`limit` > horizon).
     ///
-    /// On return for the limit, `now()` is `limit` and the events at `limit` itself have not
-    /// run: the caller can add flows and agents and schedule their starts at `limit`, and
-    /// these run after the events already scheduled for that instant.
+    /// CHOICE: the limit is exclusive. On return for the limit, `now()` is `limit` and the
+    /// events at `limit` itself have not run: the caller can add flows and agents and
+    /// schedule their starts at `limit`, and these run after the events already scheduled
+    /// for that instant, as if they had been scheduled before the run reached it.
     pub fn run_until(&mut self, limit: SimTime, max_events: u64) -> Progress {
         self.run_events(Some(limit.0), max_events)
     }
@@ -789,17 +798,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
 
     fn dispatch(&mut self, event: Event) {
         match event {
-            Event::TxDone { link, epoch } => {
-                // Stale once the link has gone down since the entry was pushed.
-                if self.core.links[link as usize].epoch == epoch {
-                    self.core.processed += 1;
-                    self.core.tx_done(link);
-                }
-            }
+            Event::TxDone { link, epoch } => self.core.tx_done(link, epoch),
             Event::Arrive { link, epoch } => {
-                if self.core.links[link as usize].epoch == epoch {
-                    self.core.processed += 1;
-                    let (idx, node) = self.core.arrive(link);
+                if let Some((idx, node)) = self.core.arrive(link, epoch) {
                     self.at_node(idx, node);
                 }
             }
@@ -1045,13 +1046,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     /// Agents not retired.
     #[must_use]
     pub fn live_agents(&self) -> usize {
-        self.core.agent_slot.len()
-            - self
-                .core
-                .agent_slot
-                .iter()
-                .filter(|&&s| s == RETIRED)
-                .count()
+        self.core.live
     }
 
     /// The agent at `addr`, to adjust before the run (e.g. from the routes just built).
@@ -1281,6 +1276,8 @@ impl<H: Header> Core<H> {
         let link = &self.links[l as usize];
         let node_down = !self.node_up[link.from as usize] || !self.node_up[link.to as usize];
         let up = link.admin_up && !node_down;
+        // CHOICE: a link down for both reasons drops `node_down`: the node's failure is the
+        // larger event, and the count follows it when only the link is restored.
         let reason = if node_down {
             DropReason::NodeDown
         } else {
@@ -1654,9 +1651,15 @@ impl<H: Header> Core<H> {
         true
     }
 
-    fn tx_done(&mut self, l: u32) {
+    /// The transmission on link `l` ends, unless the entry is stale (`epoch` is older than
+    /// the link's: it went down since).
+    fn tx_done(&mut self, l: u32, epoch: u32) {
         let now = self.now;
         let link = &mut self.links[l as usize];
+        if link.epoch != epoch {
+            return;
+        }
+        self.processed += 1;
         let idx = link
             .in_service
             .take()
@@ -1665,7 +1668,6 @@ impl<H: Header> Core<H> {
         link.stats.tx_packets += 1;
         link.stats.tx_bytes += u64::from(size);
         let arrival = now + link.config.delay.0;
-        let epoch = link.epoch;
         link.pipe.push_back((arrival, idx));
         if link.pipe.len() == 1 {
             self.events.push(arrival, Event::Arrive { link: l, epoch });
@@ -1687,17 +1689,21 @@ impl<H: Header> Core<H> {
         }
     }
 
-    fn arrive(&mut self, l: u32) -> (u32, u32) {
+    /// The head packet of link `l` arrives: (packet, node), unless the entry is stale.
+    fn arrive(&mut self, l: u32, epoch: u32) -> Option<(u32, u32)> {
         let link = &mut self.links[l as usize];
+        if link.epoch != epoch {
+            return None;
+        }
+        self.processed += 1;
         let (_, idx) = link
             .pipe
             .pop_front()
             .expect("a packet propagates when Arrive fires");
         if let Some(&(t, _)) = link.pipe.front() {
-            let epoch = link.epoch;
             self.events.push(t, Event::Arrive { link: l, epoch });
         }
-        (idx, link.to)
+        Some((idx, link.to))
     }
 }
 

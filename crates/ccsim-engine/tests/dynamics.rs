@@ -476,6 +476,38 @@ fn delayed_rerouting_ignores_a_flap_shorter_than_the_delay() {
         .all(|e| !matches!(e.change, TopologyChange::Routes { .. })));
 }
 
+/// A crashed router is routed around (TCP-M's "R3 crashed at 1.0 s", which needs a dynamic
+/// strategy in ns-2): a - r1 - r3 - r2 - b (1 ms hops) with a longer r1 - r4 - r2 (3 ms
+/// hops), 1 Gbit/s; one packet per ms; r3 down at 20.5 ms under instant rerouting. What r3
+/// and its links held is lost; everything sent afterwards takes r4; r3 back at 40.5 ms
+/// takes the traffic back.
+#[test]
+fn a_crashed_router_is_routed_around() {
+    let mut sim = S::new(1);
+    let [a, r1, r2, r3, r4, b] = ["a", "r1", "r2", "r3", "r4", "b"].map(|n| sim.add_node(n));
+    let fast = cfg(1_000_000_000, MS);
+    let slow = cfg(1_000_000_000, 3 * MS);
+    duplex(&mut sim, a, r1, fast.clone());
+    let (r1r3, _) = duplex(&mut sim, r1, r3, fast.clone());
+    let (r3r2, _) = duplex(&mut sim, r3, r2, fast.clone());
+    duplex(&mut sim, r2, b, fast);
+    let (r1r4, _) = duplex(&mut sim, r1, r4, slow.clone());
+    duplex(&mut sim, r4, r2, slow);
+    let (_, r) = stream(&mut sim, a, b, 60, MS, 0);
+    sim.set_reroute(Reroute::Instant);
+    sim.schedule_node_state(r3, SimTime(20 * MS + MS / 2), false);
+    sim.schedule_node_state(r3, SimTime(40 * MS + MS / 2), true);
+    run(&mut sim, 1000 * MS);
+    let lost = drops(&sim, r1r3, DropReason::NodeDown) + drops(&sim, r3r2, DropReason::NodeDown);
+    // At 20.5 ms the packets of 18 ms (on r3 -> r2, 20.024 to 21.024 ms) and 19 ms (on
+    // r1 -> r3, 20.016 to 21.016 ms) are on r3's links; that of 20 ms is on a -> r1 and
+    // reaches r1 after the tables changed.
+    assert_eq!(lost, 2);
+    assert_eq!(seqs(&sim, r).len(), 58);
+    assert_eq!(sim.link_stats(r1r4).tx_packets, 20, "sent at 20..39 ms");
+    assert_eq!(sim.flow_stats()[0].dropped_packets, 2);
+}
+
 /// With instant rerouting and no other path, packets are dropped `no_route` at the sender's
 /// node; with the path back, they flow again.
 #[test]
