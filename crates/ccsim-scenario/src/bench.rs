@@ -4,6 +4,8 @@
 //!   one-BDP buffer (5000 packets), 10 simulated seconds.
 //! * `sack-100`, `vegas-100`: the same dumbbell with SACK (RFC 6675) or Vegas flows.
 //! * `cbr-4hop`: one 1 Gbps CBR flow over a 4-hop path of 1 Gbps links, 10 simulated seconds.
+//! * `web-1g`: the 1 Gbps dumbbell with 20 long NewReno flows and 100 web transfers per second
+//!   (Pareto sizes, mean 30 kB, shape 1.35, the XCP paper's mix), 30 simulated seconds.
 //! * `ticp-10k`: the TICP paper's ticp-fwd run: 10 000 sources in 5 bins behind 1000..400
 //!   kbit/s bottlenecks, RS = 1, 1000 B requests, 100 B reports, to completion (about 127 s).
 //!
@@ -15,11 +17,12 @@ use crate::error::ScenarioError;
 use crate::spec::{parse_spec_value, Spec};
 
 /// Names of the benchmark scenarios, in the order `ccsim bench` runs them.
-pub const BENCH_NAMES: [&str; 5] = [
+pub const BENCH_NAMES: [&str; 6] = [
     "dumbbell-100",
     "sack-100",
     "vegas-100",
     "cbr-4hop",
+    "web-1g",
     "ticp-10k",
 ];
 
@@ -40,6 +43,28 @@ fn dumbbell_100(protocol: &str) -> serde_json::Value {
     json!({"run": {"duration": "10s", "seed": 1}, "links": links, "flows": flows, "output": {"series": []}})
 }
 
+/// 20 long NewReno flows and 100 web transfers per second through the 1 Gbps dumbbell.
+fn web_1g() -> serde_json::Value {
+    let mut links =
+        vec![json!({"between": ["r1", "r2"], "rate": "1Gbps", "delay": "18ms", "queue": "5000p"})];
+    let mut flows = Vec::new();
+    let (mut from, mut to) = (Vec::new(), Vec::new());
+    for i in 0..20 {
+        links.push(json!({"between": [format!("s{i}"), "r1"], "rate": "10Gbps", "delay": "1ms", "queue": "10000p"}));
+        links.push(json!({"between": ["r2", format!("d{i}")], "rate": "10Gbps", "delay": "1ms", "queue": "10000p"}));
+        flows.push(
+            json!({"name": format!("tcp{i}"), "protocol": "newreno", "from": format!("s{i}"),
+                   "to": format!("d{i}"), "start": format!("{}ms", i * 10)}),
+        );
+        from.push(format!("s{i}"));
+        to.push(format!("d{i}"));
+    }
+    json!({"run": {"duration": "30s", "seed": 1}, "links": links, "flows": flows,
+           "traffic": [{"name": "web", "kind": "web", "protocol": "newreno", "from": from, "to": to,
+                        "arrivals": 100.0, "mean_size": "30kB", "shape": 1.35}],
+           "output": {"series": []}})
+}
+
 /// The spec of the benchmark called `name`, or `None`.
 ///
 /// # Errors
@@ -49,6 +74,7 @@ pub fn bench_spec(name: &str) -> Result<Option<Spec>, ScenarioError> {
         "dumbbell-100" => dumbbell_100("newreno"),
         "sack-100" => dumbbell_100("sack"),
         "vegas-100" => dumbbell_100("vegas"),
+        "web-1g" => web_1g(),
         "cbr-4hop" => json!({
             "run": {"duration": "10s", "seed": 1},
             "links": [
