@@ -164,3 +164,14 @@ def test_reroute_and_events_survive_the_canonical_form() -> None:
     assert spec["events"][0]["link"] == "r->d"
     # Scenarios without them keep their canonical form (and hash).
     assert "reroute" not in line().validate()["run"] and "events" not in line().validate()
+
+
+def test_the_failover_example_uses_the_detour_for_the_outage_only() -> None:
+    from conftest import EXAMPLES
+
+    summary = ccsim.run(EXAMPLES / "failover.toml", progress=False).summary
+    # The 5 Mbps detour is full from 4 s to 8 s (TCP and CBR) and idle otherwise: a third of
+    # the 12 s run.
+    assert 0.30 < summary["links"]["r->x"]["utilization"] < 0.34
+    assert summary["links"]["r->d"]["drops_by_reason"]["link_down"] > 0
+    assert [c["at_s"] for c in summary["topology"] if c["what"] == "routes"] == [4.0, 8.0]
