@@ -10,6 +10,7 @@ pub mod fuzzing;
 pub mod memory;
 pub mod outputs;
 pub mod parquet;
+pub mod pcap;
 pub mod protocols;
 pub mod run;
 pub mod spec;
