@@ -55,17 +55,18 @@ pub const TCP_WINDOW: u16 = 65_535;
 /// Segment size assumed for a TCP flow whose first packet in the capture is an ACK and of
 /// which the writer was not told (the payload of the default 1000-byte packet).
 pub const FALLBACK_MSS: u32 = 960;
-/// CHOICE: agent `a` uses port `AGENT_PORT_BASE + a % AGENT_PORTS` (1024..=65023): unique up
-/// to 64000 agents; beyond that two agents may share a port (the addresses and the private
-/// header still tell them apart).
-pub const AGENT_PORT_BASE: u16 = 1024;
+/// CHOICE: agent `a` uses port `AGENT_PORT_BASE + a % AGENT_PORTS` (49152..=65151), in the
+/// dynamic range (RFC 6335) where Wireshark has few dissectors registered: unique up to 16000
+/// agents; beyond that two agents may share a port (the addresses and the private header
+/// still tell them apart).
+pub const AGENT_PORT_BASE: u16 = 49_152;
 /// Number of distinct agent ports.
-pub const AGENT_PORTS: u32 = 64_000;
+pub const AGENT_PORTS: u32 = 16_000;
 /// Destination port of the rate-based family's messages (data, Primo ACKs, TFRC feedback,
 /// receiver reports), outside the agent port range.
-pub const RATE_PORT: u16 = 65_101;
+pub const RATE_PORT: u16 = 65_201;
 /// Destination port of TICP's messages.
-pub const TICP_PORT: u16 = 65_102;
+pub const TICP_PORT: u16 = 65_202;
 /// The first four bytes of the private header: ASCII "CCSM".
 pub const PRIVATE_MAGIC: [u8; 4] = *b"CCSM";
 /// Version of the private header layout.
@@ -92,24 +93,26 @@ const TCP_OPT_SACK: u8 = 5;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum PrivateType {
+    /// [`Hdr::Udp`].
+    Udp = 1,
     /// [`Hdr::RateData`].
-    RateData = 1,
+    RateData = 2,
     /// [`Hdr::PrimoAck`].
-    PrimoAck = 2,
+    PrimoAck = 3,
     /// [`Hdr::TfrcFeedback`].
-    TfrcFeedback = 3,
+    TfrcFeedback = 4,
     /// [`Hdr::ReceiverReport`].
-    ReceiverReport = 4,
+    ReceiverReport = 5,
     /// [`Hdr::TicpRequest`].
-    TicpRequest = 5,
+    TicpRequest = 6,
     /// [`Hdr::TicpReport`].
-    TicpReport = 6,
+    TicpReport = 7,
     /// [`Hdr::TicpPing`].
-    TicpPing = 7,
+    TicpPing = 8,
     /// [`Hdr::TicpRegister`].
-    TicpRegister = 8,
+    TicpRegister = 9,
     /// [`Hdr::TicpRegisterAck`].
-    TicpRegisterAck = 9,
+    TicpRegisterAck = 10,
 }
 
 /// How a TCP flow's segment numbers become byte numbers.
@@ -278,7 +281,7 @@ pub fn ipv4_of(addr: Addr) -> [u8; 4] {
 /// The port of agent `agent`.
 #[must_use]
 pub fn port_of(agent: u32) -> u16 {
-    AGENT_PORT_BASE + u16::try_from(agent % AGENT_PORTS).expect("invariant: below 64000")
+    AGENT_PORT_BASE + u16::try_from(agent % AGENT_PORTS).expect("invariant: below 16000")
 }
 
 /// The ones'-complement checksum of RFC 1071 over `bytes`, starting from the partial sum
@@ -403,9 +406,8 @@ fn encode_udp(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
     let start = buf.len();
     buf.resize(start + UDP_BYTES, 0);
     let family_port = match &pkt.header {
-        Hdr::Udp { seq, .. } => {
-            // A plain datagram: the payload starts with our sequence number.
-            buf.extend_from_slice(&seq.to_be_bytes());
+        Hdr::Udp { .. } => {
+            encode_private(pkt, buf);
             None
         }
         Hdr::RateData { .. }
@@ -432,6 +434,7 @@ fn encode_udp(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
 fn encode_private(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
     let start = buf.len();
     let ty = match &pkt.header {
+        Hdr::Udp { .. } => PrivateType::Udp,
         Hdr::RateData { .. } => PrivateType::RateData,
         Hdr::PrimoAck { .. } => PrivateType::PrimoAck,
         Hdr::TfrcFeedback(_) => PrivateType::TfrcFeedback,
@@ -441,8 +444,8 @@ fn encode_private(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
         Hdr::TicpPing { .. } => PrivateType::TicpPing,
         Hdr::TicpRegister { .. } => PrivateType::TicpRegister,
         Hdr::TicpRegisterAck => PrivateType::TicpRegisterAck,
-        Hdr::TcpData { .. } | Hdr::TcpAck { .. } | Hdr::Udp { .. } => {
-            unreachable!("invariant: TCP and UDP have real headers")
+        Hdr::TcpData { .. } | Hdr::TcpAck { .. } => {
+            unreachable!("invariant: TCP has a real header")
         }
     };
     buf.extend_from_slice(&PRIVATE_MAGIC);
@@ -455,6 +458,7 @@ fn encode_private(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
     let u64be = |buf: &mut Vec<u8>, v: u64| buf.extend_from_slice(&v.to_be_bytes());
     let u32be = |buf: &mut Vec<u8>, v: u32| buf.extend_from_slice(&v.to_be_bytes());
     match &pkt.header {
+        Hdr::Udp { seq, .. } => u64be(buf, *seq),
         Hdr::RateData {
             seq,
             stamp,
@@ -682,10 +686,10 @@ mod tests {
         );
         assert_eq!(ipv4_of(Addr::group(5)), [239, 0, 0, 5]);
         assert_eq!(ipv4_of(Addr::group(0x0102_0304)), [239, 2, 3, 4]);
-        assert_eq!(port_of(0), 1024);
-        assert_eq!(port_of(63_999), 65_023);
-        assert_eq!(port_of(64_000), 1024);
-        assert!(port_of(63_999) < RATE_PORT && RATE_PORT < TICP_PORT);
+        assert_eq!(port_of(0), 49_152);
+        assert_eq!(port_of(15_999), 65_151);
+        assert_eq!(port_of(16_000), 49_152);
+        assert!(port_of(15_999) < RATE_PORT && RATE_PORT < TICP_PORT);
     }
 
     #[test]
@@ -708,7 +712,7 @@ mod tests {
         assert_eq!(&ip[16..20], &[10, 0, 0, 3]);
         assert!(verifies(&ip[..20], 0), "IPv4 header checksum");
         let tcp = &ip[20..];
-        assert_eq!((be16(tcp, 0), be16(tcp, 2)), (1027, 1031));
+        assert_eq!((be16(tcp, 0), be16(tcp, 2)), (49_155, 49_159));
         assert_eq!(be32(tcp, 4), 3 * 960);
         assert_eq!(tcp[12] >> 4, 5);
         assert_eq!(tcp[13], TCP_PSH);
@@ -793,15 +797,18 @@ mod tests {
         p.ecn = Ecn::Ect;
         let recs = write(&[(7, p)], |_| {});
         let (_, ns, orig, ip) = &recs[0];
-        assert_eq!((*ns, *orig, ip.len()), (7, 1000, 36));
+        assert_eq!((*ns, *orig, ip.len()), (7, 1000, 56));
         assert_eq!(ip[1] & 0b11, 0b10, "ECT(0)");
         assert_eq!(ip[9], 17);
         let udp = &ip[20..];
         assert_eq!(
             (be16(udp, 0), be16(udp, 2), be16(udp, 4)),
-            (1027, 1031, 980)
+            (49_155, 49_159, 980)
         );
-        assert_eq!(be64(udp, 8), 0x0102_0304_0506);
+        let h = &udp[8..];
+        assert_eq!(&h[0..4], b"CCSM");
+        assert_eq!((h[4], h[5], be16(h, 6)), (1, 1, 28));
+        assert_eq!(be64(h, 20), 0x0102_0304_0506);
         assert!(verifies(udp, l4_pseudo(ip)));
     }
 
@@ -822,7 +829,7 @@ mod tests {
         assert_eq!(be16(udp, 2), RATE_PORT);
         let h = &udp[8..];
         assert_eq!(&h[0..4], b"CCSM");
-        assert_eq!((h[4], h[5], be16(h, 6)), (1, 1, 44));
+        assert_eq!((h[4], h[5], be16(h, 6)), (1, 2, 44));
         assert_eq!((be32(h, 8), be32(h, 12), be32(h, 16)), (4, 3, 7));
         assert_eq!(be64(h, 20), 77);
         assert_eq!(be64(h, 28), 123_456_789);
@@ -844,7 +851,7 @@ mod tests {
         let recs = write(&[(0, report)], |_| {});
         let (_, _, orig, ip) = &recs[0];
         let h = &ip[28..];
-        assert_eq!((h[5], be16(h, 6)), (4, 60));
+        assert_eq!((h[5], be16(h, 6)), (5, 60));
         assert_eq!(
             *orig, 88,
             "the encoding is longer than the 60 simulated bytes"
