@@ -20,10 +20,15 @@
 //! writer each TCP flow's segment size and size ([`PcapWriter::set_tcp_flow`]); for a flow
 //! it was not told of, the first packet seen fixes the segment size: a data segment's
 //! payload, or [`FALLBACK_MSS`] if an ACK comes first.
-//! CHOICE: the private messages whose encoding is longer than their simulated size (Primo's
-//! ACK, TFRC feedback, receiver reports, TICP's small messages) are shown at the encoding's
-//! length, in the IP header and in the record, so that every field is readable; a record's
-//! captured length never exceeds its original length, which many readers require.
+//! CHOICE: a packet whose encoding is longer than its simulated size (Primo's ACK, TFRC
+//! feedback, receiver reports, TICP's small messages, a tiny datagram) is shown at the
+//! encoding's length, in the IP header and in the record, so that every field is readable; a
+//! record's captured length never exceeds its original length, which many readers require.
+//! CHOICE: plain UDP datagrams carry the private header too (type 1, their sequence number):
+//! Wireshark's heuristic dissectors took a bare 8-byte sequence number for DNS, and one
+//! layout for every UDP payload makes one dissector enough.
+//! CHOICE: data segments carry no acknowledgement in the simulator, so their ACK flag is
+//! clear and their acknowledgement number 0.
 //! CHOICE: checksums are computed as if the payload that is not captured were zero bytes
 //! (which add nothing to a ones'-complement sum), so a fully captured packet (an ACK, a
 //! private message) verifies, and a truncated one is consistent with a zero payload.
@@ -317,8 +322,7 @@ fn ecn_bits(ecn: Ecn) -> u8 {
     }
 }
 
-/// Appends the headers of `pkt` to `buf`: IPv4, then TCP or UDP, then (UDP) the payload
-/// prefix or the private header.
+/// Appends the headers of `pkt` to `buf`: IPv4, then TCP, or UDP and the private header.
 fn encode(pkt: &Packet<Hdr>, tcp: Option<TcpNumbering>, buf: &mut Vec<u8>) {
     buf.resize(IPV4_BYTES, 0);
     let proto = match &pkt.header {
