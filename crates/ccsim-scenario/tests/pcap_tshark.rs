@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use ccsim_core::{Addr, Dur, Ecn, FlowId, Packet, SimTime};
-use ccsim_protocols::{Hdr, SackBlock, SackBlocks, TfrcFeedback};
+use ccsim_protocols::{Hdr, ReceiverReport, SackBlock, SackBlocks, TfrcFeedback, TicpRequest};
 use ccsim_scenario::pcap::{PcapWriter, RATE_PORT};
 
 const MSS: u32 = 960;
@@ -83,8 +83,13 @@ fn temp_file(name: &str) -> PathBuf {
 
 /// tshark's fields for every packet of `file`, one `Vec` per packet.
 fn tshark(file: &PathBuf, fields: &[&str]) -> Vec<Vec<String>> {
+    tshark_with(file, fields, &[])
+}
+
+/// As [`tshark`], with extra command-line arguments.
+fn tshark_with(file: &PathBuf, fields: &[&str], extra: &[&str]) -> Vec<Vec<String>> {
     let mut cmd = Command::new("tshark");
-    cmd.arg("-r").arg(file);
+    cmd.arg("-r").arg(file).args(extra);
     for pref in [
         "tcp.relative_sequence_numbers:FALSE",
         "ip.check_checksum:TRUE",
@@ -342,4 +347,178 @@ fn pcap_tcp_stream_and_retransmission_as_tshark_analyses_them() {
         "the resent segment is flagged: {:?}",
         rows[5]
     );
+}
+
+/// The Lua dissector docs/pcap.md gives (its one `lua` code block), written to a file.
+fn documented_dissector() -> PathBuf {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/pcap.md"))
+        .unwrap();
+    let start = doc.find("```lua\n").expect("docs/pcap.md has a lua block") + 7;
+    let len = doc[start..].find("```").unwrap();
+    let path = temp_file("ccsim.lua");
+    std::fs::write(&path, &doc[start..start + len]).unwrap();
+    path
+}
+
+#[test]
+fn pcap_private_headers_decode_with_the_documented_dissector() {
+    let path = temp_file("private.pcap");
+    let mut ticp = other(
+        Hdr::TicpRequest(Box::new(TicpRequest {
+            stamp: SimTime(9),
+            ids: vec![7, 8, 9],
+            relay: true,
+        })),
+        1000,
+    );
+    ticp.dst = Addr::group(3);
+    let pkts = vec![
+        other(
+            Hdr::Udp {
+                seq: 4242,
+                payload: 472,
+            },
+            500,
+        ),
+        other(
+            Hdr::PrimoAck {
+                echo: SimTime(11),
+                ftt_ns: -5,
+                rcv_rate: 1.5e6,
+                start: true,
+            },
+            40,
+        ),
+        other(
+            Hdr::ReceiverReport(Box::new(ReceiverReport {
+                expected: 10,
+                lost: 2,
+                highest: None,
+                echo: SimTime(5),
+                held: Dur(6),
+            })),
+            60,
+        ),
+        ticp,
+        other(
+            Hdr::TicpReport {
+                source: 3,
+                echo: SimTime(4),
+            },
+            40,
+        ),
+        other(
+            Hdr::TicpPing {
+                stamp: SimTime(1),
+                landmark: 2,
+                reply: true,
+            },
+            40,
+        ),
+        other(Hdr::TicpRegister { bin: 6 }, 40),
+        other(Hdr::TicpRegisterAck, 40),
+    ];
+    let mut w = PcapWriter::create(&path).unwrap();
+    for (i, p) in pkts.iter().enumerate() {
+        w.record(i as u64, p);
+    }
+    w.finish().unwrap();
+    let lua = documented_dissector();
+    let script = format!("lua_script:{}", lua.display());
+    let fields = [
+        "ccsim.type",
+        "ccsim.flow",
+        "ccsim.src_agent",
+        "ccsim.dst_agent",
+        "ccsim.seq",
+        "ccsim.echo_ns",
+        "ccsim.ftt_ns",
+        "ccsim.rcv_rate",
+        "ccsim.start",
+        "ccsim.expected",
+        "ccsim.lost",
+        "ccsim.highest",
+        "ccsim.held_ns",
+        "ccsim.stamp_ns",
+        "ccsim.relay",
+        "ccsim.count",
+        "ccsim.id",
+        "ccsim.source",
+        "ccsim.landmark",
+        "ccsim.reply",
+        "ccsim.bin",
+        "ip.dst",
+        "_ws.malformed",
+    ];
+    let rows = tshark_with(&path, &fields, &["-X", &script]);
+    let got: Vec<Vec<(&str, &str)>> = rows
+        .iter()
+        .map(|r| {
+            fields
+                .iter()
+                .zip(r)
+                .filter(|(_, v)| !v.is_empty())
+                .map(|(f, v)| (*f, v.as_str()))
+                .collect()
+        })
+        .collect();
+    // The common fields, the message's own, then the IP destination (the row's order).
+    let row = |ty, dst_agent, rest: &[(&'static str, &'static str)], ip_dst| {
+        let mut v = vec![
+            ("ccsim.type", ty),
+            ("ccsim.flow", "2"),
+            ("ccsim.src_agent", "20"),
+            ("ccsim.dst_agent", dst_agent),
+        ];
+        v.extend_from_slice(rest);
+        v.push(("ip.dst", ip_dst));
+        v
+    };
+    let expect = |ty, rest: &[(&'static str, &'static str)]| row(ty, "21", rest, "10.0.0.8");
+    let ticp_row = row(
+        "6",
+        "3",
+        &[
+            ("ccsim.stamp_ns", "9"),
+            ("ccsim.relay", "1"),
+            ("ccsim.count", "3"),
+            ("ccsim.id", "7,8,9"),
+        ],
+        "239.0.0.3",
+    );
+    let want = vec![
+        expect("1", &[("ccsim.seq", "4242")]),
+        expect(
+            "3",
+            &[
+                ("ccsim.echo_ns", "11"),
+                ("ccsim.ftt_ns", "-5"),
+                ("ccsim.rcv_rate", "1.5e+06"),
+                ("ccsim.start", "1"),
+            ],
+        ),
+        expect(
+            "5",
+            &[
+                ("ccsim.echo_ns", "5"),
+                ("ccsim.expected", "10"),
+                ("ccsim.lost", "2"),
+                ("ccsim.highest", "18446744073709551615"),
+                ("ccsim.held_ns", "6"),
+            ],
+        ),
+        ticp_row,
+        expect("7", &[("ccsim.echo_ns", "4"), ("ccsim.source", "3")]),
+        expect(
+            "8",
+            &[
+                ("ccsim.stamp_ns", "1"),
+                ("ccsim.landmark", "2"),
+                ("ccsim.reply", "1"),
+            ],
+        ),
+        expect("9", &[("ccsim.bin", "6")]),
+        expect("10", &[]),
+    ];
+    assert_eq!(got, want);
 }
