@@ -372,7 +372,7 @@ fn pcap_private_headers_decode_with_the_documented_dissector() {
         1000,
     );
     ticp.dst = Addr::group(3);
-    let pkts = vec![
+    let pkts = [
         other(
             Hdr::Udp {
                 seq: 4242,
