@@ -17,7 +17,10 @@ $(VENV)/.deps: pyproject.toml | $(PY)
 	$(PIP) install -q "maturin>=1.5,<2" "numpy>=1.24" "pandas>=2.0" "pyarrow>=14" "matplotlib>=3.7" "tqdm>=4.60" "networkx>=3.0" "pytest>=7" "mypy>=1.8" "ruff>=0.5"
 	touch $@
 
+# tshark (Wireshark's reader, Debian package) checks the pcap files in the tests.
+TSHARK_APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -q tshark
 install: $(VENV)/.deps
+	@command -v tshark >/dev/null || $(TSHARK_APT) || (apt-get update -q && $(TSHARK_APT))
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
 
 demo: install

@@ -11,6 +11,7 @@ pub mod generators;
 pub mod memory;
 pub mod outputs;
 pub mod parquet;
+pub mod pcap;
 pub mod protocols;
 pub mod run;
 pub mod spec;
