@@ -18,9 +18,6 @@ import pytest
 
 import ccsim
 
-# PLACEHOLDER: removed when the `[output] pcap` key is wired into the run.
-pytestmark = pytest.mark.skip(reason="waiting for the [output] pcap key")
-
 MSS = 960  # the default 1000-byte packet less 40 bytes of IP and TCP header
 SIZE = 300_000  # bytes of each TCP transfer
 SEGMENTS = -(-SIZE // MSS)  # 313, the last one holding 480 bytes

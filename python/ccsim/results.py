@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import tempfile
@@ -238,7 +239,12 @@ def previous_outputs(out: Path) -> set[str]:
         listed = (out / MANIFEST).read_text().split("\n")
     except (FileNotFoundError, UnicodeDecodeError):
         return set()
-    return {n for n in listed if n in OUTPUT_FILES}
+    return {n for n in listed if n in OUTPUT_FILES or is_capture_name(n)}
+
+
+def is_capture_name(name: str) -> bool:
+    """Whether ``name`` is one ccsim gives a pcap capture (``r1-r2.pcap``; docs/pcap.md)."""
+    return re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9._-]*\.pcap", name) is not None
 
 
 def _not_ours(path: Path, out: Path) -> SpecError:

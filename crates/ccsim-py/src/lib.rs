@@ -252,7 +252,7 @@ impl RunData {
     /// Write the output files (not the plots) into the existing folder `dir`; return their
     /// names. I/O errors raise `OSError`.
     #[pyo3(signature = (dir, csv=false))]
-    fn write(&self, py: Python<'_>, dir: PathBuf, csv: bool) -> PyResult<Vec<&'static str>> {
+    fn write(&self, py: Python<'_>, dir: PathBuf, csv: bool) -> PyResult<Vec<String>> {
         let results = &self.results;
         match py.allow_threads(|| guarded(|| write_outputs(&dir, results, csv))) {
             Err(panic_message) => Err(internal_error(py, &panic_message)),

@@ -99,6 +99,8 @@ pub struct Generators {
     pub flows: Vec<GeneratedFlow>,
     /// Row in `flows` of each live web sender, by agent id.
     live: HashMap<u32, usize>,
+    /// The pcap captures' TCP byte numbering, when the run captures links.
+    pub tcp_flows: Option<crate::capture::TcpFlows>,
 }
 
 impl Generators {
@@ -267,6 +269,13 @@ impl Generators {
                 let s = sim.add_agent(a, flow, &format!("{name}/sender"), sender);
                 let r = sim.add_agent(b, flow, &format!("{name}/receiver"), receiver);
                 debug_assert_eq!(r, receiver_addr);
+                if let Some(m) = &self.tcp_flows {
+                    if let Ok(mut m) = m.lock() {
+                        let mss = u32::try_from(f.packet_size.0 .0).unwrap_or(u32::MAX)
+                            - ccsim_protocols::TCP_HEADER_BYTES;
+                        m.insert(flow, (mss, Some(size)));
+                    }
+                }
                 sim.set_flow_receiver(flow, r);
                 crate::protocols::after_routes(&f, sim, a, b, s);
                 sim.schedule_start(r, SimTime(now));

@@ -5,6 +5,7 @@
 //! Every error names the field path, what was expected and what was found.
 
 pub mod bench;
+pub mod capture;
 pub mod error;
 pub mod fuzzing;
 pub mod generators;

@@ -276,10 +276,14 @@ fn write_series_csv(path: &Path, outcome: &RunResults) -> io::Result<()> {
 ///
 /// # Errors
 /// I/O errors.
-pub fn write_outputs(dir: &Path, outcome: &RunResults, csv: bool) -> io::Result<Vec<&'static str>> {
-    let mut written = Vec::new();
+pub fn write_outputs(dir: &Path, outcome: &RunResults, csv: bool) -> io::Result<Vec<String>> {
+    let mut written: Vec<String> = Vec::new();
+    for capture in &outcome.captures.files {
+        std::fs::copy(&capture.path, dir.join(&capture.name))?;
+        written.push(capture.name.clone());
+    }
     std::fs::write(dir.join("summary.json"), summary_json(&outcome.summary))?;
-    written.push("summary.json");
+    written.push("summary.json".into());
     let spec_text = if is_small(&outcome.summary) {
         let value: serde_json::Value =
             serde_json::from_str(&outcome.canonical_spec).map_err(io::Error::other)?;
@@ -288,19 +292,19 @@ pub fn write_outputs(dir: &Path, outcome: &RunResults, csv: bool) -> io::Result<
         outcome.canonical_spec.clone()
     };
     std::fs::write(dir.join("spec.json"), spec_text + "\n")?;
-    written.push("spec.json");
+    written.push("spec.json".into());
     write_parquet(
         &dir.join("flows.parquet"),
         &outcome.flow_table.as_parquet(),
         &[],
     )?;
-    written.push("flows.parquet");
+    written.push("flows.parquet".into());
     write_parquet(
         &dir.join("links.parquet"),
         &outcome.link_table.as_parquet(),
         &[],
     )?;
-    written.push("links.parquet");
+    written.push("links.parquet".into());
     let t = &outcome.trace;
     let (entity_names, entity_keys) = used_names(&outcome.entity_names, t.entity.iter().copied());
     let (var_names, var_keys) = used_names(&outcome.var_names, t.var.iter().map(|&v| u32::from(v)));
@@ -340,10 +344,10 @@ pub fn write_outputs(dir: &Path, outcome: &RunResults, csv: bool) -> io::Result<
         ],
         &meta,
     )?;
-    written.push("series.parquet");
+    written.push("series.parquet".into());
     if csv {
         write_series_csv(&dir.join("series.csv"), outcome)?;
-        written.push("series.csv");
+        written.push("series.csv".into());
     }
     let tt = &outcome.ticp_table;
     if !tt.session.is_empty() {
@@ -381,7 +385,7 @@ pub fn write_outputs(dir: &Path, outcome: &RunResults, csv: bool) -> io::Result<
             ],
             &[],
         )?;
-        written.push("ticp_reports.parquet");
+        written.push("ticp_reports.parquet".into());
     }
     Ok(written)
 }

@@ -195,6 +195,12 @@ impl<W: Write> PcapWriter<W> {
         self.tcp.insert(flow, TcpNumbering { mss, size });
     }
 
+    /// Whether the numbering of TCP flow `flow` is known (given, or learned from its data).
+    #[must_use]
+    pub fn knows_tcp_flow(&self, flow: FlowId) -> bool {
+        self.tcp.contains_key(&flow)
+    }
+
     /// Packets written so far.
     #[must_use]
     pub fn packets(&self) -> u64 {

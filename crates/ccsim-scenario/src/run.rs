@@ -7,6 +7,7 @@ use ccsim_core::{Addr, FlowId, SimTime, VarId};
 use ccsim_engine::{LinkId, NodeId, Reroute, RouteMetric, SeriesConfig, Sim, Stopped, TraceBuf};
 use ccsim_protocols::{AnyAgent, Hdr};
 
+use crate::capture::Captures;
 use crate::error::ScenarioError;
 use crate::generators::Generators;
 use crate::outputs::{flow_table, link_table, FlowRow, Table};
@@ -81,6 +82,8 @@ pub struct RunResults {
     pub flow_table: Table,
     /// One row per link direction, in spec order (`links.parquet`).
     pub link_table: Table,
+    /// The pcap captures (`[output] pcap`), in temporary files until written.
+    pub captures: Captures,
 }
 
 /// The simulation built from a spec, with the handles the summary needs.
@@ -311,6 +314,17 @@ pub fn run(
     let started = Instant::now();
     let guard = crate::memory::MemoryGuard::from_env()?;
     let mut built = build(spec, &options)?;
+    let mut captures = Captures::start(&mut built.sim, &spec.output.pcap, &built.links)?;
+    if !spec.output.pcap.is_empty() {
+        for (f, &(flow, _, _)) in spec.flows.iter().zip(&built.flows) {
+            if crate::protocols::family(f.protocol) == crate::protocols::Family::Tcp {
+                let mss = u32::try_from(f.packet_size.0 .0).unwrap_or(u32::MAX)
+                    - ccsim_protocols::TCP_HEADER_BYTES;
+                captures.add_tcp_flow(flow, mss, f.size.map(|b| b.0 .0));
+            }
+        }
+        built.generators.tcp_flows = Some(std::sync::Arc::clone(&captures.tcp_flows));
+    }
     let horizon_seconds = spec.run.duration.0.as_secs_f64();
     loop {
         let chunk = options.chunk_events.max(1);
@@ -341,6 +355,7 @@ pub fn run(
         }
     }
     built.generators.collect_live(&built.sim);
+    captures.finish(&mut built.sim)?;
     built
         .sim
         .check_conservation()
@@ -400,6 +415,7 @@ pub fn run(
         results: RunResults {
             ticp_table,
             flow_table,
+            captures,
             link_table: link_table(&link_names, &summary.links),
             canonical_spec,
             summary,

@@ -1,0 +1,209 @@
+//! `[output] pcap`: a capture of chosen link directions, one pcap file each ([`crate::pcap`]
+//! writes them; docs/pcap.md), taken by a tap on the link as each packet starts transmission,
+//! so the protocols never see it.
+//!
+//! CHOICE: a capture is written during the run to a private temporary folder (memory stays
+//! flat however long the run) and copied into the output folder by [`crate::outputs`]; the
+//! temporary folder is removed when the results are dropped.
+//! CHOICE: the file of direction "a->b" is `a-b.pcap`, with any character of a node name other
+//! than a letter, digit, `.`, `_` or `-` written `_` (a leading `.` too); validation refuses
+//! two captured directions that would share a file.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use ccsim_core::{FlowId, Packet};
+use ccsim_engine::{LinkId, LinkTap};
+
+use ccsim_protocols::Hdr;
+
+use crate::error::ScenarioError;
+use crate::pcap::PcapWriter;
+use crate::run::NetSim;
+
+/// The file name of the capture of link direction `direction` ("a->b").
+#[must_use]
+pub fn file_name(direction: &str) -> String {
+    let (a, b) = direction.split_once("->").unwrap_or((direction, ""));
+    let clean = |n: &str| -> String {
+        n.chars()
+            .enumerate()
+            .map(|(i, c)| {
+                if c.is_ascii_alphanumeric() || c == '_' || c == '-' || (c == '.' && i > 0) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    format!("{}-{}.pcap", clean(a), clean(b))
+}
+
+/// How each TCP flow numbers its bytes (payload per segment, application bytes in all), shared
+/// by the taps so that flows created during the run are numbered as those of the spec.
+pub type TcpFlows = Arc<Mutex<std::collections::BTreeMap<FlowId, (u32, Option<u64>)>>>;
+
+/// A capture's writer, shared by its tap (during the run) and [`Captures`] (to close it).
+type SharedWriter = Arc<Mutex<Option<PcapWriter<BufWriter<File>>>>>;
+
+struct Tap {
+    writer: SharedWriter,
+    flows: TcpFlows,
+}
+
+impl LinkTap<Hdr> for Tap {
+    fn on_transmit(&mut self, now_ns: u64, pkt: &Packet<Hdr>) {
+        let Ok(mut guard) = self.writer.lock() else {
+            return;
+        };
+        let Some(writer) = guard.as_mut() else {
+            return;
+        };
+        if matches!(pkt.header, Hdr::TcpData { .. } | Hdr::TcpAck { .. })
+            && !writer.knows_tcp_flow(pkt.flow)
+        {
+            let known = self
+                .flows
+                .lock()
+                .ok()
+                .and_then(|m| m.get(&pkt.flow).copied());
+            if let Some((mss, size)) = known {
+                writer.set_tcp_flow(pkt.flow, mss, size);
+            }
+        }
+        writer.record(now_ns, pkt);
+    }
+}
+
+/// A private temporary folder, removed with what it holds when dropped.
+#[derive(Debug)]
+struct TempFolder(PathBuf);
+
+impl Drop for TempFolder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One finished capture.
+#[derive(Debug)]
+pub struct PcapFile {
+    /// The link direction, "a->b".
+    pub direction: String,
+    /// Its file name in the output folder.
+    pub name: String,
+    /// Where it was written during the run.
+    pub path: PathBuf,
+    /// Packets captured.
+    pub packets: u64,
+}
+
+/// The captures of a run.
+#[derive(Debug, Default)]
+pub struct Captures {
+    /// The finished captures, in `[output] pcap` order.
+    pub files: Vec<PcapFile>,
+    /// Flows' byte numbering, shared with the taps.
+    pub tcp_flows: TcpFlows,
+    folder: Option<TempFolder>,
+    writers: Vec<(String, SharedWriter)>,
+}
+
+static FOLDERS: AtomicU64 = AtomicU64::new(0);
+
+impl Captures {
+    /// Put a tap on each direction of `directions` (names and ids of `links`).
+    ///
+    /// # Errors
+    /// [`ScenarioError::Resources`] if the temporary files cannot be created.
+    pub(crate) fn start(
+        sim: &mut NetSim,
+        directions: &[String],
+        links: &[(String, LinkId)],
+    ) -> Result<Captures, ScenarioError> {
+        let mut c = Captures::default();
+        if directions.is_empty() {
+            return Ok(c);
+        }
+        let folder = std::env::temp_dir().join(format!(
+            "ccsim-pcap-{}-{}",
+            std::process::id(),
+            FOLDERS.fetch_add(1, Ordering::Relaxed)
+        ));
+        let failed = |what: &Path, e: std::io::Error| {
+            ScenarioError::Resources(format!(
+                "cannot write the pcap capture {}: {e}",
+                what.display()
+            ))
+        };
+        std::fs::create_dir(&folder).map_err(|e| failed(&folder, e))?;
+        let folder = TempFolder(folder);
+        for d in directions {
+            let (_, id) = links
+                .iter()
+                .find(|(n, _)| n == d)
+                .ok_or_else(|| ScenarioError::Internal(format!("no link direction {d}")))?;
+            let path = folder.0.join(file_name(d));
+            let writer = PcapWriter::create(&path).map_err(|e| failed(&path, e))?;
+            let writer: SharedWriter = Arc::new(Mutex::new(Some(writer)));
+            sim.set_link_tap(
+                *id,
+                Box::new(Tap {
+                    writer: Arc::clone(&writer),
+                    flows: Arc::clone(&c.tcp_flows),
+                }),
+            );
+            c.writers.push((d.clone(), writer));
+        }
+        c.folder = Some(folder);
+        Ok(c)
+    }
+
+    /// Tell the taps how TCP flow `flow` numbers its bytes.
+    pub(crate) fn add_tcp_flow(&self, flow: FlowId, mss: u32, size: Option<u64>) {
+        if self.folder.is_some() {
+            if let Ok(mut m) = self.tcp_flows.lock() {
+                m.insert(flow, (mss, size));
+            }
+        }
+    }
+
+    /// Close the files once the run is over.
+    ///
+    /// # Errors
+    /// [`ScenarioError::Resources`] if a write failed (a full disk).
+    pub(crate) fn finish(&mut self, sim: &mut NetSim) -> Result<(), ScenarioError> {
+        let Some(folder) = &self.folder else {
+            return Ok(());
+        };
+        drop(sim.take_link_taps());
+        for (direction, writer) in &self.writers {
+            let name = file_name(direction);
+            let path = folder.0.join(&name);
+            let writer = writer.lock().ok().and_then(|mut w| w.take());
+            let Some(writer) = writer else {
+                return Err(ScenarioError::Internal(format!(
+                    "the capture of {direction} is gone"
+                )));
+            };
+            let packets = writer.packets();
+            writer.finish().map_err(|e| {
+                ScenarioError::Resources(format!(
+                    "cannot write the pcap capture {}: {e}",
+                    path.display()
+                ))
+            })?;
+            self.files.push(PcapFile {
+                direction: direction.clone(),
+                name,
+                path,
+                packets,
+            });
+        }
+        Ok(())
+    }
+}
