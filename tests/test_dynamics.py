@@ -158,6 +158,10 @@ def test_bad_reroute_is_refused(value: str, words: str) -> None:
     assert e.value.path == "run.reroute" and words in str(e.value)
 
 
+def test_dv_is_a_two_second_convergence_delay() -> None:
+    assert line("dv").validate()["run"]["reroute"] == "2s"
+
+
 def test_reroute_and_events_survive_the_canonical_form() -> None:
     spec = line("2s").event("1s", "down", link="r->d").event("1.5s", "up", link="r->d").validate()
     assert spec["run"]["reroute"] == "2s"

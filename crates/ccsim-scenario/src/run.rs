@@ -326,11 +326,17 @@ pub fn run(
         built.generators.tcp_flows = Some(std::sync::Arc::clone(&captures.tcp_flows));
     }
     let horizon_seconds = spec.run.duration.0.as_secs_f64();
+    let chunk = options.chunk_events.max(1);
+    // Events at the last progress report: web arrivals return from the engine between
+    // reports, which come every `chunk` events as without generators.
+    let mut reported = 0;
     loop {
-        let chunk = options.chunk_events.max(1);
         let p = if built.generators.creates_flows() {
             let next = built.generators.next_arrival();
-            let p = built.sim.run_until(SimTime(next), chunk);
+            let budget = chunk
+                .saturating_sub(built.sim.events_processed() - reported)
+                .max(1);
+            let p = built.sim.run_until(SimTime(next), budget);
             built.generators.retire_finished(&mut built.sim);
             if p.stopped == Stopped::Limit {
                 built.generators.spawn_due(spec, &mut built.sim, &options)?;
@@ -339,6 +345,10 @@ pub fn run(
         } else {
             built.sim.run_until_horizon(chunk)
         };
+        if !p.done && p.events - reported < chunk {
+            continue;
+        }
+        reported = p.events;
         let progress = RunProgress {
             sim_seconds: SimTime(p.now).as_secs_f64(),
             horizon_seconds,

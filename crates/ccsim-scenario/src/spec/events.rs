@@ -16,6 +16,9 @@ use super::{err, pair_key, show, Graph, Spec};
 use crate::error::ScenarioError;
 use crate::units::DurStr;
 
+/// The convergence delay `reroute = "dv"` stands for: ns-2's DV `advertInterval` (2 s).
+pub const DV_CONVERGENCE: ccsim_core::Dur = ccsim_core::Dur(2_000_000_000);
+
 /// What routing does when a link or node changes state (`[run] reroute`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RerouteSpec {
@@ -45,17 +48,20 @@ impl<'de> Deserialize<'de> for RerouteSpec {
         impl serde::de::Visitor<'_> for V {
             type Value = RerouteSpec;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("\"static\", \"instant\", or a convergence delay such as \"2s\"")
+                f.write_str(
+                    "\"static\", \"instant\", \"dv\", or a convergence delay such as \"2s\"",
+                )
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RerouteSpec, E> {
                 match v {
                     "static" => Ok(RerouteSpec::Static),
                     "instant" => Ok(RerouteSpec::Instant),
+                    "dv" => Ok(RerouteSpec::After(DurStr(DV_CONVERGENCE))),
                     _ => DurStr::deserialize(serde::de::value::StrDeserializer::<E>::new(v))
                         .map(RerouteSpec::After)
                         .map_err(|_| {
                             E::custom(format!(
-                                "expected \"static\", \"instant\", or a convergence delay such as \"2s\", found {v:?}"
+                                "expected \"static\", \"instant\", \"dv\" (a 2s convergence delay), or a convergence delay such as \"2s\", found {v:?}"
                             ))
                         }),
                 }
@@ -84,7 +90,7 @@ impl JsonSchema for RerouteSpec {
             instance_type: Some(schemars::schema::InstanceType::String.into()),
             metadata: Some(Box::new(schemars::schema::Metadata {
                 description: Some(
-                    "\"static\", \"instant\", or a convergence delay such as \"2s\"".into(),
+                    "\"static\", \"instant\", \"dv\" (\"2s\"), or a convergence delay such as \"2s\"".into(),
                 ),
                 ..Default::default()
             })),
