@@ -125,7 +125,11 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if args.print:
         print(json.dumps(spec, indent=2))
     elif not args.quiet:
-        print(f"{args.scenario}: ok ({len(spec['links'])} links, {len(spec['flows'])} flows)")
+        parts = [f"{len(spec['links'])} links", f"{len(spec['flows'])} flows"]
+        for key, what in (("ticp", "TICP sessions"), ("traffic", "traffic generators"), ("events", "events")):
+            if spec.get(key):
+                parts.append(f"{len(spec[key])} {what}")
+        print(f"{args.scenario}: ok ({', '.join(parts)})")
     return 0
 
 
