@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import ccsim
+from conftest import cli
 
 MSS = 960  # the default 1000-byte packet less 40 bytes of IP and TCP header
 SIZE = 300_000  # bytes of each TCP transfer
@@ -192,3 +193,25 @@ def test_the_same_run_writes_the_same_bytes(tmp_path: Path) -> None:
     _, b = run_with_pcap(scenario(), tmp_path / "b")
     for direction in a:
         assert a[direction].read_bytes() == b[direction].read_bytes(), direction
+
+
+def test_two_directions_that_would_share_a_file_are_refused() -> None:
+    spec = {"run": {"duration": "1s"},
+            "links": [{"between": ["a-b", "c"], "rate": "1Mbps", "delay": "1ms"},
+                      {"between": ["a", "b-c"], "rate": "1Mbps", "delay": "1ms"}],
+            "output": {"pcap": ["a-b->c", "a->b-c"]}}
+    with pytest.raises(ccsim.SpecError) as e:
+        ccsim.validate(spec)
+    assert e.value.path == "output.pcap[1]" and "a-b-c.pcap" in str(e.value)
+
+
+def test_a_users_file_named_like_a_capture_is_refused_before_the_run(tmp_path: Path) -> None:
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('[run]\nduration = "1s"\n[[links]]\nbetween = ["s", "d"]\nrate = "1Mbps"\ndelay = "1ms"\n'
+                        '[output]\npcap = ["s->d"]\n')
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "s-d.pcap").write_text("mine")
+    proc = cli("run", str(scenario), "-o", str(out), "-q")
+    assert proc.returncode == 2 and "s-d.pcap" in proc.stderr
+    assert (out / "s-d.pcap").read_text() == "mine"

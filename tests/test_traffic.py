@@ -5,6 +5,7 @@ serialisation)."""
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -12,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import ccsim
-from ccsim import SpecError
+from ccsim import SpecError, _ccsim
 
 
 def fast_pair(duration: str) -> ccsim.Scenario:
@@ -206,3 +207,46 @@ def test_a_flow_may_not_take_a_generated_name() -> None:
     with pytest.raises(SpecError) as e:
         ccsim.validate(s)
     assert e.value.path == "flows[0].name" and "generator" in str(e.value)
+
+
+def test_results_do_not_depend_on_how_the_run_is_chunked() -> None:
+    # Transfers are retired at the instant they finish, not when the run loop next returns.
+    spec = (fast_pair("3s")
+            .traffic("web", "web", "s", "d", protocol="newreno", arrivals=30.0, mean_size="50kB")
+            .validate())
+    text = json.dumps(spec)
+    a = ccsim.Result(_ccsim.run(text))
+    for chunk in (1, 7, 1000):
+        b = ccsim.Result(_ccsim.run(text, chunk_events=chunk))
+        assert b.summary["traffic"] == a.summary["traffic"]
+        assert b.overview["run"]["events"] == a.overview["run"]["events"]
+
+
+def test_every_completed_transfer_has_a_slowdown_the_first_too() -> None:
+    res = (fast_pair("5s")
+           .traffic("web", "web", ["s"], ["d", "r"], protocol="newreno", arrivals=20.0, mean_size="20kB")
+           .run(progress=False))
+    rows = rows_of(res, "web")
+    done = [r for r in rows if r["completion_time_s"] is not None]
+    assert done and all(r["slowdown"] is not None and r["slowdown"] >= 1.0 for r in done)
+    assert rows[0]["slowdown"] is not None
+
+
+def test_generated_flows_stay_out_of_the_series_unless_asked() -> None:
+    s = fast_pair("2s").traffic("video", "streaming", "s", "d", count=3).flow("own", "cbr", "s", "d", rate="1Mbps")
+    s.output(series=["rate"])
+    entities = set(s.run(progress=False).series()["entity"])
+    assert entities == {"own"}
+    s.output(per_flow_series=True)
+    entities = set(s.run(progress=False).series()["entity"])
+    assert entities == {"own", "video/0", "video/1", "video/2"}
+
+
+def test_the_series_bound_counts_the_sources_when_they_are_recorded() -> None:
+    s = (fast_pair("2s").traffic("video", "streaming", "s", "d", count=30_000)
+         .output(series=["rate"], interval="1ms", per_flow_series=True))
+    with pytest.raises(SpecError) as e:
+        ccsim.validate(s)
+    assert e.value.path == "output.series"
+    s.output(per_flow_series=False)
+    ccsim.validate(s)

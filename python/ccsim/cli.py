@@ -80,12 +80,30 @@ def traffic_lines(traffic: dict[str, Any]) -> list[str]:
 STARVED_SHARE = 0.1
 
 
+def _captures(path: str) -> set[str]:
+    """The pcap files a scenario file asks for, read without validating it (the run does), so
+    that a file of the user's with such a name is found before the run."""
+    from .results import capture_file_name
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        if path.endswith(".json"):
+            doc = json.loads(text)
+        else:
+            import tomllib
+
+            doc = tomllib.loads(text)
+        return {capture_file_name(d) for d in doc.get("output", {}).get("pcap", []) if isinstance(d, str)}
+    except Exception:  # noqa: BLE001 - the run reports whatever is wrong with the file
+        return set()
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from .api import run
     from .results import check_output_dir, planned_names
 
     # A bad output folder fails before the simulation, not after.
-    check_output_dir(args.output, planned_names(plots=not args.no_plots, csv=args.csv))
+    check_output_dir(args.output, planned_names(plots=not args.no_plots, csv=args.csv) | _captures(args.scenario))
     result = run(args.scenario, progress=not args.quiet)
     out = result.write(args.output, plots=not args.no_plots, csv=args.csv)
     if not args.quiet:

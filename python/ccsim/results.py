@@ -202,7 +202,8 @@ class Result:
         those files, and refuses (:class:`ccsim.SpecError`, before writing anything) to
         replace a file of the same name that ccsim did not write.
         """
-        out = prepare_output_dir(out_dir, planned_names(plots=plots, csv=csv))
+        captures = {capture_file_name(d) for d in self.spec.get("output", {}).get("pcap", [])}
+        out = prepare_output_dir(out_dir, planned_names(plots=plots, csv=csv) | captures)
         tmp = Path(tempfile.mkdtemp(prefix=".ccsim-tmp-", dir=out))
         try:
             names = list(self._data.write(str(tmp), csv))
@@ -240,6 +241,18 @@ def previous_outputs(out: Path) -> set[str]:
     except (FileNotFoundError, UnicodeDecodeError):
         return set()
     return {n for n in listed if n in OUTPUT_FILES or is_capture_name(n)}
+
+
+def capture_file_name(direction: str) -> str:
+    """The file of the pcap capture of link direction ``direction`` ("r1->r2" is
+    ``r1-r2.pcap``), as the run names it (crates/ccsim-scenario/src/capture.rs)."""
+    a, _, b = direction.partition("->")
+
+    def clean(name: str) -> str:
+        return "".join(c if (c.isascii() and (c.isalnum() or c in "_-")) or (c == "." and i > 0) else "_"
+                       for i, c in enumerate(name))
+
+    return f"{clean(a)}-{clean(b)}.pcap"
 
 
 def is_capture_name(name: str) -> bool:

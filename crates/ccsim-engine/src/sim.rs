@@ -120,6 +120,8 @@ pub enum Stopped {
     Limit,
     /// Every event up to the horizon has run; the run is over.
     Horizon,
+    /// An agent called `Ctx::finish` in the last event ([`Sim::set_stop_on_finish`]).
+    Finished,
 }
 
 /// Counters of one node: drops of packets that were at the node rather than on a link.
@@ -284,6 +286,12 @@ struct Core<H> {
     change_mask: u32,
     /// Agents that called `Ctx::finish`, not yet taken.
     finished: Vec<Addr>,
+    /// Whether a run call returns as soon as an agent calls `Ctx::finish`.
+    stop_on_finish: bool,
+    /// An agent called `Ctx::finish` since the run call began (with `stop_on_finish`).
+    finish_pending: bool,
+    /// Per flow: whether its series and its agents' variables are recorded.
+    flow_sampled: Vec<bool>,
     flows: Vec<FlowStats>,
     /// Per flow: live agents.
     flow_agents: Vec<u32>,
@@ -352,6 +360,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 trace_mask: Vec::new(),
                 change_mask: 0,
                 finished: Vec::new(),
+                stop_on_finish: false,
+                finish_pending: false,
+                flow_sampled: Vec::new(),
                 flows: Vec::new(),
                 flow_agents: Vec::new(),
                 active_flows: Vec::new(),
@@ -419,10 +430,24 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     /// bytes with its name, so results can list every flow); it is sampled in series until
     /// every agent on it has been retired.
     pub fn add_flow(&mut self, name: &str) -> FlowId {
+        self.register_flow(name, true)
+    }
+
+    /// Register a flow that keeps its counters but is left out of every time series (its
+    /// flow series and its agents' sampled and traced variables): for the many short flows of
+    /// traffic generators, whose series would grow with the run.
+    pub fn add_flow_unsampled(&mut self, name: &str) -> FlowId {
+        self.register_flow(name, false)
+    }
+
+    fn register_flow(&mut self, name: &str, sampled: bool) -> FlowId {
         let id = u32::try_from(self.core.flows.len()).expect("flow count fits u32");
         self.core.flows.push(FlowStats::default());
         self.core.flow_agents.push(0);
-        self.core.active_flows.push(id);
+        self.core.flow_sampled.push(sampled);
+        if sampled {
+            self.core.active_flows.push(id);
+        }
         self.core.flow_receiver.push(None);
         self.core.last_sample_bytes.push(0);
         self.core.last_sample_sent.push(0);
@@ -453,7 +478,11 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             core.agent_flow[i] = flow.0;
             core.agent_entity[i] = entity;
             core.rngs[i] = rng;
-            core.trace_mask[i] = core.change_mask;
+            core.trace_mask[i] = if core.flow_sampled[flow.0 as usize] {
+                core.change_mask
+            } else {
+                0
+            };
             slot
         } else {
             self.agents.push(agent);
@@ -463,14 +492,18 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             core.agent_entity.push(entity);
             core.timers.push([TimerState::default(); TimerSlot::MAX]);
             core.rngs.push(rng);
-            core.trace_mask.push(core.change_mask);
+            core.trace_mask.push(if core.flow_sampled[flow.0 as usize] {
+                core.change_mask
+            } else {
+                0
+            });
             u32::try_from(self.agents.len() - 1).expect("agent count fits u32")
         };
         core.agent_slot.push(slot);
         core.live += 1;
         let f = flow.0 as usize;
         core.flow_agents[f] += 1;
-        if core.flow_agents[f] == 1 {
+        if core.flow_agents[f] == 1 && core.flow_sampled[f] {
             if let Err(pos) = core.active_flows.binary_search(&flow.0) {
                 core.active_flows.insert(pos, flow.0);
             }
@@ -520,6 +553,13 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         }
         core.free_slots.push(slot);
         Some(stats)
+    }
+
+    /// Make each run call return ([`Stopped::Finished`]) right after the event in which an
+    /// agent calls `Ctx::finish`, so the caller retires it at that instant, whatever the event
+    /// budget of the call.
+    pub fn set_stop_on_finish(&mut self, stop: bool) {
+        self.core.stop_on_finish = stop;
     }
 
     /// The agents that have called `Ctx::finish` since the last call, in the order they did.
@@ -723,8 +763,13 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 .push(series.interval.0.min(horizon.0), Event::Sample);
         }
         let mask = series.change_vars.iter().fold(0, |m, v| m | v.bit());
-        for (m, &live) in self.core.trace_mask.iter_mut().zip(&self.core.slot_live) {
-            *m = if live { mask } else { 0 };
+        for (slot, m) in self.core.trace_mask.iter_mut().enumerate() {
+            let sampled = self.core.flow_sampled[self.core.agent_flow[slot] as usize];
+            *m = if self.core.slot_live[slot] && sampled {
+                mask
+            } else {
+                0
+            };
         }
         self.core.change_mask = mask;
         self.core.series = series;
@@ -766,6 +811,10 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             let (time, event) = self.core.events.pop().expect("peeked");
             self.core.now = time;
             self.dispatch(event);
+            if self.core.finish_pending {
+                self.core.finish_pending = false;
+                return self.progress(Stopped::Finished);
+            }
         }
         if let Some(end) = before {
             self.core.now = self.core.now.max(end);
@@ -996,7 +1045,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         }
         if !core.series.sampled_vars.is_empty() {
             for (a, agent) in self.agents.iter().enumerate() {
-                if !core.slot_live[a] {
+                if !core.slot_live[a] || !core.flow_sampled[core.agent_flow[a] as usize] {
                     continue;
                 }
                 for &v in &core.series.sampled_vars {
@@ -1777,6 +1826,7 @@ impl<H: Header> Ctx<H> for AgentCtx<'_, H> {
     fn finish(&mut self) {
         let me = self.core.agent_addr[self.agent as usize];
         self.core.finished.push(me);
+        self.core.finish_pending = self.core.stop_on_finish;
     }
     #[inline]
     fn tracing(&self, var: VarId) -> bool {

@@ -115,6 +115,31 @@ pub struct Captures {
 
 static FOLDERS: AtomicU64 = AtomicU64::new(0);
 
+/// A new folder of ours under the system's temporary folder: a name no one else holds (the
+/// process, a counter and the clock's nanoseconds, drawn again if taken), created readable
+/// by its owner only.
+fn private_folder() -> Result<PathBuf, (PathBuf, std::io::Error)> {
+    use std::os::unix::fs::DirBuilderExt;
+    let base = std::env::temp_dir();
+    let mut last = None;
+    for _ in 0..64 {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let path = base.join(format!(
+            "ccsim-pcap-{}-{}-{nanos:09}",
+            std::process::id(),
+            FOLDERS.fetch_add(1, Ordering::Relaxed)
+        ));
+        match std::fs::DirBuilder::new().mode(0o700).create(&path) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some((path, e)),
+            Err(e) => return Err((path, e)),
+        }
+    }
+    Err(last.expect("64 attempts were made"))
+}
+
 impl Captures {
     /// Put a tap on each direction of `directions` (names and ids of `links`).
     ///
@@ -129,18 +154,13 @@ impl Captures {
         if directions.is_empty() {
             return Ok(c);
         }
-        let folder = std::env::temp_dir().join(format!(
-            "ccsim-pcap-{}-{}",
-            std::process::id(),
-            FOLDERS.fetch_add(1, Ordering::Relaxed)
-        ));
         let failed = |what: &Path, e: std::io::Error| {
             ScenarioError::Resources(format!(
                 "cannot write the pcap capture {}: {e}",
                 what.display()
             ))
         };
-        std::fs::create_dir(&folder).map_err(|e| failed(&folder, e))?;
+        let folder = private_folder().map_err(|(path, e)| failed(&path, e))?;
         let folder = TempFolder(folder);
         for d in directions {
             let (_, id) = links

@@ -5,7 +5,10 @@
 //!
 //! A web transfer's slowdown is its completion time over the completion time of the same
 //! transfer alone on an empty network: the same path (the links of its route each way when it
-//! starts) and the same protocol settings, simulated by itself.
+//! started) and the same protocol settings, simulated by itself once the transfer has
+//! completed (so that work is never spent on transfers the run itself does not finish).
+//! The engine stops the moment a sender finishes ([`ccsim_engine::Sim::set_stop_on_finish`]),
+//! so a transfer is retired at that instant whatever the run's chunking.
 //! CHOICE: the empty network keeps the links' rates, delays and queues but not their random
 //! loss, and its routes are those in force when the transfer starts.
 //! CHOICE: a transfer's completion time runs from its start to the sender's receipt of the
@@ -21,7 +24,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use ccsim_core::{Addr, AgentStats, Dur, FlowId, RngStream, SimTime};
-use ccsim_engine::{NodeId, SeriesConfig};
+use ccsim_engine::{LinkId, NodeId, SeriesConfig};
 use ccsim_protocols::{AnyAgent, Departures, UdpConfig, UdpSink, UdpSource};
 
 use crate::error::ScenarioError;
@@ -72,6 +75,17 @@ impl GeneratedFlow {
     }
 }
 
+/// What a live web transfer needs for its empty-network completion time once it completes.
+struct LiveTransfer {
+    row: usize,
+    flow: FlowSpec,
+    from: NodeId,
+    to: NodeId,
+    /// Its route each way when it started.
+    forward: Vec<LinkId>,
+    back: Vec<LinkId>,
+}
+
 /// The state of one web generator.
 struct Web {
     generator: usize,
@@ -97,8 +111,10 @@ pub struct Generators {
     web: Vec<Web>,
     /// Every generated flow, in creation order.
     pub flows: Vec<GeneratedFlow>,
-    /// Row in `flows` of each live web sender, by agent id.
-    live: HashMap<u32, usize>,
+    /// Each live web transfer, by its sender's agent id.
+    live: HashMap<u32, LiveTransfer>,
+    /// Whether generated flows are in the time series (`output.per_flow_series = true`).
+    sampled: bool,
     /// The pcap captures' TCP byte numbering, when the run captures links.
     pub tcp_flows: Option<crate::capture::TcpFlows>,
 }
@@ -111,7 +127,10 @@ impl Generators {
         node: &dyn Fn(&str) -> NodeId,
         options: &RunOptions,
     ) -> Result<Generators, ScenarioError> {
-        let mut g = Generators::default();
+        let mut g = Generators {
+            sampled: spec.output.per_flow_series == Some(true),
+            ..Generators::default()
+        };
         let end = spec.run.duration.0 .0;
         for (i, t) in spec.traffic.iter().enumerate() {
             let stop_at = t.stop.map_or(end, |s| s.0 .0.min(end));
@@ -159,7 +178,11 @@ impl Generators {
                     for k in 0..t.count.unwrap_or(0) as usize {
                         let (from, to) = (&t.from[k % t.from.len()], &t.to[k % t.to.len()]);
                         let name = format!("{}/{k}", t.name);
-                        let flow = sim.add_flow(&name);
+                        let flow = if g.sampled {
+                            sim.add_flow(&name)
+                        } else {
+                            sim.add_flow_unsampled(&name)
+                        };
                         let (a, b) = (node(from), node(to));
                         let receiver = Addr {
                             node: b.0,
@@ -250,8 +273,11 @@ impl Generators {
                 f.to.clone_from(&to);
                 f.size = Some(BytesStr(ccsim_core::Bytes(size)));
                 f.start = DurStr(Dur(now));
-                let ideal_fct_ns = ideal_fct(spec, sim, &f, a, b, options);
-                let flow = sim.add_flow(&name);
+                let flow = if self.sampled {
+                    sim.add_flow(&name)
+                } else {
+                    sim.add_flow_unsampled(&name)
+                };
                 let sender_addr = sim.next_agent_addr(a);
                 let receiver_addr = Addr {
                     node: b.0,
@@ -280,7 +306,17 @@ impl Generators {
                 crate::protocols::after_routes(&f, sim, a, b, s);
                 sim.schedule_start(r, SimTime(now));
                 sim.schedule_start(s, SimTime(now));
-                self.live.insert(s.agent, self.flows.len());
+                self.live.insert(
+                    s.agent,
+                    LiveTransfer {
+                        row: self.flows.len(),
+                        forward: sim.route(a, b).unwrap_or_default(),
+                        back: sim.route(b, a).unwrap_or_default(),
+                        flow: f,
+                        from: a,
+                        to: b,
+                    },
+                );
                 self.flows.push(GeneratedFlow {
                     generator: w.generator,
                     name,
@@ -293,7 +329,7 @@ impl Generators {
                     receiver: r,
                     sender_stats: None,
                     receiver_stats: None,
-                    ideal_fct_ns,
+                    ideal_fct_ns: None,
                 });
                 let next = w
                     .next_at
@@ -304,15 +340,19 @@ impl Generators {
         Ok(())
     }
 
-    /// Retire the web transfers whose senders have finished, keeping their counters.
-    pub(crate) fn retire_finished(&mut self, sim: &mut NetSim) {
+    /// Retire the web transfers whose senders have finished, keeping their counters, and
+    /// find each one's completion time on the empty network.
+    pub(crate) fn retire_finished(&mut self, spec: &Spec, sim: &mut NetSim, options: &RunOptions) {
         for addr in sim.take_finished() {
-            let Some(row) = self.live.remove(&addr.agent) else {
+            let Some(t) = self.live.remove(&addr.agent) else {
                 continue;
             };
-            let f = &mut self.flows[row];
+            let f = &mut self.flows[t.row];
             f.sender_stats = sim.retire_agent(f.sender);
             f.receiver_stats = sim.retire_agent(f.receiver);
+            if f.fct_ns().is_some() {
+                f.ideal_fct_ns = ideal_fct(spec.run.seed, sim, &t, options);
+            }
         }
     }
 
@@ -352,26 +392,22 @@ fn draw(rng: &mut RngStream, mean_ns: f64) -> u64 {
 /// Most events the empty-network run of one transfer may take before it is given up.
 const IDEAL_EVENT_BUDGET: u64 = 50_000_000;
 
-/// The completion time of `f` alone on an empty network: the links of its route each way,
-/// without random loss, simulated by themselves. `None` if it does not complete.
-fn ideal_fct(
-    spec: &Spec,
-    sim: &NetSim,
-    f: &FlowSpec,
-    from: NodeId,
-    to: NodeId,
-    options: &RunOptions,
-) -> Option<u64> {
-    let forward = sim.route(from, to)?;
-    let back = sim.route(to, from)?;
-    let mut lone = NetSim::new(spec.run.seed);
+/// The completion time of a transfer alone on an empty network: the links of its route each
+/// way when it started, without random loss, simulated by themselves. `None` if it has no
+/// route or does not complete within [`IDEAL_EVENT_BUDGET`] events.
+fn ideal_fct(seed: u64, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) -> Option<u64> {
+    if t.forward.is_empty() || t.back.is_empty() {
+        return None;
+    }
+    let (f, from, to, forward, back) = (&t.flow, t.from, t.to, &t.forward, &t.back);
+    let mut lone = NetSim::new(seed);
     let mut nodes: HashMap<u32, NodeId> = HashMap::new();
     let mut node = |lone: &mut NetSim, n: u32| -> NodeId {
         *nodes
             .entry(n)
             .or_insert_with(|| lone.add_node(&format!("n{n}")))
     };
-    for &l in forward.iter().chain(&back) {
+    for &l in forward.iter().chain(back) {
         let (a, b) = sim.link_ends(l);
         let mut config = sim.link_config(l).clone();
         config.loss = 0.0;

@@ -315,6 +315,9 @@ pub fn run(
     let guard = crate::memory::MemoryGuard::from_env()?;
     let mut built = build(spec, &options)?;
     let mut captures = Captures::start(&mut built.sim, &spec.output.pcap, &built.links)?;
+    built
+        .sim
+        .set_stop_on_finish(built.generators.creates_flows());
     if !spec.output.pcap.is_empty() {
         for (f, &(flow, _, _)) in spec.flows.iter().zip(&built.flows) {
             if crate::protocols::family(f.protocol) == crate::protocols::Family::Tcp {
@@ -337,9 +340,15 @@ pub fn run(
                 .saturating_sub(built.sim.events_processed() - reported)
                 .max(1);
             let p = built.sim.run_until(SimTime(next), budget);
-            built.generators.retire_finished(&mut built.sim);
-            if p.stopped == Stopped::Limit {
-                built.generators.spawn_due(spec, &mut built.sim, &options)?;
+            match p.stopped {
+                // Retired at the instant they finish, whatever the chunk size.
+                Stopped::Finished => {
+                    built
+                        .generators
+                        .retire_finished(spec, &mut built.sim, &options);
+                }
+                Stopped::Limit => built.generators.spawn_due(spec, &mut built.sim, &options)?,
+                Stopped::Budget | Stopped::Horizon => {}
             }
             p
         } else {
@@ -376,18 +385,13 @@ pub fn run(
     let mut entity_names = built.sim.entity_names().to_vec();
     let var_names = TraceBuf::var_names();
     let mut trace = built.sim.take_trace();
-    let flows_in_run = spec.flows.len() + built.generators.flows.len();
+    // Generated flows are in the series only with `per_flow_series = true`, and then per flow.
     if !spec
         .output
         .per_flow_series
-        .unwrap_or(flows_in_run <= PER_FLOW_SERIES_MAX_FLOWS)
+        .unwrap_or(spec.flows.len() <= PER_FLOW_SERIES_MAX_FLOWS)
     {
-        let flow_names: HashSet<&str> = spec
-            .flows
-            .iter()
-            .map(|f| f.name.as_str())
-            .chain(built.generators.flows.iter().map(|g| g.name.as_str()))
-            .collect();
+        let flow_names: HashSet<&str> = spec.flows.iter().map(|f| f.name.as_str()).collect();
         trace = aggregate_flow_series(&flow_names, trace, &mut entity_names, &var_names);
     }
     let ticp_table = crate::ticp::table(spec, &built.sim, &built.ticp);

@@ -69,12 +69,23 @@ pub const ENGINE_SERIES: [&str; 4] = ["rate", "sent_rate", "delay", "queue"];
 
 /// An upper bound on the values one sampling instant records: each flow's engine series,
 /// two queue values per link direction, and each agent variable of each sender (flows and
-/// TICP collectors; a TICP session adds three flows).
+/// TICP collectors; a TICP session adds three flows; voice and streaming sources with
+/// `per_flow_series = true`).
 fn series_values_per_sample(spec: &Spec) -> u128 {
     let series: std::collections::BTreeSet<&str> =
         spec.output.series.iter().map(String::as_str).collect();
-    let flows = (spec.flows.len() + 3 * spec.ticp.len()) as u128;
-    let senders = (spec.flows.len() + spec.ticp.len()) as u128;
+    // Voice and streaming sources are in the series with `per_flow_series = true` (web
+    // transfers too, as many as are alive at once, which no spec can bound).
+    let sources: u128 = if spec.output.per_flow_series == Some(true) {
+        spec.traffic
+            .iter()
+            .map(|t| u128::from(t.count.unwrap_or(0)))
+            .sum()
+    } else {
+        0
+    };
+    let flows = (spec.flows.len() + 3 * spec.ticp.len()) as u128 + sources;
+    let senders = (spec.flows.len() + spec.ticp.len()) as u128 + sources;
     let directions = 2 * spec.links.len() as u128;
     let per_flow = ["rate", "sent_rate", "delay"]
         .iter()
@@ -101,6 +112,7 @@ pub(crate) fn validate(
 ) -> Result<(), ScenarioError> {
     let o = &spec.output;
     let mut captured = BTreeMap::new();
+    let mut files: BTreeMap<String, (&str, usize)> = BTreeMap::new();
     for (i, l) in o.pcap.iter().enumerate() {
         let path = format!("output.pcap[{i}]");
         let Some((a, b)) = l.split_once("->") else {
@@ -116,6 +128,17 @@ pub(crate) fn validate(
             return err(
                 path,
                 format!("{l:?} is already captured (output.pcap[{first}])"),
+            );
+        }
+        // Two directions must not share a file (case-folded, for case-insensitive disks).
+        let file = crate::capture::file_name(l).to_lowercase();
+        if let Some((other, j)) = files.insert(file.clone(), (l.as_str(), i)) {
+            return err(
+                path,
+                format!(
+                    "{l:?} would be written to the same file as {other:?} (output.pcap[{j}]), {}; capture one of them",
+                    crate::capture::file_name(l)
+                ),
             );
         }
     }
