@@ -812,8 +812,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             self.core.now = time;
             self.dispatch(event);
             if self.core.finish_pending {
-                self.core.finish_pending = false;
-                return self.progress(Stopped::Finished);
+                return self.stopped_on_finish();
             }
         }
         if let Some(end) = before {
@@ -823,6 +822,15 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             self.finish();
             self.progress(Stopped::Horizon)
         }
+    }
+
+    /// The return of a run call after an agent called `Ctx::finish` (out of line: the loop
+    /// above stays as small as without it).
+    #[cold]
+    #[inline(never)]
+    fn stopped_on_finish(&mut self) -> Progress {
+        self.core.finish_pending = false;
+        self.progress(Stopped::Finished)
     }
 
     fn progress(&self, stopped: Stopped) -> Progress {
