@@ -793,3 +793,83 @@ fn a_tap_sees_each_packet_when_its_transmission_starts() {
     assert_eq!(taps.iter().map(|t| t.0).collect::<Vec<_>>(), vec![ab, ba]);
     assert!(sim.take_link_taps().is_empty());
 }
+
+#[test]
+fn with_stop_on_finish_a_run_call_returns_at_the_instant_an_agent_finishes() {
+    let build = || {
+        let mut sim = S::new(4);
+        let [a, b] = ["a", "b"].map(|n| sim.add_node(n));
+        duplex(&mut sim, a, b, cfg(10_000_000, MS));
+        sim.build_routes();
+        let f = sim.add_flow("f");
+        let rx = sim.add_agent(
+            b,
+            f,
+            "r",
+            Toy {
+                acks: true,
+                ..Toy::default()
+            },
+        );
+        let mut tx = Toy::sender(rx, f, 3, 0);
+        tx.finish = true;
+        let s = sim.add_agent(a, f, "s", tx);
+        sim.schedule_start(s, SimTime::ZERO);
+        sim.configure_run(SimTime(100 * MS), SimTime::ZERO, SeriesConfig::default());
+        (sim, s)
+    };
+    // Three 1000 B packets back to back at 10 Mbit/s (0.8 ms each), 1 ms away; the third
+    // acknowledgement (40 B, 32 us) is back at 3 x 0.8 + 1 + 0.032 + 1 ms.
+    let finished_at = 3 * 800 * US + MS + 32 * US + MS;
+    let (mut sim, s) = build();
+    sim.set_stop_on_finish(true);
+    let p = sim.run_until_horizon(u64::MAX);
+    assert_eq!((p.stopped, p.now), (Stopped::Finished, finished_at));
+    assert_eq!(sim.take_finished(), vec![s]);
+    assert!(sim.run_until_horizon(u64::MAX).done);
+    // Without it the call runs on to the horizon; the agent is listed all the same.
+    let (mut sim, s) = build();
+    assert!(sim.run_until_horizon(u64::MAX).done);
+    assert_eq!(sim.take_finished(), vec![s]);
+}
+
+#[test]
+fn an_unsampled_flow_keeps_its_counters_but_is_in_no_series() {
+    let mut sim = S::new(5);
+    let [a, b] = ["a", "b"].map(|n| sim.add_node(n));
+    duplex(&mut sim, a, b, cfg(10_000_000, MS));
+    sim.build_routes();
+    let mut flows = Vec::new();
+    for (name, sampled) in [("seen", true), ("unseen", false)] {
+        let f = if sampled {
+            sim.add_flow(name)
+        } else {
+            sim.add_flow_unsampled(name)
+        };
+        let rx = sim.add_agent(b, f, &format!("{name}/r"), Toy::default());
+        sim.set_flow_receiver(f, rx);
+        let tx = Toy {
+            trace_at_start: Some(7.0),
+            ..Toy::sender(rx, f, 20, MS)
+        };
+        let s = sim.add_agent(a, f, &format!("{name}/s"), tx);
+        sim.schedule_start(s, SimTime::ZERO);
+        flows.push(f);
+    }
+    let series = SeriesConfig {
+        interval: Dur(5 * MS),
+        flow_rate: true,
+        change_vars: vec![VarId::Cwnd],
+        ..SeriesConfig::default()
+    };
+    sim.configure_run(SimTime(50 * MS), SimTime::ZERO, series);
+    assert!(sim.run_until_horizon(u64::MAX).done);
+    assert_eq!(sim.flow_stats()[flows[1].0 as usize].sent_packets, 20);
+    let trace = sim.trace();
+    let names = sim.entity_names();
+    let entities: std::collections::BTreeSet<&str> = (0..trace.len())
+        .map(|i| names[trace.entity[i] as usize].as_str())
+        .collect();
+    assert!(entities.contains("seen"));
+    assert!(!entities.contains("unseen"), "{entities:?}");
+}
