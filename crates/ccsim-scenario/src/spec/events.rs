@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{err, pair_key, show, Graph, Spec};
+use super::{before_end, err, pair_key, show, Graph, Spec};
 use crate::error::ScenarioError;
 use crate::units::DurStr;
 
@@ -135,10 +135,7 @@ impl<'de> Deserialize<'de> for LinkRef {
             }
             _ => {}
         }
-        let mut found = v.to_string();
-        if found.chars().count() > 80 {
-            found = found.chars().take(77).collect::<String>() + "...";
-        }
+        let found = super::shown_briefly(&v);
         Err(serde::de::Error::custom(format!(
             "expected two node names such as [\"a\", \"c\"] (both directions) or one direction such as \"a->c\", found {found}"
         )))
@@ -221,16 +218,7 @@ pub(crate) fn validate(
     for &i in &order {
         let e = &spec.events[i];
         let p = |field: &str| format!("events[{i}].{field}");
-        if e.at.0 >= spec.run.duration.0 {
-            return err(
-                p("at"),
-                format!(
-                    "{} is not before the end of the run ({})",
-                    show(&e.at),
-                    show(&spec.run.duration)
-                ),
-            );
-        }
+        before_end(p("at"), e.at, spec)?;
         let elements: Vec<String> = match (&e.link, &e.node) {
             (Some(_), Some(_)) => {
                 return err(

@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{check_name, default_true, err, is_false, is_true, show, zero_dur, Graph, Spec};
+use super::{
+    before_end, check_name, default_true, err, is_false, is_true, show, zero_dur, Graph, Spec,
+};
 use crate::error::ScenarioError;
 use crate::protocols::rate::{CbraaSpec, PrimoSpec, TfrcSpec};
 use crate::protocols::tcp::VegasSpec;
@@ -251,16 +253,7 @@ pub(crate) fn validate(
     if !graph.connected(&f.from, &f.to) {
         return err(p("to"), format!("no route from {:?} to {:?}", f.from, f.to));
     }
-    if f.start.0 >= spec.run.duration.0 {
-        return err(
-            p("start"),
-            format!(
-                "{} is not before the end of the run ({})",
-                show(&f.start),
-                show(&spec.run.duration)
-            ),
-        );
-    }
+    before_end(p("start"), f.start, spec)?;
     if let Some(stop) = f.stop {
         if stop.0 <= f.start.0 {
             return err(

@@ -62,10 +62,7 @@ fn node_pair<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[String; 2], D::E
             return Ok([x.clone(), y.clone()]);
         }
     }
-    let mut found = v.to_string();
-    if found.chars().count() > 80 {
-        found = found.chars().take(77).collect::<String>() + "...";
-    }
+    let found = super::shown_briefly(&v);
     Err(serde::de::Error::custom(format!(
         "expected exactly two node names, such as [\"s1\", \"r1\"], found {found}"
     )))

@@ -136,6 +136,31 @@ pub(crate) fn err<T>(path: String, message: String) -> Result<T, ScenarioError> 
     Err(ScenarioError::Spec { path, message })
 }
 
+/// `Ok` if `at` comes before the end of the run, else the error at `path`.
+pub(crate) fn before_end(path: String, at: DurStr, spec: &Spec) -> Result<(), ScenarioError> {
+    if at.0 < spec.run.duration.0 {
+        return Ok(());
+    }
+    err(
+        path,
+        format!(
+            "{} is not before the end of the run ({})",
+            show(&at),
+            show(&spec.run.duration)
+        ),
+    )
+}
+
+/// A JSON value for a message, cut to 80 characters.
+pub(crate) fn shown_briefly(v: &serde_json::Value) -> String {
+    let found = v.to_string();
+    if found.chars().count() > 80 {
+        found.chars().take(77).collect::<String>() + "..."
+    } else {
+        found
+    }
+}
+
 /// A value as the spec writes it (units included), for messages.
 pub(crate) fn show<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_default()

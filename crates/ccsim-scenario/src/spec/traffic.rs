@@ -20,7 +20,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::flows::{FlowSpec, Protocol};
-use super::{check_name, err, show, zero_dur, Graph, Spec};
+use super::{before_end, check_name, err, show, zero_dur, Graph, Spec};
 use crate::error::ScenarioError;
 use crate::units::{BytesStr, DurStr, RateStr};
 
@@ -258,17 +258,7 @@ pub(crate) fn validate(
                 }
             }
         }
-        let duration = spec.run.duration.0;
-        if t.start.0 >= duration {
-            return err(
-                p("start"),
-                format!(
-                    "{} is not before the end of the run ({})",
-                    show(&t.start),
-                    show(&spec.run.duration)
-                ),
-            );
-        }
+        before_end(p("start"), t.start, spec)?;
         if let Some(stop) = t.stop {
             if stop.0 <= t.start.0 {
                 return err(

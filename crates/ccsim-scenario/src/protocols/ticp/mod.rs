@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ScenarioError;
-use crate::spec::{check_name, err, show, zero_dur, Graph, Spec};
+use crate::spec::{before_end, check_name, err, show, zero_dur, Graph, Spec};
 use crate::units::{BytesStr, DurStr};
 
 mod session;
@@ -130,7 +130,6 @@ pub(crate) fn validate(
     graph: &Graph,
     names: &mut BTreeMap<String, usize>,
 ) -> Result<(), ScenarioError> {
-    let duration = spec.run.duration.0;
     let known = |path: String, node: &String| graph.check_node(path, node);
     if spec.ticp.len() > 4096 {
         return err("ticp".into(), "at most 4096 sessions".into());
@@ -218,16 +217,7 @@ pub(crate) fn validate(
                 format!("must be 1B to 65535B, found {}", show(&t.report_size)),
             );
         }
-        if t.start.0 >= duration {
-            return err(
-                p("start"),
-                format!(
-                    "{} is not before the end of the run ({})",
-                    show(&t.start),
-                    show(&spec.run.duration)
-                ),
-            );
-        }
+        before_end(p("start"), t.start, spec)?;
         if t.allotted.is_some_and(|a| a.0 .0 == 0) {
             return err(p("allotted"), "must be positive, found \"0s\"".into());
         }
