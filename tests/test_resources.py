@@ -5,6 +5,7 @@ answers with an abort, still ends the command line in a `ccsim:` line and status
 from __future__ import annotations
 
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -119,3 +120,22 @@ def test_an_address_space_limit_stops_the_run_before_an_allocation_fails(tmp_pat
     assert proc.stderr.startswith("ccsim: error: run stopped at t = "), proc.stderr
     assert "(80 % of the address-space limit, ulimit -v)" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="the memory guard reads /proc")
+def test_the_guard_sees_series_that_grow_faster_than_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 1000 flows sampled every millisecond for 19 s: 19 million values (within the series
+    # bound) from about 100 000 packet events, so a check every chunk of events alone would
+    # come only at the end, after some 400 MB.
+    spec = {"run": {"duration": "19s"},
+            "links": [{"between": ["s", "d"], "rate": "100Mbps", "delay": "1ms"}],
+            "flows": [{"name": f"f{i}", "protocol": "cbr", "from": "s", "to": "d", "rate": "1kbps",
+                       "packet_size": "125B"} for i in range(1000)],
+            "output": {"interval": "1ms", "series": ["rate"]}}
+    limit = _rss() + 60_000_000
+    monkeypatch.setenv("CCSIM_MEMORY_LIMIT", str(limit))
+    with pytest.raises(ccsim.SimulationError, match=r"run stopped at t = ([\d.]+) s") as e:
+        ccsim.run(spec, progress=False)
+    stopped_at = float(re.search(r"t = ([\d.]+) s", str(e.value)).group(1))
+    assert stopped_at < 10, str(e.value)
+    assert _rss() < limit + 100_000_000

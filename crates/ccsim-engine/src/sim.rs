@@ -98,6 +98,9 @@ pub struct Snapshot {
     pub agents: Vec<AgentStats>,
 }
 
+/// How many recorded series values make a run call return ([`Stopped::Series`]).
+pub const SERIES_YIELD_VALUES: usize = 1 << 21;
+
 /// Where a run stands after [`Sim::run_until`] or [`Sim::run_until_horizon`] returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
@@ -122,6 +125,10 @@ pub enum Stopped {
     Horizon,
     /// An agent called `Ctx::finish` in the last event ([`Sim::set_stop_on_finish`]).
     Finished,
+    /// The last event, a sample, brought the recorded series [`SERIES_YIELD_VALUES`] values
+    /// past their length at the previous such return: a chance for the caller to look at
+    /// its memory, which samples can grow much faster than events.
+    Series,
 }
 
 /// Counters of one node: drops of packets that were at the node rather than on a link.
@@ -288,8 +295,12 @@ struct Core<H> {
     finished: Vec<Addr>,
     /// Whether a run call returns as soon as an agent calls `Ctx::finish`.
     stop_on_finish: bool,
-    /// An agent called `Ctx::finish` since the run call began (with `stop_on_finish`).
-    finish_pending: bool,
+    /// The run call returns after the current event, for `yield_reason`: an agent finished
+    /// (with `stop_on_finish`), or the series grew by [`SERIES_YIELD_VALUES`].
+    yield_pending: bool,
+    yield_reason: Stopped,
+    /// The series' length when the run last yielded for them.
+    series_mark: usize,
     /// Per flow: whether its series and its agents' variables are recorded.
     flow_sampled: Vec<bool>,
     flows: Vec<FlowStats>,
@@ -361,7 +372,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 change_mask: 0,
                 finished: Vec::new(),
                 stop_on_finish: false,
-                finish_pending: false,
+                yield_pending: false,
+                yield_reason: Stopped::Finished,
+                series_mark: 0,
                 flow_sampled: Vec::new(),
                 flows: Vec::new(),
                 flow_agents: Vec::new(),
@@ -811,8 +824,8 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             let (time, event) = self.core.events.pop().expect("peeked");
             self.core.now = time;
             self.dispatch(event);
-            if self.core.finish_pending {
-                return self.stopped_on_finish();
+            if self.core.yield_pending {
+                return self.yielded();
             }
         }
         if let Some(end) = before {
@@ -824,13 +837,13 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         }
     }
 
-    /// The return of a run call after an agent called `Ctx::finish` (out of line: the loop
-    /// above stays as small as without it).
+    /// The return of a run call for `yield_reason` (out of line: the loop above stays as
+    /// small as without it).
     #[cold]
     #[inline(never)]
-    fn stopped_on_finish(&mut self) -> Progress {
-        self.core.finish_pending = false;
-        self.progress(Stopped::Finished)
+    fn yielded(&mut self) -> Progress {
+        self.core.yield_pending = false;
+        self.progress(self.core.yield_reason)
     }
 
     fn progress(&self, stopped: Stopped) -> Progress {
@@ -916,6 +929,11 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             Event::Sample => {
                 self.core.processed += 1;
                 self.sample();
+                if self.core.trace.len() - self.core.series_mark >= SERIES_YIELD_VALUES {
+                    self.core.series_mark = self.core.trace.len();
+                    self.core.yield_pending = true;
+                    self.core.yield_reason = Stopped::Series;
+                }
             }
             Event::Warmup => {
                 self.core.processed += 1;
@@ -1834,7 +1852,10 @@ impl<H: Header> Ctx<H> for AgentCtx<'_, H> {
     fn finish(&mut self) {
         let me = self.core.agent_addr[self.agent as usize];
         self.core.finished.push(me);
-        self.core.finish_pending = self.core.stop_on_finish;
+        if self.core.stop_on_finish {
+            self.core.yield_pending = true;
+            self.core.yield_reason = Stopped::Finished;
+        }
     }
     #[inline]
     fn tracing(&self, var: VarId) -> bool {

@@ -873,3 +873,30 @@ fn an_unsampled_flow_keeps_its_counters_but_is_in_no_series() {
     assert!(entities.contains("seen"));
     assert!(!entities.contains("unseen"), "{entities:?}");
 }
+
+#[test]
+fn a_run_call_returns_when_the_series_grow_by_a_chunk_of_values() {
+    use ccsim_engine::sim::SERIES_YIELD_VALUES;
+    // 3000 idle flows sampled every microsecond: a sample records 3000 values and no other
+    // event happens, so only the series can make the call return before its budget.
+    let mut sim = S::new(6);
+    let [a, b] = ["a", "b"].map(|n| sim.add_node(n));
+    duplex(&mut sim, a, b, cfg(10_000_000, MS));
+    sim.build_routes();
+    for i in 0..3000 {
+        sim.add_flow(&format!("f{i}"));
+    }
+    let series = SeriesConfig {
+        interval: Dur(US),
+        flow_rate: true,
+        ..SeriesConfig::default()
+    };
+    sim.configure_run(SimTime(10 * MS), SimTime::ZERO, series);
+    let p = sim.run_until_horizon(u64::MAX);
+    assert_eq!(p.stopped, Stopped::Series);
+    // The first sample past the mark: ceil(2^21 / 3000) = 700 samples.
+    assert_eq!(p.events, SERIES_YIELD_VALUES.div_ceil(3000) as u64);
+    assert_eq!(sim.trace().len(), 700 * 3000);
+    let p = sim.run_until_horizon(u64::MAX);
+    assert_eq!((p.stopped, p.events), (Stopped::Series, 1400));
+}

@@ -173,7 +173,7 @@ impl MemoryGuard {
         let stop = |held: u64, limit: u64, what: &str| {
             Err(ScenarioError::Resources(format!(
                 "run stopped at t = {at_seconds:.3} s: it holds {}, over the memory limit of {} \
-                 ({what}); a queue, window or flow count that large needs more memory",
+                 ({what}); a queue, window, flow count or series that large needs more memory",
                 size(held),
                 size(limit)
             )))

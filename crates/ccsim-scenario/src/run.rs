@@ -348,13 +348,15 @@ pub fn run(
                         .retire_finished(spec, &mut built.sim, &options);
                 }
                 Stopped::Limit => built.generators.spawn_due(spec, &mut built.sim, &options)?,
-                Stopped::Budget | Stopped::Horizon => {}
+                Stopped::Budget | Stopped::Horizon | Stopped::Series => {}
             }
             p
         } else {
             built.sim.run_until_horizon(chunk)
         };
-        if !p.done && p.events - reported < chunk {
+        // Report (and check memory) every chunk of events, and whenever the series have grown
+        // by a chunk of values, which samples can do in few events.
+        if !p.done && p.events - reported < chunk && p.stopped != Stopped::Series {
             continue;
         }
         reported = p.events;
