@@ -250,3 +250,23 @@ def test_the_series_bound_counts_the_sources_when_they_are_recorded() -> None:
     assert e.value.path == "output.series"
     s.output(per_flow_series=False)
     ccsim.validate(s)
+
+
+def test_a_finished_transfers_rate_series_accounts_for_every_byte() -> None:
+    # With per-flow series, a transfer retired between two samples gets a last, shorter
+    # interval at its retirement, so its rate series integrates to its size.
+    interval = 0.1
+    res = (fast_pair("3s")
+           .traffic("web", "web", "s", "d", protocol="newreno", arrivals=5.0, mean_size="40kB")
+           .output(series=["rate"], interval=f"{interval}s", per_flow_series=True)
+           .run(progress=False))
+    series = res.series("rate")
+    done = [r for r in rows_of(res, "web") if r["completion_time_s"] is not None]
+    assert len(done) >= 5
+    for r in done:
+        rows = series[series["entity"] == r["name"]].sort_values("time")
+        carried = 0.0
+        for t, rate in zip(rows["time"], rows["value"]):
+            since = t - math.floor(t / interval - 1e-9) * interval  # back to the previous sample
+            carried += rate * since / 8
+        assert carried == pytest.approx(r["size_bytes"], rel=1e-9), r["name"]

@@ -542,6 +542,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         }
         let i = slot as usize;
         let stats = self.agents[i].stats();
+        core.final_samples(core.agent_flow[i], addr.agent, &stats);
         core.agent_slot[addr.agent as usize] = RETIRED;
         core.live -= 1;
         core.slot_live[i] = false;
@@ -1265,6 +1266,46 @@ impl<H: Header> Core<H> {
 
     /// The slot of agent `id`, unless it has been retired (or never existed).
     #[inline]
+    /// The flow series of `flow` from the last sample up to now, recorded as agent `id`
+    /// retires: its rate series as its receiver goes, its sent-rate and delay series as its
+    /// last agent goes. So the series of a flow that ends between two samples still account
+    /// for every byte (the last interval is shorter, as at the end of the run).
+    fn final_samples(&mut self, flow: u32, id: u32, stats: &AgentStats) {
+        let f = flow as usize;
+        let now = self.now;
+        let elapsed = now.saturating_sub(self.last_sample_at);
+        if !self.flow_sampled[f] || elapsed == 0 || self.series.interval.0 == 0 {
+            return;
+        }
+        let entity = self.flow_entity[f];
+        if self.series.flow_rate && self.flow_receiver[f] == Some(id) {
+            let bytes = stats.app_bytes_delivered + stats.app_bytes_held;
+            let delta = bytes.saturating_sub(self.last_sample_bytes[f]);
+            self.last_sample_bytes[f] = bytes;
+            let rate = delta as f64 * 8.0 * 1e9 / elapsed as f64;
+            self.trace.push(now, entity, VAR_RATE, rate);
+        }
+        if self.flow_agents[f] != 1 {
+            return;
+        }
+        let stats = &self.flows[f];
+        if self.series.flow_sent_rate {
+            let delta = stats.sent_bytes - self.last_sample_sent[f];
+            self.last_sample_sent[f] = stats.sent_bytes;
+            let rate = delta as f64 * 8.0 * 1e9 / elapsed as f64;
+            self.trace.push(now, entity, VAR_SENT_RATE, rate);
+        }
+        if self.series.flow_delay {
+            let (packets, delay) = self.last_sample_delay[f];
+            let dp = stats.delivered_packets - packets;
+            if dp > 0 {
+                let mean_s = (stats.delivered_delay_ns - delay) as f64 / dp as f64 / 1e9;
+                self.trace.push(now, entity, VAR_DELAY, mean_s);
+            }
+            self.last_sample_delay[f] = (stats.delivered_packets, stats.delivered_delay_ns);
+        }
+    }
+
     fn live_slot(&self, id: u32) -> Option<u32> {
         match self.agent_slot.get(id as usize) {
             Some(&slot) if slot != RETIRED => Some(slot),
