@@ -253,14 +253,16 @@ def test_the_series_bound_counts_the_sources_when_they_are_recorded() -> None:
 
 
 def test_a_finished_transfers_rate_series_accounts_for_every_byte() -> None:
-    # With per-flow series, a transfer retired between two samples gets a last, shorter
-    # interval at its retirement, so its rate series integrates to its size.
+    # With per-flow series, the values of a transfer retired between two samples are
+    # recorded at the next one: the series stay on the sampling grid and integrate to its size.
     interval = 0.1
     res = (fast_pair("3s")
            .traffic("web", "web", "s", "d", protocol="newreno", arrivals=5.0, mean_size="40kB")
            .output(series=["rate"], interval=f"{interval}s", per_flow_series=True)
            .run(progress=False))
     series = res.series("rate")
+    steps = series["time"] / interval
+    assert ((steps - steps.round()).abs() < 1e-6).all()
     done = [r for r in rows_of(res, "web") if r["completion_time_s"] is not None]
     assert len(done) >= 5
     for r in done:
@@ -270,3 +272,20 @@ def test_a_finished_transfers_rate_series_accounts_for_every_byte() -> None:
             since = t - math.floor(t / interval - 1e-9) * interval  # back to the previous sample
             carried += rate * since / 8
         assert carried == pytest.approx(r["size_bytes"], rel=1e-9), r["name"]
+
+
+def test_a_transfer_that_starts_during_an_outage_is_compared_with_the_intact_network() -> None:
+    # The only path's router is down from 1 s to 1.5 s; with instant rerouting a transfer
+    # starting then has no route until the repair, and completes after it.
+    res = (ccsim.Scenario(duration="4s", seed=2, reroute="instant")
+           .link("s", "r", rate="100Mbps", delay="1ms")
+           .link("r", "d", rate="100Mbps", delay="5ms")
+           .traffic("web", "web", "s", "d", protocol="newreno", arrivals=20.0, mean_size="10kB")
+           .event("1s", "down", node="r").event("1.5s", "up", node="r")
+           .output(series=[])
+           .run(progress=False))
+    rows = rows_of(res, "web")
+    stuck = [r for r in rows if 1.0 < r["start_s"] < 1.5 and r["completion_time_s"] is not None]
+    assert stuck
+    for r in stuck:
+        assert r["slowdown"] is not None and r["slowdown"] > 1.5, r

@@ -87,7 +87,7 @@ def _captures(path: str) -> set[str]:
 
     try:
         text = Path(path).read_text(encoding="utf-8")
-        if path.endswith(".json"):
+        if Path(path).suffix.lower() == ".json":
             doc = json.loads(text)
         else:
             import tomllib

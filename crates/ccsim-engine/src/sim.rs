@@ -229,6 +229,18 @@ impl Default for TimerState {
     }
 }
 
+/// A retired flow's series since the sample before it retired, recorded at the next one.
+#[derive(Clone, Copy, Debug, Default)]
+struct FinalSample {
+    flow: u32,
+    /// Application bytes delivered (rate series).
+    delivered: Option<u64>,
+    /// Bytes sent (sent-rate series).
+    sent: Option<u64>,
+    /// Packets delivered and their delay sum, ns (delay series).
+    delay: Option<(u64, u128)>,
+}
+
 /// A multicast group: its member agents and, per sending node, the cached tree.
 #[derive(Clone, Debug, Default)]
 struct Group {
@@ -301,6 +313,8 @@ struct Core<H> {
     yield_reason: Stopped,
     /// The series' length when the run last yielded for them.
     series_mark: usize,
+    /// Flows retired since the last sample, their last values.
+    final_samples: Vec<FinalSample>,
     /// Per flow: whether its series and its agents' variables are recorded.
     flow_sampled: Vec<bool>,
     flows: Vec<FlowStats>,
@@ -375,6 +389,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 yield_pending: false,
                 yield_reason: Stopped::Finished,
                 series_mark: 0,
+                final_samples: Vec::new(),
                 flow_sampled: Vec::new(),
                 flows: Vec::new(),
                 flow_agents: Vec::new(),
@@ -1062,6 +1077,24 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 core.last_sample_delay[f] = (stats.delivered_packets, stats.delivered_delay_ns);
             }
         }
+        for last in core.final_samples.drain(..) {
+            let entity = core.flow_entity[last.flow as usize];
+            let per_second = 8.0 * 1e9 / elapsed as f64;
+            if let Some(bytes) = last.delivered {
+                core.trace
+                    .push(now, entity, VAR_RATE, bytes as f64 * per_second);
+            }
+            if let Some(bytes) = last.sent {
+                core.trace
+                    .push(now, entity, VAR_SENT_RATE, bytes as f64 * per_second);
+            }
+            if let Some((packets, delay)) = last.delay {
+                if packets > 0 {
+                    let mean_s = delay as f64 / packets as f64 / 1e9;
+                    core.trace.push(now, entity, VAR_DELAY, mean_s);
+                }
+            }
+        }
         if core.series.queue {
             for (l, link) in core.links.iter().enumerate() {
                 let e = core.link_entity[l];
@@ -1158,6 +1191,11 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     #[must_use]
     pub fn link_config(&self, link: LinkId) -> &LinkConfig {
         &self.core.links[link.0 as usize].config
+    }
+    /// The number of simplex links (their ids are 0 to this, less one).
+    #[must_use]
+    pub fn link_count(&self) -> usize {
+        self.core.links.len()
     }
     /// A simplex link's end nodes, (from, to).
     #[must_use]
@@ -1264,48 +1302,47 @@ impl<H: Header> Core<H> {
         u32::try_from(self.entity_names.len() - 1).expect("entity count fits u32")
     }
 
-    /// The slot of agent `id`, unless it has been retired (or never existed).
-    #[inline]
-    /// The flow series of `flow` from the last sample up to now, recorded as agent `id`
-    /// retires: its rate series as its receiver goes, its sent-rate and delay series as its
-    /// last agent goes. So the series of a flow that ends between two samples still account
-    /// for every byte (the last interval is shorter, as at the end of the run).
+    /// The flow series of `flow` since the last sample, taken as agent `id` retires (its
+    /// rate as its receiver goes, its sent rate and delay as its last agent goes) and
+    /// recorded at the next sampling instant, as the flow's values for that interval: the
+    /// series stay on the sampling grid and still account for every byte of a flow that
+    /// ends between two samples.
     fn final_samples(&mut self, flow: u32, id: u32, stats: &AgentStats) {
         let f = flow as usize;
-        let now = self.now;
-        let elapsed = now.saturating_sub(self.last_sample_at);
-        if !self.flow_sampled[f] || elapsed == 0 || self.series.interval.0 == 0 {
+        if !self.flow_sampled[f] || self.series.interval.0 == 0 {
             return;
         }
-        let entity = self.flow_entity[f];
+        let mut last = FinalSample {
+            flow,
+            ..FinalSample::default()
+        };
         if self.series.flow_rate && self.flow_receiver[f] == Some(id) {
             let bytes = stats.app_bytes_delivered + stats.app_bytes_held;
-            let delta = bytes.saturating_sub(self.last_sample_bytes[f]);
+            last.delivered = Some(bytes.saturating_sub(self.last_sample_bytes[f]));
             self.last_sample_bytes[f] = bytes;
-            let rate = delta as f64 * 8.0 * 1e9 / elapsed as f64;
-            self.trace.push(now, entity, VAR_RATE, rate);
         }
-        if self.flow_agents[f] != 1 {
-            return;
-        }
-        let stats = &self.flows[f];
-        if self.series.flow_sent_rate {
-            let delta = stats.sent_bytes - self.last_sample_sent[f];
-            self.last_sample_sent[f] = stats.sent_bytes;
-            let rate = delta as f64 * 8.0 * 1e9 / elapsed as f64;
-            self.trace.push(now, entity, VAR_SENT_RATE, rate);
-        }
-        if self.series.flow_delay {
-            let (packets, delay) = self.last_sample_delay[f];
-            let dp = stats.delivered_packets - packets;
-            if dp > 0 {
-                let mean_s = (stats.delivered_delay_ns - delay) as f64 / dp as f64 / 1e9;
-                self.trace.push(now, entity, VAR_DELAY, mean_s);
+        if self.flow_agents[f] == 1 {
+            let stats = &self.flows[f];
+            if self.series.flow_sent_rate {
+                last.sent = Some(stats.sent_bytes - self.last_sample_sent[f]);
+                self.last_sample_sent[f] = stats.sent_bytes;
             }
-            self.last_sample_delay[f] = (stats.delivered_packets, stats.delivered_delay_ns);
+            if self.series.flow_delay {
+                let (packets, delay) = self.last_sample_delay[f];
+                last.delay = Some((
+                    stats.delivered_packets - packets,
+                    stats.delivered_delay_ns - delay,
+                ));
+                self.last_sample_delay[f] = (stats.delivered_packets, stats.delivered_delay_ns);
+            }
+        }
+        if last.delivered.is_some() || last.sent.is_some() || last.delay.is_some() {
+            self.final_samples.push(last);
         }
     }
 
+    /// The slot of agent `id`, unless it has been retired (or never existed).
+    #[inline]
     fn live_slot(&self, id: u32) -> Option<u32> {
         match self.agent_slot.get(id as usize) {
             Some(&slot) if slot != RETIRED => Some(slot),

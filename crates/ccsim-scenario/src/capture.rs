@@ -119,7 +119,6 @@ static FOLDERS: AtomicU64 = AtomicU64::new(0);
 /// process, a counter and the clock's nanoseconds, drawn again if taken), created readable
 /// by its owner only.
 fn private_folder() -> Result<PathBuf, (PathBuf, std::io::Error)> {
-    use std::os::unix::fs::DirBuilderExt;
     let base = std::env::temp_dir();
     let mut last = None;
     for _ in 0..64 {
@@ -131,7 +130,10 @@ fn private_folder() -> Result<PathBuf, (PathBuf, std::io::Error)> {
             std::process::id(),
             FOLDERS.fetch_add(1, Ordering::Relaxed)
         ));
-        match std::fs::DirBuilder::new().mode(0o700).create(&path) {
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(&path) {
             Ok(()) => return Ok(path),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some((path, e)),
             Err(e) => return Err((path, e)),

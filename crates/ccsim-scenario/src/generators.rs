@@ -7,6 +7,8 @@
 //! transfer alone on an empty network: the same path (the links of its route each way when it
 //! started) and the same protocol settings, simulated by itself once the transfer has
 //! completed (so that work is never spent on transfers the run itself does not finish).
+//! CHOICE: a transfer that started with no route (a failure, rerouted tables) is compared with
+//! its run on the whole topology, every link up.
 //! The engine stops the moment a sender finishes ([`ccsim_engine::Sim::set_stop_on_finish`]),
 //! so a transfer is retired at that instant whatever the run's chunking.
 //! CHOICE: the empty network keeps the links' rates, delays and queues but not their random
@@ -396,10 +398,16 @@ const IDEAL_EVENT_BUDGET: u64 = 50_000_000;
 /// way when it started, without random loss, simulated by themselves. `None` if it has no
 /// route or does not complete within [`IDEAL_EVENT_BUDGET`] events.
 fn ideal_fct(seed: u64, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) -> Option<u64> {
-    if t.forward.is_empty() || t.back.is_empty() {
-        return None;
-    }
-    let (f, from, to, forward, back) = (&t.flow, t.from, t.to, &t.forward, &t.back);
+    let (f, from, to) = (&t.flow, t.from, t.to);
+    // A transfer that started with no route (a failure, rerouted tables) is compared with its
+    // run on the whole topology intact.
+    let every: Vec<LinkId>;
+    let (forward, back): (&[LinkId], &[LinkId]) = if t.forward.is_empty() || t.back.is_empty() {
+        every = (0..sim.link_count() as u32).map(LinkId).collect();
+        (&every, &[])
+    } else {
+        (&t.forward, &t.back)
+    };
     let mut lone = NetSim::new(seed);
     let mut nodes: HashMap<u32, NodeId> = HashMap::new();
     let mut node = |lone: &mut NetSim, n: u32| -> NodeId {

@@ -76,14 +76,7 @@ fn series_values_per_sample(spec: &Spec) -> u128 {
         spec.output.series.iter().map(String::as_str).collect();
     // Voice and streaming sources are in the series with `per_flow_series = true` (web
     // transfers too, as many as are alive at once, which no spec can bound).
-    let sources: u128 = if spec.output.per_flow_series == Some(true) {
-        spec.traffic
-            .iter()
-            .map(|t| u128::from(t.count.unwrap_or(0)))
-            .sum()
-    } else {
-        0
-    };
+    let sources = recorded_sources(spec);
     let flows = (spec.flows.len() + 3 * spec.ticp.len()) as u128 + sources;
     let senders = (spec.flows.len() + spec.ticp.len()) as u128 + sources;
     let directions = 2 * spec.links.len() as u128;
@@ -97,6 +90,18 @@ fn series_values_per_sample(spec: &Spec) -> u128 {
         .filter(|s| ccsim_core::VarId::from_name(s).is_some())
         .count() as u128;
     flows * per_flow + directions * queue + senders * vars
+}
+
+/// The voice and streaming sources whose series are recorded: with `per_flow_series = true`.
+fn recorded_sources(spec: &Spec) -> u128 {
+    if spec.output.per_flow_series == Some(true) {
+        spec.traffic
+            .iter()
+            .map(|t| u128::from(t.count.unwrap_or(0)))
+            .sum()
+    } else {
+        0
+    }
 }
 
 fn known_series() -> String {
@@ -161,12 +166,21 @@ pub(crate) fn validate(
     }
     let values = u128::from(samples) * series_values_per_sample(spec);
     if values > u128::from(MAX_SERIES_VALUES) {
+        let sources = recorded_sources(spec);
+        let (counted, way_out) = if sources > 0 {
+            (
+                format!(" (with {sources} voice and streaming sources)"),
+                ", fewer series, or per_flow_series = false",
+            )
+        } else {
+            (String::new(), " or fewer series")
+        };
         return err(
             "output.series".into(),
             format!(
-                "{samples} samples of {:?} over {} flows and {} link directions make {values} values; at most {MAX_SERIES_VALUES} (use a longer interval or fewer series)",
+                "{samples} samples of {:?} over {} flows{counted} and {} link directions make {values} values; at most {MAX_SERIES_VALUES} (use a longer interval{way_out})",
                 o.series,
-                spec.flows.len() + 3 * spec.ticp.len(),
+                spec.flows.len() as u128 + 3 * spec.ticp.len() as u128 + sources,
                 2 * spec.links.len()
             ),
         );
