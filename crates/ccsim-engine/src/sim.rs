@@ -229,7 +229,8 @@ impl Default for TimerState {
     }
 }
 
-/// A retired flow's series since the sample before it retired, recorded at the next one.
+/// A flow's series values for one sampling interval (for a retired flow: since the sample
+/// before it retired, recorded at the next one).
 #[derive(Clone, Copy, Debug, Default)]
 struct FinalSample {
     flow: u32,
@@ -315,6 +316,8 @@ struct Core<H> {
     series_mark: usize,
     /// Flows retired since the last sample, their last values.
     final_samples: Vec<FinalSample>,
+    /// Scratch space of `sample`, kept to spare an allocation per sample.
+    sample_buffer: Vec<FinalSample>,
     /// Per flow: whether its series and its agents' variables are recorded.
     flow_sampled: Vec<bool>,
     flows: Vec<FlowStats>,
@@ -390,6 +393,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 yield_reason: Stopped::Finished,
                 series_mark: 0,
                 final_samples: Vec::new(),
+                sample_buffer: Vec::new(),
                 flow_sampled: Vec::new(),
                 flows: Vec::new(),
                 flow_agents: Vec::new(),
@@ -1035,66 +1039,45 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         let now = core.now;
         let elapsed = now - core.last_sample_at;
         core.last_sample_at = now;
-        if core.series.flow_rate {
-            for &f in &core.active_flows {
-                let f = f as usize;
-                let bytes = match core.flow_receiver[f] {
-                    Some(r) => {
-                        // A retired receiver leaves its flow's rate series.
-                        let Some(slot) = core.live_slot(r) else {
-                            continue;
-                        };
-                        let stats = self.agents[slot as usize].stats();
-                        stats.app_bytes_delivered + stats.app_bytes_held
-                    }
-                    None => core.flows[f].delivered_bytes,
-                };
-                let delta = bytes - core.last_sample_bytes[f];
-                core.last_sample_bytes[f] = bytes;
-                let rate = delta as f64 * 8.0 * 1e9 / elapsed as f64;
-                core.trace.push(now, core.flow_entity[f], VAR_RATE, rate);
-            }
+        // Each sampled flow's values for the interval, then those of flows retired during it.
+        let mut samples = std::mem::take(&mut core.sample_buffer);
+        for i in 0..core.active_flows.len() {
+            let f = core.active_flows[i];
+            let delivered = match core.flow_receiver[f as usize] {
+                // A retired receiver's last bytes were taken when it retired.
+                Some(r) => core.live_slot(r).map(|slot| {
+                    let stats = self.agents[slot as usize].stats();
+                    stats.app_bytes_delivered + stats.app_bytes_held
+                }),
+                None => Some(core.flows[f as usize].delivered_bytes),
+            };
+            samples.push(core.take_flow_sample(f, delivered, true));
         }
-        if core.series.flow_sent_rate {
-            for &f in &core.active_flows {
-                let (f, stats) = (f as usize, &core.flows[f as usize]);
-                let delta = stats.sent_bytes - core.last_sample_sent[f];
-                core.last_sample_sent[f] = stats.sent_bytes;
-                let rate = delta as f64 * 8.0 * 1e9 / elapsed as f64;
-                core.trace
-                    .push(now, core.flow_entity[f], VAR_SENT_RATE, rate);
-            }
-        }
-        if core.series.flow_delay {
-            for &f in &core.active_flows {
-                let (f, stats) = (f as usize, &core.flows[f as usize]);
-                let (packets, delay) = core.last_sample_delay[f];
-                let dp = stats.delivered_packets - packets;
-                if dp > 0 {
-                    let mean_s = (stats.delivered_delay_ns - delay) as f64 / dp as f64 / 1e9;
-                    core.trace.push(now, core.flow_entity[f], VAR_DELAY, mean_s);
-                }
-                core.last_sample_delay[f] = (stats.delivered_packets, stats.delivered_delay_ns);
-            }
-        }
-        for last in core.final_samples.drain(..) {
-            let entity = core.flow_entity[last.flow as usize];
-            let per_second = 8.0 * 1e9 / elapsed as f64;
-            if let Some(bytes) = last.delivered {
+        samples.append(&mut core.final_samples);
+        let per_second = 8.0 * 1e9 / elapsed as f64;
+        for x in &samples {
+            if let Some(bytes) = x.delivered {
+                let entity = core.flow_entity[x.flow as usize];
                 core.trace
                     .push(now, entity, VAR_RATE, bytes as f64 * per_second);
             }
-            if let Some(bytes) = last.sent {
+        }
+        for x in &samples {
+            if let Some(bytes) = x.sent {
+                let entity = core.flow_entity[x.flow as usize];
                 core.trace
                     .push(now, entity, VAR_SENT_RATE, bytes as f64 * per_second);
             }
-            if let Some((packets, delay)) = last.delay {
-                if packets > 0 {
-                    let mean_s = delay as f64 / packets as f64 / 1e9;
-                    core.trace.push(now, entity, VAR_DELAY, mean_s);
-                }
+        }
+        for x in &samples {
+            if let Some((packets, delay)) = x.delay.filter(|&(packets, _)| packets > 0) {
+                let entity = core.flow_entity[x.flow as usize];
+                let mean_s = delay as f64 / packets as f64 / 1e9;
+                core.trace.push(now, entity, VAR_DELAY, mean_s);
             }
         }
+        samples.clear();
+        core.sample_buffer = samples;
         if core.series.queue {
             for (l, link) in core.links.iter().enumerate() {
                 let e = core.link_entity[l];
@@ -1312,33 +1295,41 @@ impl<H: Header> Core<H> {
         if !self.flow_sampled[f] || self.series.interval.0 == 0 {
             return;
         }
-        let mut last = FinalSample {
-            flow,
-            ..FinalSample::default()
-        };
-        if self.series.flow_rate && self.flow_receiver[f] == Some(id) {
-            let bytes = stats.app_bytes_delivered + stats.app_bytes_held;
-            last.delivered = Some(bytes.saturating_sub(self.last_sample_bytes[f]));
-            self.last_sample_bytes[f] = bytes;
-        }
-        if self.flow_agents[f] == 1 {
-            let stats = &self.flows[f];
-            if self.series.flow_sent_rate {
-                last.sent = Some(stats.sent_bytes - self.last_sample_sent[f]);
-                self.last_sample_sent[f] = stats.sent_bytes;
-            }
-            if self.series.flow_delay {
-                let (packets, delay) = self.last_sample_delay[f];
-                last.delay = Some((
-                    stats.delivered_packets - packets,
-                    stats.delivered_delay_ns - delay,
-                ));
-                self.last_sample_delay[f] = (stats.delivered_packets, stats.delivered_delay_ns);
-            }
-        }
+        let delivered = (self.flow_receiver[f] == Some(id))
+            .then(|| stats.app_bytes_delivered + stats.app_bytes_held);
+        let last = self.take_flow_sample(flow, delivered, self.flow_agents[f] == 1);
         if last.delivered.is_some() || last.sent.is_some() || last.delay.is_some() {
             self.final_samples.push(last);
         }
+    }
+
+    /// Flow `flow`'s series values since its last sample, marking them taken: the rate's
+    /// bytes when `delivered` (the receiver's application bytes so far) is given, the sent
+    /// bytes and delays when `whole`; each only if its series is recorded.
+    fn take_flow_sample(&mut self, flow: u32, delivered: Option<u64>, whole: bool) -> FinalSample {
+        let f = flow as usize;
+        let mut x = FinalSample {
+            flow,
+            ..FinalSample::default()
+        };
+        if let Some(bytes) = delivered.filter(|_| self.series.flow_rate) {
+            x.delivered = Some(bytes - self.last_sample_bytes[f]);
+            self.last_sample_bytes[f] = bytes;
+        }
+        let stats = &self.flows[f];
+        if whole && self.series.flow_sent_rate {
+            x.sent = Some(stats.sent_bytes - self.last_sample_sent[f]);
+            self.last_sample_sent[f] = stats.sent_bytes;
+        }
+        if whole && self.series.flow_delay {
+            let (packets, delay) = self.last_sample_delay[f];
+            x.delay = Some((
+                stats.delivered_packets - packets,
+                stats.delivered_delay_ns - delay,
+            ));
+            self.last_sample_delay[f] = (stats.delivered_packets, stats.delivered_delay_ns);
+        }
+        x
     }
 
     /// The slot of agent `id`, unless it has been retired (or never existed).

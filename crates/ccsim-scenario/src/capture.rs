@@ -43,6 +43,19 @@ pub fn file_name(direction: &str) -> String {
     format!("{}-{}.pcap", clean(a), clean(b))
 }
 
+/// Record how TCP flow `flow`, of spec `f`, numbers its bytes (nothing for other protocols).
+pub(crate) fn number_tcp_flow(flows: &TcpFlows, flow: FlowId, f: &crate::spec::FlowSpec) {
+    if crate::protocols::family(f.protocol) != crate::protocols::Family::Tcp {
+        return;
+    }
+    let mss = u32::try_from(f.packet_size.0 .0)
+        .unwrap_or(u32::MAX)
+        .saturating_sub(ccsim_protocols::TCP_HEADER_BYTES);
+    if let Ok(mut m) = flows.lock() {
+        m.insert(flow, (mss, f.size.map(|b| b.0 .0)));
+    }
+}
+
 /// How each TCP flow numbers its bytes (payload per segment, application bytes in all), shared
 /// by the taps so that flows created during the run are numbered as those of the spec.
 pub type TcpFlows = Arc<Mutex<std::collections::BTreeMap<FlowId, (u32, Option<u64>)>>>;
@@ -183,15 +196,6 @@ impl Captures {
         }
         c.folder = Some(folder);
         Ok(c)
-    }
-
-    /// Tell the taps how TCP flow `flow` numbers its bytes.
-    pub(crate) fn add_tcp_flow(&self, flow: FlowId, mss: u32, size: Option<u64>) {
-        if self.folder.is_some() {
-            if let Ok(mut m) = self.tcp_flows.lock() {
-                m.insert(flow, (mss, size));
-            }
-        }
     }
 
     /// Close the files once the run is over.

@@ -30,8 +30,7 @@ use ccsim_engine::{LinkId, NodeId, SeriesConfig};
 use ccsim_protocols::{AnyAgent, Departures, UdpConfig, UdpSink, UdpSource};
 
 use crate::error::ScenarioError;
-use crate::protocols::FlowContext;
-use crate::run::{NetSim, RunOptions};
+use crate::run::{add_agent_pair, add_flow_agents, NetSim, RunOptions};
 use serde::Serialize;
 
 use crate::spec::{FlowSpec, Spec, TrafficKind};
@@ -185,30 +184,21 @@ impl Generators {
                         } else {
                             sim.add_flow_unsampled(&name)
                         };
-                        let (a, b) = (node(from), node(to));
-                        let receiver = Addr {
-                            node: b.0,
-                            agent: sim.next_agent_addr(a).agent + 1,
-                        };
-                        let source = UdpSource::new(flow, receiver, cfg, departures);
-                        let s = sim.add_agent(
-                            a,
-                            flow,
-                            &format!("{name}/sender"),
-                            AnyAgent::Udp(source),
-                        );
-                        let r = sim.add_agent(
-                            b,
-                            flow,
-                            &format!("{name}/receiver"),
-                            AnyAgent::UdpSink(UdpSink::new(options.record_arrivals)),
-                        );
-                        debug_assert_eq!(r, receiver);
-                        sim.set_flow_receiver(flow, r);
                         let phase = (rng.uniform() * interval_ns as f64) as u64;
                         let start = t.start.0 .0.saturating_add(phase).min(end);
-                        sim.schedule_start(r, SimTime(start));
-                        sim.schedule_start(s, SimTime(start));
+                        let (s, r) = add_agent_pair(
+                            sim,
+                            flow,
+                            &name,
+                            (node(from), node(to)),
+                            SimTime(start),
+                            |receiver| {
+                                Ok((
+                                    AnyAgent::Udp(UdpSource::new(flow, receiver, cfg, departures)),
+                                    AnyAgent::UdpSink(UdpSink::new(options.record_arrivals)),
+                                ))
+                            },
+                        )?;
                         if stop_at < end {
                             sim.schedule_stop(s, SimTime(stop_at));
                         }
@@ -280,34 +270,11 @@ impl Generators {
                 } else {
                     sim.add_flow_unsampled(&name)
                 };
-                let sender_addr = sim.next_agent_addr(a);
-                let receiver_addr = Addr {
-                    node: b.0,
-                    agent: sender_addr.agent + 1,
-                };
-                let (sender, receiver) = crate::protocols::build_flow(
-                    &f,
-                    &FlowContext {
-                        flow,
-                        receiver: receiver_addr,
-                        packet_size: u32::try_from(f.packet_size.0 .0).unwrap_or(u32::MAX),
-                        options,
-                    },
-                )?;
-                let s = sim.add_agent(a, flow, &format!("{name}/sender"), sender);
-                let r = sim.add_agent(b, flow, &format!("{name}/receiver"), receiver);
-                debug_assert_eq!(r, receiver_addr);
-                if let Some(m) = &self.tcp_flows {
-                    if let Ok(mut m) = m.lock() {
-                        let mss = u32::try_from(f.packet_size.0 .0).unwrap_or(u32::MAX)
-                            - ccsim_protocols::TCP_HEADER_BYTES;
-                        m.insert(flow, (mss, Some(size)));
-                    }
+                let (s, r) = add_flow_agents(sim, &f, flow, &name, (a, b), options)?;
+                if let Some(flows) = &self.tcp_flows {
+                    crate::capture::number_tcp_flow(flows, flow, &f);
                 }
-                sim.set_flow_receiver(flow, r);
                 crate::protocols::after_routes(&f, sim, a, b, s);
-                sim.schedule_start(r, SimTime(now));
-                sim.schedule_start(s, SimTime(now));
                 self.live.insert(
                     s.agent,
                     LiveTransfer {
@@ -424,30 +391,12 @@ fn ideal_fct(seed: u64, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) ->
     }
     let (a, b) = (node(&mut lone, from.0), node(&mut lone, to.0));
     let flow = lone.add_flow("lone");
-    let receiver = Addr {
-        node: b.0,
-        agent: lone.next_agent_addr(a).agent + 1,
-    };
     let mut lone_flow = f.clone();
     lone_flow.start = DurStr(Dur::ZERO);
-    let (sender, sink) = crate::protocols::build_flow(
-        &lone_flow,
-        &FlowContext {
-            flow,
-            receiver,
-            packet_size: u32::try_from(f.packet_size.0 .0).ok()?,
-            options,
-        },
-    )
-    .ok()?;
-    let s = lone.add_agent(a, flow, "lone/sender", sender);
-    let r = lone.add_agent(b, flow, "lone/receiver", sink);
-    lone.set_flow_receiver(flow, r);
+    let (s, _) = add_flow_agents(&mut lone, &lone_flow, flow, "lone", (a, b), options).ok()?;
     lone.set_route_metric(sim.route_metric());
     lone.build_routes();
     crate::protocols::after_routes(&lone_flow, &mut lone, a, b, s);
-    lone.schedule_start(r, SimTime::ZERO);
-    lone.schedule_start(s, SimTime::ZERO);
     lone.configure_run(
         SimTime(u64::MAX / 2),
         SimTime::ZERO,

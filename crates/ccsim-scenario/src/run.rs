@@ -12,7 +12,7 @@ use crate::error::ScenarioError;
 use crate::generators::Generators;
 use crate::outputs::{flow_table, link_table, FlowRow, Table};
 use crate::protocols::FlowContext;
-use crate::spec::{hash_canonical, LinkRef, LinkState, RerouteSpec, Routing, Spec};
+use crate::spec::{hash_canonical, FlowSpec, LinkRef, LinkState, RerouteSpec, Routing, Spec};
 use crate::summary::{summarize, Summary};
 
 pub use crate::protocols::rate::DEFAULT_REPORT_INTERVAL;
@@ -132,28 +132,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         let flow = sim.add_flow(&f.name);
         flow_ids.insert(f.name.clone(), flow);
         let (from, to) = (node(&f.from), node(&f.to));
-        let sender_addr = sim.next_agent_addr(from);
-        let receiver_addr = Addr {
-            node: to.0,
-            agent: sender_addr.agent + 1,
-        };
-        let packet_size = u32::try_from(f.packet_size.0 .0)
-            .map_err(|_| ScenarioError::Internal("packet size".into()))?;
-        let (sender, receiver) = crate::protocols::build_flow(
-            f,
-            &FlowContext {
-                flow,
-                receiver: receiver_addr,
-                packet_size,
-                options,
-            },
-        )?;
-        let s = sim.add_agent(from, flow, &format!("{}/sender", f.name), sender);
-        let r = sim.add_agent(to, flow, &format!("{}/receiver", f.name), receiver);
-        debug_assert_eq!((s, r), (sender_addr, receiver_addr));
-        sim.set_flow_receiver(flow, r);
-        sim.schedule_start(r, SimTime(f.start.0 .0));
-        sim.schedule_start(s, SimTime(f.start.0 .0));
+        let (s, r) = add_flow_agents(&mut sim, f, flow, &f.name, (from, to), options)?;
         if let Some(stop) = f.stop {
             sim.schedule_stop(s, SimTime(stop.0 .0));
         }
@@ -249,6 +228,57 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
     })
 }
 
+/// Add a flow's sender at `ends.0` and receiver at `ends.1` on `flow`, as `make` builds them
+/// for the receiver's address: their random streams are "<name>/sender" and
+/// "<name>/receiver", the receiver's counters feed the flow's rate series, and both start at
+/// `start`, the receiver first. Returns (sender, receiver).
+pub(crate) fn add_agent_pair(
+    sim: &mut NetSim,
+    flow: FlowId,
+    name: &str,
+    (from, to): (NodeId, NodeId),
+    start: SimTime,
+    make: impl FnOnce(Addr) -> Result<(AnyAgent, AnyAgent), ScenarioError>,
+) -> Result<(Addr, Addr), ScenarioError> {
+    let receiver = Addr {
+        node: to.0,
+        agent: sim.next_agent_addr(from).agent + 1,
+    };
+    let (sender_agent, receiver_agent) = make(receiver)?;
+    let s = sim.add_agent(from, flow, &format!("{name}/sender"), sender_agent);
+    let r = sim.add_agent(to, flow, &format!("{name}/receiver"), receiver_agent);
+    debug_assert_eq!(r, receiver);
+    sim.set_flow_receiver(flow, r);
+    sim.schedule_start(r, start);
+    sim.schedule_start(s, start);
+    Ok((s, r))
+}
+
+/// [`add_agent_pair`] for flow spec `f`, its agents built by its protocol family, starting at
+/// `f.start`.
+pub(crate) fn add_flow_agents(
+    sim: &mut NetSim,
+    f: &FlowSpec,
+    flow: FlowId,
+    name: &str,
+    ends: (NodeId, NodeId),
+    options: &RunOptions,
+) -> Result<(Addr, Addr), ScenarioError> {
+    let packet_size = u32::try_from(f.packet_size.0 .0)
+        .map_err(|_| ScenarioError::Internal("packet size".into()))?;
+    add_agent_pair(sim, flow, name, ends, SimTime(f.start.0 .0), |receiver| {
+        crate::protocols::build_flow(
+            f,
+            &FlowContext {
+                flow,
+                receiver,
+                packet_size,
+                options,
+            },
+        )
+    })
+}
+
 /// Schedule `[[events]]` and set `[run] reroute`.
 fn schedule_events(
     spec: &Spec,
@@ -320,11 +350,7 @@ pub fn run(
         .set_stop_on_finish(built.generators.creates_flows());
     if !spec.output.pcap.is_empty() {
         for (f, &(flow, _, _)) in spec.flows.iter().zip(&built.flows) {
-            if crate::protocols::family(f.protocol) == crate::protocols::Family::Tcp {
-                let mss = u32::try_from(f.packet_size.0 .0).unwrap_or(u32::MAX)
-                    - ccsim_protocols::TCP_HEADER_BYTES;
-                captures.add_tcp_flow(flow, mss, f.size.map(|b| b.0 .0));
-            }
+            crate::capture::number_tcp_flow(&captures.tcp_flows, flow, f);
         }
         built.generators.tcp_flows = Some(std::sync::Arc::clone(&captures.tcp_flows));
     }
