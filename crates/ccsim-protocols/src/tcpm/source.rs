@@ -108,6 +108,8 @@ pub struct TcpmSource {
     acked_segments: u64,
     acks_at_source: u64,
     acks_to_tcp: u64,
+    /// Children the source's table declared dead, and when.
+    deaths: Vec<(Addr, SimTime)>,
 }
 
 /// The embedded TCP's context: everything passes through, and its `finish` is noted.
@@ -191,6 +193,7 @@ impl TcpmSource {
             acked_segments: 0,
             acks_at_source: 0,
             acks_to_tcp: 0,
+            deaths: Vec::new(),
         }
     }
 
@@ -211,6 +214,12 @@ impl TcpmSource {
     #[must_use]
     pub fn table(&self) -> &FusionTable {
         &self.table
+    }
+
+    /// Children the source's own table declared dead, and when.
+    #[must_use]
+    pub fn deaths(&self) -> &[(Addr, SimTime)] {
+        &self.deaths
     }
 
     /// Failures reported to the application, in order.
@@ -409,7 +418,8 @@ impl TcpmSource {
 
     fn on_liveness<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         let now = ctx.now();
-        let (_, sent) = self.table.expire(now);
+        let (dead, sent) = self.table.expire(now);
+        self.deaths.extend(dead.into_iter().map(|d| (d, now)));
         if matches!(self.phase, Phase::Data | Phase::Closing) {
             for i in 0..self.members.len() {
                 let m = self.members[i];
@@ -513,6 +523,17 @@ impl Agent<Hdr> for TcpmSource {
     }
 
     fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
+        // TCP-M_CLOSE is not fused: a receiver's may arrive after the fused FIN_ACK.
+        if let Hdr::TcpmControl {
+            kind: TcpmKind::Close,
+            about,
+        } = &pkt.header
+        {
+            if let Some(i) = self.index(*about) {
+                self.members[i].closed = true;
+            }
+            return;
+        }
         if matches!(self.phase, Phase::Closed | Phase::Abandoned) {
             return;
         }
@@ -536,11 +557,6 @@ impl Agent<Hdr> for TcpmSource {
                         self.closed_at = Some(ctx.now());
                         ctx.cancel_timer(PHASE_TIMER);
                         ctx.cancel_timer(LIVENESS_TIMER);
-                    }
-                }
-                TcpmKind::Close => {
-                    if let Some(i) = self.index(*about) {
-                        self.members[i].closed = true;
                     }
                 }
                 _ => {}
