@@ -50,6 +50,30 @@ CASES = {
     "primo": ("20p", "primo = { tau = 2.0, rcv_samples = 2 }\n"),
 }
 
+TCPM = """
+[[links]]
+between = ["r1", "d2"]
+rate = "2Mbps"
+delay = "5ms"
+
+[[tcpm]]
+name = "m"
+source = "s1"
+receivers = ["d1", "d2"]
+protocol = "sack"
+fusion = ["r1"]
+size = "100kB"
+rcvr_timeout = "0.5s"
+tcpm_timeout = "1s"
+max_duplicate = 3
+options = { initial_window = 4 }
+
+[[drops]]
+flow = "m"
+link = "r1->d2"
+seqs = [5, 6]
+"""
+
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
@@ -65,6 +89,8 @@ def main() -> None:
         "flows": [{"name": "x", "protocol": "sack", "from": "a", "to": "b"}],
     }
     (OUT / "seed-json.json").write_text(json.dumps(spec))
+    tcpm = BASE.format(protocol="vegas", extra="").replace("QUEUE", '"20p"') + TCPM
+    (OUT / "seed-tcpm.toml").write_text(tcpm)
 
 
 if __name__ == "__main__":

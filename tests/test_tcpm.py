@@ -104,3 +104,19 @@ def test_captures_hold_the_sessions_segments_and_its_fused_acks(tmp_path: Path) 
     control = [f for f in down if f[1] == "65203" and f[2][10:12] == "0b"]
     # JOIN_REQUEST to each receiver, PATH and FIN once each (no loss on this path).
     assert len(control) == 2 + 1 + 1
+
+
+def test_the_figure7_example_runs_from_the_command_line(tmp_path: Path) -> None:
+    from conftest import EXAMPLES, cli
+
+    proc = cli("run", str(EXAMPLES / "tcpm-figure7.toml"), "-o", str(tmp_path), "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    import json
+
+    m = json.loads((tmp_path / "summary.json").read_text())["tcpm"]["m1"]
+    assert m["completed"] == ["D1", "D2", "D3", "D4", "D5"]
+    # The slowest branch, R3-D5 at 1.5 Mbit/s, carries at most 1.44 Mbit/s of payload.
+    assert 1.2e6 < m["throughput_bps"] <= 1.44e6
+    # Each router fuses its children: R1 sees D1, R2 and R3; the source sees R1 alone.
+    assert m["fusion_nodes"]["R1"] == 3 and m["fusion_nodes"]["S"] == 1
+    assert (tmp_path / "seq.png").exists()
