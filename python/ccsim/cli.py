@@ -126,12 +126,17 @@ def _cmd_run(args: argparse.Namespace) -> int:
             done = f"done in {t['duration_s']:.2f} s" if t["duration_s"] is not None else "incomplete"
             print(f"  ticp {name:<11} {t['reports_received']}/{t['reports_expected']} reports, {done}, "
                   f"{t['rounds']} rounds")
+        for name, t in s.get("tcpm", {}).items():
+            rate = f"{t['throughput_bps'] / 1e6:.3g} Mbit/s" if t["throughput_bps"] is not None else "no data phase"
+            done = f"closed at {t['completion_s']:.2f} s" if t["completion_s"] is not None else "not closed"
+            failed = f", failed: {', '.join(t['failed'])}" if t["failed"] else ""
+            print(f"  tcpm {name:<11} {rate}, {len(t['completed'])} receivers completed, {done}{failed}")
         jain = s["fairness"]["jain"]
         r = s["run"]
         n_flows = len(cols["name"])
         fairness = (f"  Jain {jain:.4f}" if jain is not None
                     else "  Jain undefined (no flow got any goodput)" if n_flows
-                    else "  (no flows)" if not s.get("ticp") else " ")
+                    else "  (no flows)" if not (s.get("ticp") or s.get("tcpm")) else " ")
         print(fairness, f"| {r['events']} events in {r['wall_seconds']:.2f} s ({r['events_per_second'] / 1e6:.1f} M/s)")
     return 0
 
@@ -144,7 +149,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         print(json.dumps(spec, indent=2))
     elif not args.quiet:
         parts = [f"{len(spec['links'])} links", f"{len(spec['flows'])} flows"]
-        for key, what in (("ticp", "TICP sessions"), ("traffic", "traffic generators"), ("events", "events")):
+        for key, what in (("ticp", "TICP sessions"), ("tcpm", "TCP-M sessions"), ("traffic", "traffic generators"), ("events", "events")):
             if spec.get(key):
                 parts.append(f"{len(spec[key])} {what}")
         print(f"{args.scenario}: ok ({', '.join(parts)})")
