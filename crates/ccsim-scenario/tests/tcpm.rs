@@ -197,3 +197,25 @@ fn sessions_are_deterministic() {
     let b = run("3s", vec![session(json!({}))], json!({}));
     assert_eq!(summary(&a), summary(&b));
 }
+
+#[test]
+fn figure4s_duplicates_start_a_cycle_of_spurious_retransmissions_the_minimum_rule_ends_it() {
+    // D1 loses 333..337 under a 20-segment window (ns-2's default), NewReno: each
+    // retransmission reaches every receiver, those that hold it send duplicates, Figure 4
+    // passes them on and the sender retransmits again, for the rest of the run. Counting only
+    // repeats from children at the minimum ends the cycle after the recovery (docs/protocols.md).
+    let retx = |rule: &str| {
+        let o = run(
+            "10s",
+            vec![session(
+                json!({"receivers": ["D1", "D2", "D3", "D4"], "protocol": "newreno",
+                                 "duplicate_rule": rule, "options": {"max_window": 20}}),
+            )],
+            json!({"drops": [{"flow": "m", "link": "R1->D1", "seqs": [333, 334, 335, 336, 337]}]}),
+        );
+        summary(&o)["retransmissions"].as_u64().unwrap()
+    };
+    let (figure4, minimum) = (retx("figure4"), retx("minimum"));
+    assert!(figure4 > 500, "{figure4}");
+    assert!(minimum < 50, "{minimum}");
+}

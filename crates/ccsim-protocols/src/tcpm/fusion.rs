@@ -39,9 +39,11 @@
 //! CHOICE: it still knows its children, so that the FIN_ACKs a retransmitted FIN brings are
 //! passed on again.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use ccsim_core::{Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
 
-use super::{control, TcpmKind, ENCAPSULATION_BYTES};
+use super::{control, DuplicateRule, TcpmKind, TcpmParams, ENCAPSULATION_BYTES};
 use crate::{Hdr, SackBlock, SackBlocks, TCP_HEADER_BYTES};
 
 /// A fused ACK to pass upstream.
@@ -57,7 +59,6 @@ pub struct Sent {
 
 #[derive(Clone, Debug)]
 struct Child {
-    addr: Addr,
     /// Highest ACK (`None`: none yet, the paper's -1).
     seq: Option<u64>,
     /// Its latest SACK blocks.
@@ -70,14 +71,51 @@ struct Child {
     fin: bool,
 }
 
+/// What of a child the table's indexes hold.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Indexed {
+    seq: Option<u64>,
+    alive: bool,
+    counted: bool,
+    deadline: SimTime,
+    fin: bool,
+}
+
+impl Child {
+    fn indexed(&self) -> Indexed {
+        Indexed {
+            seq: self.seq,
+            alive: self.alive,
+            counted: self.counted,
+            deadline: self.deadline,
+            fin: self.fin,
+        }
+    }
+}
+
 /// The ack-table of one multicast session at one fusion node (Figures 4 and 6).
+///
+/// Every input costs O(log n) in the number of children n: the minimum over counted children
+/// and the next TCP-M_TMOUT are kept in ordered indexes, so a source fusing thousands of
+/// receivers (the ACK-implosion extreme) stays cheap to simulate. Figure 4's `min Seq[s]` is
+/// the first entry of the index.
 #[derive(Clone, Debug)]
 pub struct FusionTable {
-    /// Sorted by address.
-    children: Vec<Child>,
+    children: BTreeMap<Addr, Child>,
+    /// (highest ACK, child) of the counted children that have sent one.
+    acked: BTreeSet<(u64, Addr)>,
+    /// Counted children that have sent no ACK yet (they hold the minimum at -1).
+    counted_unacked: usize,
+    /// Counted children.
+    counted: usize,
+    /// Counted children without a FIN_ACK.
+    fin_missing: usize,
+    /// (TCP-M_TMOUT deadline, child) of the live children.
+    deadlines: BTreeSet<(SimTime, Addr)>,
     duplicate: u32,
     last_acked: Option<u64>,
     max_duplicate: u32,
+    rule: DuplicateRule,
     timeout: Dur,
     max_children: usize,
     acks_in: u64,
@@ -89,10 +127,16 @@ impl FusionTable {
     #[must_use]
     pub fn new(max_duplicate: u32, timeout: Dur) -> Self {
         FusionTable {
-            children: Vec::new(),
+            children: BTreeMap::new(),
+            acked: BTreeSet::new(),
+            counted_unacked: 0,
+            counted: 0,
+            fin_missing: 0,
+            deadlines: BTreeSet::new(),
             duplicate: 0,
             last_acked: None,
             max_duplicate,
+            rule: DuplicateRule::Figure4,
             timeout,
             max_children: 0,
             acks_in: 0,
@@ -100,43 +144,81 @@ impl FusionTable {
         }
     }
 
-    fn find(&self, child: Addr) -> Result<usize, usize> {
-        self.children.binary_search_by_key(&child, |c| c.addr)
+    /// The same table counting duplicates by `rule`.
+    #[must_use]
+    pub fn with_rule(mut self, rule: DuplicateRule) -> Self {
+        self.rule = rule;
+        self
+    }
+
+    /// Move `child`'s entries in the indexes from `before` to `after`.
+    fn reindex(&mut self, child: Addr, before: Option<Indexed>, after: Indexed) {
+        if before == Some(after) {
+            return;
+        }
+        if let Some(b) = before {
+            if b.alive {
+                self.deadlines.remove(&(b.deadline, child));
+            }
+            if b.counted {
+                self.counted -= 1;
+                match b.seq {
+                    Some(s) => {
+                        self.acked.remove(&(s, child));
+                    }
+                    None => self.counted_unacked -= 1,
+                }
+                if !b.fin {
+                    self.fin_missing -= 1;
+                }
+            }
+        }
+        if after.alive {
+            self.deadlines.insert((after.deadline, child));
+        }
+        if after.counted {
+            self.counted += 1;
+            match after.seq {
+                Some(s) => {
+                    self.acked.insert((s, child));
+                }
+                None => self.counted_unacked += 1,
+            }
+            if !after.fin {
+                self.fin_missing += 1;
+            }
+        }
     }
 
     /// A REVERSE_PATH from `child` (Figure 6): set up its state the first time, revive it if
     /// it was dead, and restart its timer. Returns whether it is new.
     pub fn on_reverse_path(&mut self, child: Addr, now: SimTime) -> bool {
         let deadline = now + self.timeout;
-        match self.find(child) {
-            Ok(i) => {
-                let c = &mut self.children[i];
-                c.deadline = deadline;
-                if !c.alive {
-                    c.alive = true;
-                    c.counted = false;
-                    c.fin = false;
-                }
-                false
+        if let Some(c) = self.children.get_mut(&child) {
+            let before = c.indexed();
+            c.deadline = deadline;
+            if !c.alive {
+                c.alive = true;
+                c.counted = false;
+                c.fin = false;
             }
-            Err(i) => {
-                let counted = self.last_acked.is_none();
-                self.children.insert(
-                    i,
-                    Child {
-                        addr: child,
-                        seq: None,
-                        sack: None,
-                        alive: true,
-                        counted,
-                        deadline,
-                        fin: false,
-                    },
-                );
-                self.max_children = self.max_children.max(self.children.len());
-                true
-            }
+            let after = c.indexed();
+            self.reindex(child, Some(before), after);
+            return false;
         }
+        let c = Child {
+            seq: None,
+            sack: None,
+            alive: true,
+            counted: self.last_acked.is_none(),
+            deadline,
+            fin: false,
+        };
+        let after = c.indexed();
+        self.children.insert(child, c);
+        self.reindex(child, None, after);
+        self.max_children = self.max_children.max(self.children.len());
+        true
     }
 
     /// An ACK from `child` (Figure 4's `register_ack` then `send_ack`): the fused ACK to send,
@@ -148,12 +230,10 @@ impl FusionTable {
         ece: bool,
         sack: Option<&SackBlocks>,
     ) -> Option<Sent> {
-        let Ok(i) = self.find(child) else {
-            return None;
-        };
-        self.acks_in += 1;
         let last = self.last_acked;
-        let c = &mut self.children[i];
+        let c = self.children.get_mut(&child)?;
+        self.acks_in += 1;
+        let before = c.indexed();
         let fresh = c.seq.is_none_or(|s| ack > s);
         if fresh {
             c.seq = Some(ack);
@@ -161,16 +241,22 @@ impl FusionTable {
         if fresh || c.seq == Some(ack) {
             c.sack = sack.cloned();
         }
-        if !c.counted {
-            if !(c.alive && last.is_none_or(|l| ack >= l)) {
-                return None;
-            }
+        let joins = !c.counted && c.alive && last.is_none_or(|l| ack >= l);
+        if joins {
             c.counted = true;
+        }
+        let counted = c.counted;
+        let after = c.indexed();
+        self.reindex(child, Some(before), after);
+        if !counted {
+            return None;
         }
         if fresh {
             self.duplicate = 0;
-        } else {
+        } else if self.rule == DuplicateRule::Figure4 || last == Some(ack) {
             self.duplicate += 1;
+        } else {
+            return None;
         }
         self.send_ack(ece)
     }
@@ -179,12 +265,20 @@ impl FusionTable {
     /// dead. Returns the dead and the fused ACK their removal releases, if any.
     pub fn expire(&mut self, now: SimTime) -> (Vec<Addr>, Option<Sent>) {
         let mut dead = Vec::new();
-        for c in &mut self.children {
-            if c.alive && c.deadline <= now {
-                c.alive = false;
-                c.counted = false;
-                dead.push(c.addr);
+        while let Some(&(at, child)) = self.deadlines.first() {
+            if at > now {
+                break;
             }
+            let c = self
+                .children
+                .get_mut(&child)
+                .expect("indexed children exist");
+            let before = c.indexed();
+            c.alive = false;
+            c.counted = false;
+            let after = c.indexed();
+            self.reindex(child, Some(before), after);
+            dead.push(child);
         }
         if dead.is_empty() {
             return (dead, None);
@@ -197,12 +291,10 @@ impl FusionTable {
     /// Figure 6's `send_ack()`: the minimum over counted children, sent if fresh or an allowed
     /// duplicate.
     fn send_ack(&mut self, ece: bool) -> Option<Sent> {
-        let mut temp: Option<u64> = None;
-        for c in self.children.iter().filter(|c| c.counted) {
-            let s = c.seq?;
-            temp = Some(temp.map_or(s, |t: u64| t.min(s)));
+        if self.counted_unacked > 0 {
+            return None;
         }
-        let temp = temp?;
+        let temp = self.acked.first()?.0;
         let fresh = self.last_acked.is_none_or(|l| temp > l);
         let duplicate = self.duplicate > 0 && self.duplicate <= self.max_duplicate;
         if !(fresh || duplicate) {
@@ -219,10 +311,23 @@ impl FusionTable {
 
     /// The segments above `temp` every counted child holds, lowest first.
     fn fused_sack(&self, temp: u64) -> Option<SackBlocks> {
-        let counted = || self.children.iter().filter(|c| c.counted);
-        if counted().any(|c| c.seq == Some(temp) && c.sack.is_none()) {
+        let at_temp = self.acked.range(
+            (temp, Addr::default())
+                ..=(
+                    temp,
+                    Addr {
+                        node: u32::MAX,
+                        agent: u32::MAX,
+                    },
+                ),
+        );
+        if at_temp
+            .into_iter()
+            .any(|(_, a)| self.children[a].sack.is_none())
+        {
             return None;
         }
+        let counted = || self.children.values().filter(|c| c.counted);
         let mut have: Vec<(u64, u64)> = vec![(temp, u64::MAX)];
         for c in counted() {
             let mut own: Vec<(u64, u64)> = vec![(0, c.seq.unwrap_or(0))];
@@ -245,22 +350,20 @@ impl FusionTable {
     /// A FIN_ACK from `child`: whether one FIN_ACK should now go upstream (every counted child
     /// has sent one; asked again, it says so again, for a retransmitted FIN).
     pub fn on_fin_ack(&mut self, child: Addr) -> bool {
-        let Ok(i) = self.find(child) else {
+        let Some(c) = self.children.get_mut(&child) else {
             return false;
         };
-        self.children[i].fin = true;
-        let mut counted = self.children.iter().filter(|c| c.counted).peekable();
-        counted.peek().is_some() && counted.all(|c| c.fin)
+        let before = c.indexed();
+        c.fin = true;
+        let after = c.indexed();
+        self.reindex(child, Some(before), after);
+        self.counted > 0 && self.fin_missing == 0
     }
 
     /// When the next TCP-M_TMOUT expires, if a child is alive.
     #[must_use]
     pub fn next_deadline(&self) -> Option<SimTime> {
-        self.children
-            .iter()
-            .filter(|c| c.alive)
-            .map(|c| c.deadline)
-            .min()
+        self.deadlines.first().map(|&(at, _)| at)
     }
 
     /// Children known (alive or dead).
@@ -272,7 +375,7 @@ impl FusionTable {
     /// Children alive.
     #[must_use]
     pub fn alive_children(&self) -> usize {
-        self.children.iter().filter(|c| c.alive).count()
+        self.deadlines.len()
     }
 
     /// The most children the table held.
@@ -388,12 +491,13 @@ pub struct FusionNode {
 impl FusionNode {
     /// The fusion function for the session of `flow` whose data goes to group `group`.
     #[must_use]
-    pub fn new(flow: FlowId, group: u32, max_duplicate: u32, tcpm_timeout: Dur) -> Self {
+    pub fn new(flow: FlowId, group: u32, params: &TcpmParams) -> Self {
         FusionNode {
             flow,
             group,
             parent: None,
-            table: FusionTable::new(max_duplicate, tcpm_timeout),
+            table: FusionTable::new(params.max_duplicate, params.tcpm_timeout)
+                .with_rule(params.duplicates),
             paths: 0,
             deaths: Vec::new(),
             closed: false,

@@ -94,6 +94,19 @@ impl TcpmKind {
     }
 }
 
+/// Which ACKs from a child count as duplicates at a fusion node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DuplicateRule {
+    /// Figure 4 as printed: any ACK that is not fresh for its child ("An acknowledgment is a
+    /// duplicate if it is not a fresh one for that particular receiver", section 4.3).
+    #[default]
+    Figure4,
+    /// Only a repeat from a child whose ACK is the node's `last_acked`: a child ahead of the
+    /// minimum says nothing about the segment the minimum waits for. Not in the paper: our
+    /// remedy for the cycle Figure 4 starts (docs/protocols.md, TCP-M).
+    Minimum,
+}
+
 /// The timers and limits of a session (section 4.5 and Figure 4); the defaults are the
 /// paper's values where it gives them.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -104,6 +117,8 @@ pub struct TcpmParams {
     pub tcpm_timeout: Dur,
     /// MAX_DUPLICATE: duplicate ACKs a fusion node forwards in a row (5, footnote 2).
     pub max_duplicate: u32,
+    /// Which ACKs count as duplicates.
+    pub duplicates: DuplicateRule,
     /// JOIN_TMOUT. CHOICE: 1 s; the paper names the timer without a value.
     pub join_timeout: Dur,
     /// JOIN_REQUEST retransmissions ("a few times"). CHOICE: 3.
@@ -120,6 +135,7 @@ impl Default for TcpmParams {
             rcvr_timeout: Dur::from_secs(1),
             tcpm_timeout: Dur::from_secs(2),
             max_duplicate: 5,
+            duplicates: DuplicateRule::Figure4,
             join_timeout: Dur::from_secs(1),
             join_retries: 3,
             path_timeout: Dur::from_secs(1),

@@ -182,7 +182,8 @@ impl TcpmSource {
             members: vec![Member::default(); receivers.len()],
             receivers,
             by_addr,
-            table: FusionTable::new(params.max_duplicate, params.tcpm_timeout),
+            table: FusionTable::new(params.max_duplicate, params.tcpm_timeout)
+                .with_rule(params.duplicates),
             phase: Phase::Joining,
             tries: 0,
             fin_wait: Dur::ZERO,

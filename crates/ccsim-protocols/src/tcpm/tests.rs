@@ -198,7 +198,7 @@ fn kind_of(p: &Packet<Hdr>) -> Option<(TcpmKind, Addr)> {
 
 #[test]
 fn a_fusion_node_rewrites_path_and_forwards_reverse_path_and_fused_acks() {
-    let mut n = FusionNode::new(FlowId(4), GROUP, 5, Dur::from_secs(2));
+    let mut n = FusionNode::new(FlowId(4), GROUP, &TcpmParams::default());
     let mut ctx = MockCtx::new();
     n.on_packet(&path(PARENT), &mut ctx);
     assert_eq!(n.parent(), Some(PARENT));
@@ -508,4 +508,155 @@ fn a_finite_transfer_ends_with_fin_fused_fin_ack_and_close() {
         vec![(true, true, false), (true, false, false)]
     );
     assert_eq!(s.acked_bytes(), 960);
+}
+
+/// Figures 4 and 6 written the plain way, scanning every child per input: the indexed table
+/// must decide exactly as it does.
+#[derive(Default)]
+struct PlainTable {
+    children: Vec<(Addr, Option<u64>, bool, bool, SimTime, bool)>, // addr, seq, alive, counted, deadline, fin
+    duplicate: u32,
+    last: Option<u64>,
+}
+
+impl PlainTable {
+    fn send(&mut self) -> Option<u64> {
+        let mut temp: Option<u64> = None;
+        for c in self.children.iter().filter(|c| c.3) {
+            let s = c.1?;
+            temp = Some(temp.map_or(s, |t: u64| t.min(s)));
+        }
+        let temp = temp?;
+        if self.last.is_none_or(|l| temp > l) || (self.duplicate > 0 && self.duplicate <= 5) {
+            self.last = Some(temp);
+            return Some(temp);
+        }
+        None
+    }
+}
+
+#[test]
+fn the_indexed_table_decides_as_the_plain_scan_of_figures_4_and_6() {
+    let mut rng = ccsim_core::RngStream::new(11, "fusion-model");
+    let mut table = FusionTable::new(5, Dur::from_secs(2));
+    let mut plain = PlainTable::default();
+    let hosts: Vec<Addr> = (0..12)
+        .map(|i| Addr {
+            node: i % 5,
+            agent: i,
+        })
+        .collect();
+    let mut now = SimTime::ZERO;
+    let mut sent = 0;
+    for _ in 0..50_000 {
+        now = now + Dur::from_millis(1 + (rng.uniform() * 50.0) as u64);
+        let child = hosts[(rng.uniform() * hosts.len() as f64) as usize];
+        let draw = rng.uniform();
+        if draw < 0.15 {
+            let new = table.on_reverse_path(child, now);
+            let deadline = now + Dur::from_secs(2);
+            let counted_new = plain.last.is_none();
+            match plain.children.iter_mut().find(|c| c.0 == child) {
+                Some(c) => {
+                    assert!(!new);
+                    c.4 = deadline;
+                    if !c.2 {
+                        (c.2, c.3, c.5) = (true, false, false);
+                    }
+                }
+                None => {
+                    assert!(new);
+                    plain
+                        .children
+                        .push((child, None, true, counted_new, deadline, false));
+                }
+            }
+        } else if draw < 0.9 {
+            // ACKs mostly creep forward, sometimes repeat.
+            let base = plain.last.unwrap_or(0);
+            let ack = base + (rng.uniform() * 4.0) as u64;
+            let got = table.on_ack(child, ack, false, None).map(|s| s.ack);
+            let last = plain.last;
+            let want = match plain.children.iter_mut().find(|c| c.0 == child) {
+                None => None,
+                Some(c) => {
+                    let fresh = c.1.is_none_or(|s| ack > s);
+                    if fresh {
+                        c.1 = Some(ack);
+                    }
+                    if !c.3 && c.2 && last.is_none_or(|l| ack >= l) {
+                        c.3 = true;
+                    }
+                    if c.3 {
+                        if fresh {
+                            plain.duplicate = 0;
+                        } else {
+                            plain.duplicate += 1;
+                        }
+                        plain.send()
+                    } else {
+                        None
+                    }
+                }
+            };
+            assert_eq!(got, want, "ACK {ack} from {child:?} at {now:?}");
+            sent += usize::from(got.is_some());
+        } else if draw < 0.97 {
+            let (dead, got) = table.expire(now);
+            let mut want_dead = Vec::new();
+            for c in &mut plain.children {
+                if c.2 && c.4 <= now {
+                    (c.2, c.3) = (false, false);
+                    want_dead.push(c.0);
+                }
+            }
+            let want = if want_dead.is_empty() {
+                None
+            } else {
+                plain.duplicate = 0;
+                plain.send()
+            };
+            let mut dead_sorted = dead.clone();
+            dead_sorted.sort();
+            want_dead.sort();
+            assert_eq!(dead_sorted, want_dead);
+            assert_eq!(got.map(|s| s.ack), want);
+        } else {
+            let got = table.on_fin_ack(child);
+            let want = match plain.children.iter_mut().find(|c| c.0 == child) {
+                None => false,
+                Some(c) => {
+                    c.5 = true;
+                    let counted: Vec<_> = plain.children.iter().filter(|c| c.3).collect();
+                    !counted.is_empty() && counted.iter().all(|c| c.5)
+                }
+            };
+            assert_eq!(got, want);
+        }
+        let next = plain.children.iter().filter(|c| c.2).map(|c| c.4).min();
+        assert_eq!(table.next_deadline(), next);
+        assert_eq!(
+            table.alive_children(),
+            plain.children.iter().filter(|c| c.2).count()
+        );
+    }
+    assert!(sent > 1000, "the run exercised sending ({sent})");
+}
+
+#[test]
+fn the_minimum_rule_counts_only_repeats_from_children_at_the_minimum() {
+    for (rule, passed_on) in [
+        (DuplicateRule::Figure4, Some(4)),
+        (DuplicateRule::Minimum, None),
+    ] {
+        let mut t = FusionTable::new(5, Dur::from_secs(2)).with_rule(rule);
+        t.on_reverse_path(A, SimTime::ZERO);
+        t.on_reverse_path(B, SimTime::ZERO);
+        t.on_ack(B, 9, false, None);
+        assert_eq!(acked(t.on_ack(A, 4, false, None)), Some(4));
+        // B, ahead of the minimum, repeats 9 (it got a retransmission it already held).
+        assert_eq!(acked(t.on_ack(B, 9, false, None)), passed_on, "{rule:?}");
+        // A, at the minimum, repeats 4: a duplicate under both rules.
+        assert_eq!(acked(t.on_ack(A, 4, false, None)), Some(4), "{rule:?}");
+    }
 }

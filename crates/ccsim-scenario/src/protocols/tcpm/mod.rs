@@ -76,6 +76,17 @@ impl JsonSchema for FusionSpec {
     }
 }
 
+/// Which ACKs a fusion node counts as duplicates.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum DuplicateRuleSpec {
+    /// Figure 4 as printed.
+    #[default]
+    Figure4,
+    /// Only repeats from a child at the minimum.
+    Minimum,
+}
+
 /// A TCP-M session: one source multicasting a transfer to its receivers.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -116,6 +127,10 @@ pub struct TcpmSpec {
     /// MAX_DUPLICATE: duplicate ACKs a fusion node passes on in a row.
     #[serde(default = "default_max_duplicate")]
     pub max_duplicate: u32,
+    /// Which ACKs a fusion node counts as duplicates: "figure4" (the paper's, any ACK not
+    /// fresh for its child) or "minimum" (only repeats from a child at the minimum).
+    #[serde(default)]
+    pub duplicate_rule: DuplicateRuleSpec,
     /// JOIN_TMOUT.
     #[serde(default = "default_phase_timeout")]
     pub join_timeout: DurStr,

@@ -14,11 +14,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use ccsim_core::{Addr, Agent, FlowId, SimTime};
 use ccsim_engine::NodeId;
-use ccsim_protocols::tcpm::FailureStage;
+use ccsim_protocols::tcpm::{DuplicateRule, FailureStage};
 use ccsim_protocols::{AnyAgent, FusionNode, TcpmParams, TcpmReceiver, TcpmSource};
 use serde::Serialize;
 
-use super::{FusionSpec, TCPM_GROUP_BASE};
+use super::{DuplicateRuleSpec, FusionSpec, TCPM_GROUP_BASE};
 use crate::error::ScenarioError;
 use crate::protocols::FlowContext;
 use crate::run::{NetSim, RunOptions};
@@ -136,6 +136,10 @@ fn params(t: &super::TcpmSpec) -> TcpmParams {
         rcvr_timeout: t.rcvr_timeout.0,
         tcpm_timeout: t.tcpm_timeout.0,
         max_duplicate: t.max_duplicate,
+        duplicates: match t.duplicate_rule {
+            DuplicateRuleSpec::Figure4 => DuplicateRule::Figure4,
+            DuplicateRuleSpec::Minimum => DuplicateRule::Minimum,
+        },
         join_timeout: t.join_timeout.0,
         join_retries: t.join_retries,
         path_timeout: t.path_timeout.0,
@@ -234,7 +238,7 @@ pub(crate) fn add_fusion_nodes(
         };
         for n in chosen {
             let name = &node_names[n as usize];
-            let agent = FusionNode::new(h.flow, group, t.max_duplicate, t.tcpm_timeout.0);
+            let agent = FusionNode::new(h.flow, group, &params(t));
             let addr = sim.add_agent(
                 NodeId(n),
                 h.flow,
