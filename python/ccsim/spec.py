@@ -91,11 +91,6 @@ class Scenario:
         list of names); ``options`` are the TOML keys (protocol, fusion, start, stop, size,
         packet_size, delayed_ack, rcvr_timeout, tcpm_timeout, max_duplicate, join_timeout,
         join_retries, path_timeout, path_retries, options)."""
-        index = len(self._spec.get("tcpm", []))
-        clash = sorted({"name", "source", "receivers"} & set(options))
-        if clash:
-            raise SpecError(f"{clash[0]!r} is a positional argument of tcpm(), not an option",
-                            f"tcpm[{index}].{clash[0]}")
         session: dict[str, Any] = {"name": name, "source": source,
                                    "receivers": [receivers] if isinstance(receivers, str) else list(receivers)}
         session.update(options)

@@ -67,8 +67,6 @@ FIG7_LINKS: list[tuple[str, str, float, float]] = [
 ]
 RECEIVERS = ["D1", "D2", "D3", "D4", "D5"]
 
-# Figure 13's GT-ITM parameters.
-WAXMAN = {"nodes": 100, "scale": 50, "method": 3, "alpha": 0.03, "seed": 23}
 PAPER_REACHABLE = 54
 # Table 1 (kbit/s). The 127-node row is partly unreadable in the seed; the text gives "a drop of
 # about 37 %" from 63 to 31 fusion nodes.
@@ -291,6 +289,18 @@ def rate_line(trace: SeqTrace, rate_bps: float, payload: int, label: str) -> tup
 class _Tcpm(Experiment):
     source = SOURCE
 
+    def duration(self, quick: bool) -> float:
+        """Simulated seconds of each run."""
+        raise NotImplementedError
+
+    def specs(self, quick: bool) -> dict[str, dict[str, Any]]:
+        """The runs, by the name of their output folder."""
+        raise NotImplementedError
+
+    def _run(self, quick: bool, jobs: int | None) -> dict[str, Result]:
+        specs = self.specs(quick)
+        return dict(zip(specs, run_many(list(specs.values()), jobs=jobs)))
+
     def _write(self, out_dir: Path, runs: dict[str, Result]) -> None:
         for label, res in runs.items():
             res.write(out_dir / label, plots=False)
@@ -306,9 +316,15 @@ class Single(_Tcpm):
     name = "tcpm-single"
     title = "one TCP-M session S -> D1..D5 on Figure 7's topology (Fig. 8)"
 
+    def duration(self, quick: bool) -> float:
+        return 4.0 if quick else 10.0
+
+    def specs(self, quick: bool) -> dict[str, dict[str, Any]]:
+        return {"run": fig7_spec([session("m1", "S", RECEIVERS)], self.duration(quick))}
+
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
-        duration = 4.0 if quick else 10.0
-        [res] = run_many([fig7_spec([session("m1", "S", RECEIVERS)], duration)], jobs=jobs)
+        runs = self._run(quick, jobs)
+        res = runs["run"]
         s = tcpm(res, "m1")
         link, rate = narrowest(fig7_graph(), "S", RECEIVERS)
         ceiling = rate * payload_share(PACKET)
@@ -325,7 +341,7 @@ class Single(_Tcpm):
                                    "about 1/5: one fused ACK per five receiver ACKs", 0.15, 0.25, SOURCE,
                                    unit="ratio"))
         report.checks.append(_count("receivers reported failed", len(s["failed"]), "none", 0, 0))
-        self._write(out_dir, {"run": res})
+        self._write(out_dir, runs)
         trace = SeqTrace.of(res, "m1")
         report.figures.append(sequence_figure(out_dir / "sequence.png", self.title, [
             Panel("", [Curve("TCP-M S -> D1..D5", trace)], [],
@@ -344,10 +360,17 @@ class TwoSessions(_Tcpm):
         self.receivers = ({"s1": RECEIVERS, "s2": RECEIVERS} if shared else
                           {"s1": ["D1", "D2", "D3", "D4"], "s2": ["D1", "D2", "D3", "D5"]})
 
-    def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
-        duration = (8.0 if quick else 30.0) if self.shared else (4.0 if quick else 10.0)
+    def duration(self, quick: bool) -> float:
+        return (8.0 if quick else 30.0) if self.shared else (4.0 if quick else 10.0)
+
+    def specs(self, quick: bool) -> dict[str, dict[str, Any]]:
         sessions = [session(n, "S", r, start=0.5 * i) for i, (n, r) in enumerate(self.receivers.items())]
-        [res] = run_many([fig7_spec(sessions, duration)], jobs=jobs)
+        return {"run": fig7_spec(sessions, self.duration(quick))}
+
+    def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
+        duration = self.duration(quick)
+        runs = self._run(quick, jobs)
+        res = runs["run"]
         report = ExperimentReport(self.name)
         g = fig7_graph()
         traces = {n: SeqTrace.of(res, n) for n in self.receivers}
@@ -380,7 +403,7 @@ class TwoSessions(_Tcpm):
                                               f"{n}: {link} ({rate / 1e6:g} Mbit/s)"))
         for n in self.receivers:
             report.checks.append(_count(f"{n}: receivers reported failed", len(tcpm(res, n)["failed"]), "none", 0, 0))
-        self._write(out_dir, {"run": res})
+        self._write(out_dir, runs)
         report.figures.append(sequence_figure(out_dir / "sequence.png", self.title, [panel]))
         return report
 
@@ -391,10 +414,17 @@ class WithUnicast(_Tcpm):
     name = "tcpm-unicast"
     title = "TCP-M S -> D1..D5 beside a unicast TCP Vegas S -> D4 (Fig. 10)"
 
+    def duration(self, quick: bool) -> float:
+        return 8.0 if quick else 30.0
+
+    def specs(self, quick: bool) -> dict[str, dict[str, Any]]:
+        return {"run": fig7_spec([session("m1", "S", RECEIVERS)], self.duration(quick),
+                                 flows=[unicast("u1", "S", "D4", start=0.5)])}
+
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
-        duration = 8.0 if quick else 30.0
-        [res] = run_many([fig7_spec([session("m1", "S", RECEIVERS)], duration, flows=[unicast("u1", "S", "D4", start=0.5)])],
-                         jobs=jobs)
+        duration = self.duration(quick)
+        runs = self._run(quick, jobs)
+        res = runs["run"]
         g = fig7_graph()
         link, rate = narrowest(g, "S", ["D4"])
         ceiling = rate * payload_share(PACKET)
@@ -410,7 +440,7 @@ class WithUnicast(_Tcpm):
         report.checks.append(Check(f"TCP-M + unicast / payload rate of {link} (last half)", (m + u) / ceiling,
                                    "a shade under 1 (they share R3-D4's 2 Mbit/s)", 0.85, 1.0, SOURCE, unit="ratio"))
         report.checks.append(_count("receivers reported failed", len(tcpm(res, "m1")["failed"]), "none", 0, 0))
-        self._write(out_dir, {"run": res})
+        self._write(out_dir, runs)
         panels = [Panel("TCP-M sender", [Curve("TCP-M S -> D1..D5", trace)], [(t1, "start of the measurement")],
                         [rate_line(trace, ceiling / 2, PACKET - HEADER, f"half of {link} ({rate / 2e6:g} Mbit/s)")])]
         report.figures.append(sequence_figure(out_dir / "sequence.png", self.title, panels))
@@ -424,11 +454,16 @@ class Crash(_Tcpm):
     title = "R3 crashes at 1.0 s during a 1 MB transfer to D1..D5 (Fig. 11a)"
     crash = 1.0
 
+    def duration(self, quick: bool) -> float:
+        return 5.0 if quick else 8.0
+
+    def specs(self, quick: bool) -> dict[str, dict[str, Any]]:
+        return {"run": fig7_spec([session("m1", "S", RECEIVERS, size="1MB")], self.duration(quick),
+                                 events=[{"at": f"{self.crash:g}s", "node": "R3", "state": "down"}])}
+
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
-        duration = 5.0 if quick else 8.0
-        spec = fig7_spec([session("m1", "S", RECEIVERS, size="1MB")], duration,
-                         events=[{"at": f"{self.crash:g}s", "node": "R3", "state": "down"}])
-        [res] = run_many([spec], jobs=jobs)
+        runs = self._run(quick, jobs)
+        res = runs["run"]
         s = tcpm(res, "m1")
         trace = SeqTrace.of(res, "m1")
         report = ExperimentReport(self.name)
@@ -445,7 +480,7 @@ class Crash(_Tcpm):
                                    2.0, 3.1, SOURCE, unit="s"))
         report.checks.append(_count("receivers that confirmed the whole 1 MB", len(set(s["completed"]) & {"D1", "D2", "D3"}),
                                     "3 (D1, D2, D3)", 3, 3))
-        self._write(out_dir, {"run": res})
+        self._write(out_dir, runs)
         report.figures.append(sequence_figure(out_dir / "sequence.png", self.title, [
             Panel("", [Curve("TCP-M S -> D1..D5", trace)],
                   [(self.crash, "R3 crashes"), (max(detected) if detected else self.crash,
@@ -461,12 +496,18 @@ class Reroute(_Tcpm):
     title = "R2 (not a fusion node) crashes at 2.0 s; routing moves to R1-R3-D4-R4 (Fig. 11b)"
     crash = 2.0
 
-    def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
-        duration = 5.0 if quick else 8.0
+    def duration(self, quick: bool) -> float:
+        return 5.0 if quick else 8.0
+
+    def specs(self, quick: bool) -> dict[str, dict[str, Any]]:
         fusion = sorted({a for a, *_ in FIG7_LINKS} | {b for _, b, *_ in FIG7_LINKS} - {"R2"})
-        spec = fig7_spec([session("m1", "S", RECEIVERS, fusion=fusion)], duration, reroute="instant",
-                         events=[{"at": f"{self.crash:g}s", "node": "R2", "state": "down"}])
-        [res] = run_many([spec], jobs=jobs)
+        return {"run": fig7_spec([session("m1", "S", RECEIVERS, fusion=fusion)], self.duration(quick),
+                                 reroute="instant", events=[{"at": f"{self.crash:g}s", "node": "R2", "state": "down"}])}
+
+    def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
+        duration = self.duration(quick)
+        runs = self._run(quick, jobs)
+        res = runs["run"]
         s = tcpm(res, "m1")
         trace = SeqTrace.of(res, "m1")
         link, rate = narrowest(fig7_graph(down=("R2",)), "S", RECEIVERS)
@@ -483,7 +524,7 @@ class Reroute(_Tcpm):
                                    open_low=False))
         report.checks.append(Check(f"rate after the crash / payload rate of {link}", after / ceiling,
                                    "a shade under 1 (the new path's bottleneck)", 0.8, 1.0, SOURCE, unit="ratio"))
-        self._write(out_dir, {"run": res})
+        self._write(out_dir, runs)
         slope = (t1, float(np.interp(t1, *trace.new_data())) if len(trace.times) else 0.0,
                  ceiling / (8 * (PACKET - HEADER)), f"{link} ({rate / 1e6:g} Mbit/s)")
         before = rate_line(trace, before_rate * payload_share(PACKET), PACKET - HEADER,
@@ -502,11 +543,16 @@ class FastRetransmit(_Tcpm):
     title = "D1 loses segments 333 to 337: fast retransmit and recovery (Fig. 12)"
     dropped = list(range(333, 338))
 
+    def duration(self, quick: bool) -> float:
+        return 4.0 if quick else 6.0
+
+    def specs(self, quick: bool) -> dict[str, dict[str, Any]]:
+        return {"run": fig7_spec([session("m1", "S", RECEIVERS)], self.duration(quick),
+                                 drops=[{"flow": "m1", "link": "R1->D1", "seqs": self.dropped}])}
+
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
-        duration = 4.0 if quick else 6.0
-        spec = fig7_spec([session("m1", "S", RECEIVERS)], duration,
-                         drops=[{"flow": "m1", "link": "R1->D1", "seqs": self.dropped}])
-        [res] = run_many([spec], jobs=jobs)
+        runs = self._run(quick, jobs)
+        res = runs["run"]
         s = tcpm(res, "m1")
         trace = SeqTrace.of(res, "m1")
         again = trace.retransmitted()
@@ -518,7 +564,7 @@ class FastRetransmit(_Tcpm):
         report.checks.append(_count("other segments retransmitted", len(again - set(self.dropped)), "none", 0, 0,
                                     unit="segments"))
         report.checks.append(_count("receivers reported failed", len(s["failed"]), "none", 0, 0))
-        self._write(out_dir, {"run": res})
+        self._write(out_dir, runs)
         lost = trace.times[np.isin(trace.seqs, self.dropped)]
         first = float(lost.min()) if len(lost) else 0.0
         panels = [Panel("whole run", [Curve("TCP-M S -> D1..D5", trace)], [(first, "segment 333 first sent")], []),
@@ -530,8 +576,9 @@ class FastRetransmit(_Tcpm):
 
 def waxman_graph() -> nx.Graph:
     """Figure 13's graph: node n0's component, 100 kbit/s links, 1 ms per grid unit."""
-    return topology.waxman(WAXMAN["nodes"], scale=WAXMAN["scale"], method=WAXMAN["method"], alpha=WAXMAN["alpha"],
-                           seed=WAXMAN["seed"], rate="100kbps", queue=QUEUE, reachable_from="n0")
+    # GT-ITM's "geo 1 23" / "100 50 3 0.03": 100 nodes, 50 x 50 grid, pure random, p = 0.03, seed 23.
+    return topology.waxman(100, scale=50, method=3, alpha=0.03, seed=23, rate="100kbps", queue=QUEUE,
+                           reachable_from="n0")
 
 
 def _timed(g: nx.Graph) -> nx.Graph:
@@ -577,20 +624,29 @@ class Random(_Tcpm):
     name = "tcpm-random"
     title = "TCP-M from node 0 to every reachable node of GT-ITM's geo 100 50 3 0.03 graph (Fig. 14)"
 
-    def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
-        duration = 30.0 if quick else 60.0
+    def duration(self, quick: bool) -> float:
+        return 30.0 if quick else 60.0
+
+    def specs(self, quick: bool) -> dict[str, dict[str, Any]]:
         g = waxman_graph()
         receivers = sorted((v for v in g.nodes if v != "n0"), key=lambda v: int(v[1:]))
         slow = g.copy()
         a, b = slowed_link(g, "n0")
         slow.edges[a, b]["rate"] = "50kbps"
-        specs = []
-        for graph in (g, slow):
-            spec = topology.scenario_dict(graph, duration=f"{duration:g}s")
+        out = {}
+        for label, graph in (("run", g), ("slow-link", slow)):
+            spec = topology.scenario_dict(graph, duration=f"{self.duration(quick):g}s")
             spec["tcpm"] = [session("m1", "n0", receivers)]
             spec["output"] = output()
-            specs.append(spec)
-        results = run_many(specs, jobs=jobs)
+            out[label] = spec
+        return out
+
+    def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
+        runs = self._run(quick, jobs)
+        results = [runs["run"], runs["slow-link"]]
+        g = waxman_graph()
+        receivers = [v for v in g.nodes if v != "n0"]
+        a, b = slowed_link(g, "n0")
         report = ExperimentReport(self.name)
         report.checks.append(_count("receivers reachable from node 0", len(receivers),
                                     f"{PAPER_REACHABLE} (implausible for G(100, 0.03); docs/topology.md)",
@@ -605,7 +661,7 @@ class Random(_Tcpm):
                                        f"about {paper / (rate / 1e3):.3f} (paper: {paper} kbit/s)", 0.85, 1.0,
                                        SOURCE, unit="ratio"))
             report.checks.append(_count(f"{label}: receivers reported failed", len(s["failed"]), "none", 0, 0))
-        self._write(out_dir, {"run": results[0], "slow-link": results[1]})
+        self._write(out_dir, runs)
         panels = []
         for label, (res, rate, paper) in labels.items():
             trace = SeqTrace.of(res, "m1")
@@ -631,7 +687,7 @@ def farthest_leaf(g: nx.Graph) -> str:
     t = _timed(g)
     lengths = nx.single_source_dijkstra_path_length(t, "n0", weight="delay_s")
     leaves = [v for v in g.nodes if g.degree(v) == 1 and v != "n0"]
-    return max(leaves, key=lambda v: (lengths[v], -int(v[1:])))
+    return str(max(leaves, key=lambda v: (lengths[v], -int(v[1:]))))
 
 
 def fusion_sets(nodes: int) -> dict[str, Any]:
@@ -662,16 +718,21 @@ class Fusion(_Tcpm):
     name = "tcpm-fusion"
     title = "binary trees of 63 and 127 nodes, fusion nodes reduced (Table 1, Fig. 15)"
 
+    def duration(self, quick: bool) -> float:
+        return 20.0 if quick else 60.0
+
+    def sizes(self, quick: bool) -> list[int]:
+        return [63] if quick else [63, 127]
+
+    def specs(self, quick: bool) -> dict[str, dict[str, Any]]:
+        return {f"{n}-{col}": fusion_spec(n, self.duration(quick), fusion) for n in self.sizes(quick)
+                for col, fusion in [*fusion_sets(n).items(), ("unicast", "unicast")]}
+
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
-        duration = 20.0 if quick else 60.0
-        sizes = [63] if quick else [63, 127]
-        keys: list[tuple[int, str]] = []
-        specs = []
-        for n in sizes:
-            for col, fusion in [*fusion_sets(n).items(), ("unicast", "unicast")]:
-                keys.append((n, col))
-                specs.append(fusion_spec(n, duration, fusion))
-        results = dict(zip(keys, run_many(specs, jobs=jobs)))
+        duration = self.duration(quick)
+        sizes = self.sizes(quick)
+        runs = self._run(quick, jobs)
+        results = {(int(k.split("-")[0]), k.split("-", 1)[1]): res for k, res in runs.items()}
         kbps: dict[tuple[int, str], float] = {}
         for (n, col), res in results.items():
             if col == "unicast":
@@ -681,7 +742,7 @@ class Fusion(_Tcpm):
         report = ExperimentReport(self.name)
         for n in sizes:
             self._checks(report, n, kbps, results)
-        self._write(out_dir, {f"{n}-{col}": res for (n, col), res in results.items()})
+        self._write(out_dir, runs)
         (out_dir / "table1.md").write_text(table1_markdown(kbps, sizes, duration))
         panels = []
         for col in ("source", "7", "15", "63"):
