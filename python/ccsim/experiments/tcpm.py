@@ -488,7 +488,10 @@ class Crash(_Tcpm):
         report.checks.append(Check("failure of D4 and D5 reported at", max(detected) if detected else math.nan,
                                    "TCP-M_TMOUT (2 s) after R1's last REVERSE_PATH from R3 (paper: 2.0235 s)",
                                    2.0, 3.05, SOURCE, unit="s"))
-        _, resumed = trace.longest_pause(self.crash, float(res.overview["run"]["sim_seconds"]))
+        # The stall is the longest pause in new data between the crash and the transfer's last
+        # new segment.
+        times, _ = trace.new_data()
+        _, resumed = trace.longest_pause(self.crash, max(self.crash, float(times.max()) if len(times) else 0.0))
         report.checks.append(Check("new data resumes at", resumed, "just after R1's timer expires (paper: 2.02 s)",
                                    2.0, 3.1, SOURCE, unit="s"))
         report.checks.append(_count("receivers that confirmed the whole 1 MB", len(set(s["completed"]) & {"D1", "D2", "D3"}),
