@@ -52,11 +52,14 @@ pub enum VarId {
     /// A TCP sender's congestion state: 0 open, 1 ECN window reduction, 2 fast recovery,
     /// 3 after a timeout (Linux's `TCP_CA_*` names: Open, CWR, Recovery, Loss).
     CaState = 9,
+    /// Number of the data segment a TCP sender just transmitted (retransmissions included):
+    /// traced at every transmission, the points of a sequence-number plot.
+    Seq = 10,
 }
 
 impl VarId {
     /// Every variable, in code order.
-    pub const ALL: [VarId; 10] = [
+    pub const ALL: [VarId; 11] = [
         VarId::Cwnd,
         VarId::Ssthresh,
         VarId::Srtt,
@@ -67,6 +70,7 @@ impl VarId {
         VarId::Round,
         VarId::Cluster,
         VarId::CaState,
+        VarId::Seq,
     ];
 
     /// The name used in scenario files and result tables.
@@ -83,6 +87,7 @@ impl VarId {
             VarId::Round => "round",
             VarId::Cluster => "cluster",
             VarId::CaState => "ca_state",
+            VarId::Seq => "seq",
         }
     }
 
@@ -101,6 +106,7 @@ impl VarId {
             VarId::Round => "round:change",
             VarId::Cluster => "cluster:change",
             VarId::CaState => "ca_state:change",
+            VarId::Seq => "seq:change",
         }
     }
 
@@ -155,6 +161,12 @@ pub trait Ctx<H> {
     fn tracing(&self, var: VarId) -> bool;
     /// Record the new value of a traced variable (a no-op unless the spec asked for it).
     fn trace(&mut self, var: VarId, value: f64);
+    /// Hand on a packet this agent received as a relay of its multicast group (see the
+    /// engine's `Sim::add_group_relay`): `src` and `sent_at` are kept, and a group-addressed
+    /// packet is replicated at this agent's node along its source's tree (a unicast one is
+    /// forwarded from this node). Counted as one more copy of the packet it received (a
+    /// replication), not as a new send.
+    fn relay(&mut self, pkt: Packet<H>);
     /// Join multicast group `key` (see [`Addr::group`]); joining twice is a no-op.
     fn join_group(&mut self, key: u32);
     /// Leave multicast group `key`; a no-op if not a member.

@@ -58,6 +58,11 @@ pub trait Header: Clone {
     fn data_seq(&self) -> Option<u64> {
         None
     }
+    /// Whether a group-addressed packet stops at the group's relays to be handed on by them
+    /// (hop-by-hop set-up messages); others are replicated past relays.
+    fn stops_at_relays(&self) -> bool {
+        false
+    }
 }
 
 /// The ECN field of the IP header (RFC 3168 section 5).

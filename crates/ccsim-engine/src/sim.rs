@@ -249,6 +249,8 @@ struct Group {
     members: Vec<Addr>,
     /// Per source node: per tree node, the links to copy onto and the member agents there.
     trees: BTreeMap<u32, BTreeMap<u32, TreeHop>>,
+    /// Relay agents, sorted by node (at most one per node): see [`Sim::add_group_relay`].
+    relays: Vec<Addr>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -619,6 +621,20 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     /// Make `agent` a member of multicast group `key` (see [`Addr::group`]).
     pub fn join_group(&mut self, key: u32, agent: Addr) {
         self.core.join_group(key, agent);
+    }
+
+    /// Make `relay` the relay of group `key` at its node: a packet to the group whose header
+    /// [`Header::stops_at_relays`] reaches that node is delivered to `relay` alone (its
+    /// destination rewritten to `relay`), and travels on only when the relay hands it back with
+    /// [`Ctx::relay`], which continues the replication at that node along the packet source's
+    /// tree. A router function that rewrites set-up messages hop by hop (TCP-M's fusion nodes
+    /// rewriting PATH) is such a relay. A later relay at the same node replaces the earlier.
+    pub fn add_group_relay(&mut self, key: u32, relay: Addr) {
+        let relays = &mut self.core.groups.entry(key).or_default().relays;
+        match relays.binary_search_by_key(&relay.node, |r| r.node) {
+            Ok(i) => relays[i] = relay,
+            Err(i) => relays.insert(i, relay),
+        }
     }
 
     /// The member agents of multicast group `key`, sorted.
@@ -1579,7 +1595,7 @@ impl<H: Header> Core<H> {
     fn forward(&mut self, idx: u32, node: u32) {
         let dst = self.pool[idx as usize].dst.node;
         if dst == Addr::GROUP_NODE {
-            return self.multicast(idx, node);
+            return self.multicast(idx, node, false);
         }
         let link = self.routes.next_link(node, dst);
         if link == NO_ROUTE {
@@ -1632,8 +1648,9 @@ impl<H: Header> Core<H> {
     }
 
     /// Replicate a group-addressed packet at `node`: one copy per outgoing tree link and
-    /// one local delivery per member agent at `node`.
-    fn multicast(&mut self, idx: u32, node: u32) {
+    /// one local delivery per member agent at `node`; or, unless `relayed`, hand it to the
+    /// group's relay at `node` if it has one and the header stops at relays.
+    fn multicast(&mut self, idx: u32, node: u32, relayed: bool) {
         let (key, source) = {
             let p = &self.pool[idx as usize];
             (p.dst.agent, p.src.node)
@@ -1641,6 +1658,15 @@ impl<H: Header> Core<H> {
         let Some(group) = self.groups.get(&key) else {
             return self.drop_at_node(node, idx, DropReason::NoRoute);
         };
+        if !relayed && !group.relays.is_empty() && self.pool[idx as usize].header.stops_at_relays()
+        {
+            if let Ok(i) = group.relays.binary_search_by_key(&node, |r| r.node) {
+                self.pool[idx as usize].dst = group.relays[i];
+                self.local.push_back(idx);
+                self.events.push(self.now, Event::LocalDeliver(idx));
+                return;
+            }
+        }
         if !group.trees.contains_key(&source) {
             let tree = self.build_tree(group, source);
             self.groups
@@ -1906,6 +1932,24 @@ impl<H: Header> Ctx<H> for AgentCtx<'_, H> {
     #[inline]
     fn cancel_timer(&mut self, slot: TimerSlot) {
         self.core.timers[self.agent as usize][slot.0 as usize].deadline = DISARMED;
+    }
+    fn relay(&mut self, pkt: Packet<H>) {
+        let node = self.core.agent_addr[self.agent as usize].node;
+        let group = pkt.dst.group_key().is_some();
+        // The relay consumed its copy (a delivery); what it hands on is one more copy, as a
+        // replication is.
+        let f = &mut self.core.flows[pkt.flow.0 as usize];
+        if pkt.header.is_data() {
+            f.replicated_packets += 1;
+        } else {
+            f.control_sent += 1;
+        }
+        let idx = self.core.alloc(pkt);
+        if group {
+            self.core.multicast(idx, node, true);
+        } else {
+            self.core.forward(idx, node);
+        }
     }
     fn join_group(&mut self, key: u32) {
         let me = self.core.agent_addr[self.agent as usize];

@@ -19,6 +19,10 @@ struct Probe {
     join: Option<u32>,
     fired: Vec<u64>,
     received: Vec<(u64, u64)>,
+    /// As a group relay: hand each packet on with `seq` raised by this much.
+    relay_add: Option<u64>,
+    /// Sources of the packets received.
+    sources: Vec<Addr>,
 }
 
 impl Agent<H> for Probe {
@@ -48,6 +52,13 @@ impl Agent<H> for Probe {
     }
     fn on_packet<C: Ctx<H>>(&mut self, pkt: &Packet<H>, ctx: &mut C) {
         self.received.push((ctx.now().0, pkt.header.seq));
+        self.sources.push(pkt.src);
+        if let Some(k) = self.relay_add {
+            let mut onward = pkt.clone();
+            onward.dst = Addr::group(9);
+            onward.header.seq += k;
+            ctx.relay(onward);
+        }
     }
     fn on_timer<C: Ctx<H>>(&mut self, slot: TimerSlot, ctx: &mut C) {
         assert_eq!(slot, TimerSlot(1));
@@ -283,6 +294,77 @@ fn multicast_sends_one_copy_per_tree_link_and_one_delivery_per_member() {
         assert_eq!(f.delivered_packets, 15);
         assert_eq!(sim.group_members(9).len(), 3);
     }
+}
+
+#[test]
+fn group_relays_take_the_packets_that_stop_at_them_and_hand_them_on_hop_by_hop() {
+    // The tree of `multicast_tree` with relays at r (+100) and at a (+1000); odd packets stop
+    // at relays, even ones pass.
+    let mut sim: Sim<H, Probe> = Sim::new(7);
+    let [s, r, a, b, c] = ["s", "r", "a", "b", "c"].map(|x| sim.add_node(x));
+    let mut links = Vec::new();
+    for (x, y) in [(s, r), (r, a), (r, b), (r, c)] {
+        links.push(sim.add_link(x, y, link(1_000_000_000, 1_000)).0);
+        sim.add_link(y, x, link(1_000_000_000, 1_000));
+    }
+    let f = sim.add_flow("mcast");
+    let sender = sim.add_agent(
+        s,
+        f,
+        "s",
+        Probe {
+            peer: Some(Addr::group(9)),
+            burst: 4,
+            ..Probe::default()
+        },
+    );
+    for (node, name) in [(a, "a1"), (a, "a2"), (b, "b1")] {
+        let addr = sim.add_agent(node, f, name, Probe::default());
+        sim.join_group(9, addr);
+    }
+    for (node, name, add) in [(r, "relay-r", 100), (a, "relay-a", 1000)] {
+        let addr = sim.add_agent(
+            node,
+            f,
+            name,
+            Probe {
+                relay_add: Some(add),
+                ..Probe::default()
+            },
+        );
+        sim.add_group_relay(9, addr);
+    }
+    sim.schedule_start(sender, SimTime(10));
+    sim.build_routes();
+    sim.configure_run(SimTime(1_000_000_000), SimTime(0), SeriesConfig::default());
+    assert!(sim.run_until_horizon(u64::MAX).done);
+    let seqs = |i: usize| -> Vec<u64> {
+        let mut v: Vec<u64> = sim.agents()[i].received.iter().map(|r| r.1).collect();
+        v.sort_unstable();
+        v
+    };
+    assert_eq!(
+        seqs(1),
+        vec![0, 2, 1101, 1103],
+        "a1: rewritten at r, then at a"
+    );
+    assert_eq!(seqs(2), vec![0, 2, 1101, 1103], "a2");
+    assert_eq!(seqs(3), vec![0, 2, 101, 103], "b1: rewritten at r only");
+    assert_eq!(
+        seqs(4),
+        vec![1, 3],
+        "the relay at r sees the odd packets alone"
+    );
+    assert_eq!(
+        seqs(5),
+        vec![101, 103],
+        "the relay at a sees them as r handed them on"
+    );
+    // The source is kept through the relays; no copy goes off the tree.
+    assert!(sim.agents()[1].sources.iter().all(|&x| x == sender));
+    let tx = |i: usize| sim.link_stats(ccsim_engine::LinkId(links[i])).tx_packets;
+    assert_eq!([tx(0), tx(1), tx(2), tx(3)], [4, 4, 4, 0]);
+    sim.check_conservation().unwrap();
 }
 
 #[test]

@@ -7,6 +7,7 @@
 pub mod primo;
 pub mod rate;
 pub mod tcp;
+pub mod tcpm;
 pub mod tfrc;
 pub mod ticp;
 pub mod udp;
@@ -23,6 +24,7 @@ pub use tcp::{
     Algorithm, CaState, NewRenoSender, PacedSlowStart, SackBlock, SackBlocks, TcpConfig, TcpSender,
     TcpSink, VegasParams,
 };
+pub use tcpm::{FusionNode, TcpmKind, TcpmParams, TcpmReceiver, TcpmSource};
 pub use tfrc::{TfrcConfig, TfrcReceiver, TfrcReceiverConfig, TfrcSender};
 pub use ticp::{LandmarkEcho, TicpCollector, TicpRequest, TicpSourceHost};
 pub use udp::{Departures, UdpConfig, UdpSink, UdpSource};
@@ -122,6 +124,24 @@ pub enum Hdr {
     },
     /// The collector's acknowledgement of a registration.
     TicpRegisterAck,
+    /// A TCP-M control message (Ghosh and Varghese 1998, section 4), carried in UDP.
+    TcpmControl {
+        /// Which message.
+        kind: TcpmKind,
+        /// PATH: the sender's fusion-node parent address; REVERSE_PATH and TCP-M_CLOSE: the
+        /// receiver it is about.
+        about: ccsim_core::Addr,
+    },
+    /// A receiver's TCP acknowledgement encapsulated toward its parent fusion node, or a
+    /// fusion node's fused one (section 4.2).
+    TcpmAck {
+        /// Next expected segment.
+        ack: u64,
+        /// ECN-Echo.
+        ece: bool,
+        /// SACK blocks.
+        sack: Option<Box<SackBlocks>>,
+    },
 }
 
 impl Header for Hdr {
@@ -149,6 +169,16 @@ impl Header for Hdr {
             Hdr::TicpReport { source, .. } => Some(u64::from(source)),
             _ => None,
         }
+    }
+    #[inline]
+    fn stops_at_relays(&self) -> bool {
+        matches!(
+            self,
+            Hdr::TcpmControl {
+                kind: TcpmKind::Path,
+                ..
+            }
+        )
     }
 }
 
@@ -181,6 +211,12 @@ pub enum AnyAgent {
     TicpSource(Box<TicpSourceHost>),
     /// TICP binning landmark.
     Landmark(LandmarkEcho),
+    /// TCP-M source: Group Module, embedded TCP and fusion table; boxed.
+    TcpmSource(Box<TcpmSource>),
+    /// TCP-M receiver; boxed.
+    TcpmReceiver(Box<TcpmReceiver>),
+    /// TCP-M fusion function of one session at one router; boxed.
+    Fusion(Box<FusionNode>),
 }
 
 macro_rules! each_agent {
@@ -199,6 +235,9 @@ macro_rules! each_agent {
             AnyAgent::TicpCollector($a) => $body,
             AnyAgent::TicpSource($a) => $body,
             AnyAgent::Landmark($a) => $body,
+            AnyAgent::TcpmSource($a) => $body,
+            AnyAgent::TcpmReceiver($a) => $body,
+            AnyAgent::Fusion($a) => $body,
         }
     };
 }

@@ -11,6 +11,8 @@ pub struct MockCtx {
     pub timers: [Option<SimTime>; TimerSlot::MAX],
     pub traces: Vec<(VarId, f64)>,
     pub groups: Vec<u32>,
+    /// Packets handed on as a group relay.
+    pub relayed: Vec<Packet<Hdr>>,
     rng: RngStream,
 }
 
@@ -22,6 +24,7 @@ impl MockCtx {
             timers: [None; TimerSlot::MAX],
             traces: Vec::new(),
             groups: Vec::new(),
+            relayed: Vec::new(),
             rng: RngStream::new(1, "mock"),
         }
     }
@@ -57,6 +60,9 @@ impl Ctx<Hdr> for MockCtx {
     }
     fn trace(&mut self, var: VarId, value: f64) {
         self.traces.push((var, value));
+    }
+    fn relay(&mut self, pkt: Packet<Hdr>) {
+        self.relayed.push(pkt);
     }
     fn join_group(&mut self, key: u32) {
         if !self.groups.contains(&key) {

@@ -19,6 +19,7 @@ pub mod spec;
 pub mod summary;
 pub mod units;
 
+pub use protocols::tcpm;
 pub use protocols::ticp;
 
 pub use error::ScenarioError;

@@ -191,6 +191,8 @@ struct SmallSummary<'a> {
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     ticp: &'a BTreeMap<String, crate::ticp::TicpSummary>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    tcpm: &'a BTreeMap<String, crate::tcpm::TcpmSummary>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     traffic: &'a BTreeMap<String, crate::generators::TrafficSummary>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     topology: &'a Vec<crate::summary::TopologyRecord>,
@@ -209,6 +211,7 @@ pub fn summary_json(summary: &Summary) -> String {
             aggregate: &summary.aggregate,
             fairness: &summary.fairness,
             ticp: &summary.ticp,
+            tcpm: &summary.tcpm,
             traffic: &summary.traffic,
             topology: &summary.topology,
             node_drops: &summary.node_drops,

@@ -72,6 +72,8 @@ pub const AGENT_PORTS: u32 = 16_000;
 pub const RATE_PORT: u16 = 65_201;
 /// Destination port of TICP's messages.
 pub const TICP_PORT: u16 = 65_202;
+/// Destination port of TCP-M's control messages and encapsulated ACKs.
+pub const TCPM_PORT: u16 = 65_203;
 /// The first four bytes of the private header: ASCII "CCSM".
 pub const PRIVATE_MAGIC: [u8; 4] = *b"CCSM";
 /// Version of the private header layout.
@@ -118,6 +120,10 @@ pub enum PrivateType {
     TicpRegister = 9,
     /// [`Hdr::TicpRegisterAck`].
     TicpRegisterAck = 10,
+    /// [`Hdr::TcpmControl`].
+    TcpmControl = 11,
+    /// [`Hdr::TcpmAck`].
+    TcpmAck = 12,
 }
 
 /// How a TCP flow's segment numbers become byte numbers.
@@ -427,6 +433,10 @@ fn encode_udp(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
             encode_private(pkt, buf);
             Some(RATE_PORT)
         }
+        Hdr::TcpmControl { .. } | Hdr::TcpmAck { .. } => {
+            encode_private(pkt, buf);
+            Some(TCPM_PORT)
+        }
         _ => {
             encode_private(pkt, buf);
             Some(TICP_PORT)
@@ -454,6 +464,8 @@ fn encode_private(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
         Hdr::TicpPing { .. } => PrivateType::TicpPing,
         Hdr::TicpRegister { .. } => PrivateType::TicpRegister,
         Hdr::TicpRegisterAck => PrivateType::TicpRegisterAck,
+        Hdr::TcpmControl { .. } => PrivateType::TcpmControl,
+        Hdr::TcpmAck { .. } => PrivateType::TcpmAck,
         Hdr::TcpData { .. } | Hdr::TcpAck { .. } => {
             unreachable!("invariant: TCP has a real header")
         }
@@ -528,6 +540,20 @@ fn encode_private(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
             buf.extend_from_slice(&[u8::from(*reply), 0, 0, 0]);
         }
         Hdr::TicpRegister { bin } => u32be(buf, *bin),
+        Hdr::TcpmControl { kind, about } => {
+            buf.extend_from_slice(&[*kind as u8, 0, 0, 0]);
+            u32be(buf, about.node);
+            u32be(buf, about.agent);
+        }
+        Hdr::TcpmAck { ack, ece, sack } => {
+            let blocks = sack.as_deref().map_or(&[][..], |s| s.as_slice());
+            u64be(buf, *ack);
+            buf.extend_from_slice(&[u8::from(*ece), blocks.len() as u8, 0, 0]);
+            for b in blocks {
+                u64be(buf, b.start);
+                u64be(buf, b.end);
+            }
+        }
         _ => {}
     }
     let len = u16::try_from(buf.len() - start).unwrap_or(u16::MAX);

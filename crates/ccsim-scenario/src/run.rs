@@ -96,6 +96,10 @@ pub struct Built {
     pub links: Vec<(String, LinkId)>,
     /// Per TICP session, its handles.
     pub ticp: Vec<crate::ticp::TicpHandles>,
+    /// Per TCP-M session, its handles.
+    pub tcpm: Vec<crate::tcpm::TcpmHandles>,
+    /// Node names by node index.
+    pub node_names: Vec<String>,
     /// The traffic generators and the flows they made.
     pub generators: Generators,
 }
@@ -147,12 +151,19 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
             .collect()
     };
     let ticp = crate::ticp::add_sessions(spec, &mut sim, &node_ids);
+    let by_name = |n: &str| -> NodeId { node_index[n] };
+    let mut tcpm = crate::tcpm::add_sessions(spec, &mut sim, &by_name, options)?;
+    let mut node_names = vec![String::new(); node_index.len()];
+    for (n, id) in &node_index {
+        node_names[id.0 as usize] = (*n).to_string();
+    }
     sim.set_route_metric(match spec.run.routing {
         Routing::Delay => RouteMetric::Delay,
         Routing::Hops => RouteMetric::Hops,
     });
     let generators = Generators::build(spec, &mut sim, &|n: &str| node_index[n], options)?;
     sim.build_routes();
+    crate::tcpm::add_fusion_nodes(spec, &mut sim, &by_name, &node_names, &mut tcpm);
     schedule_events(spec, &mut sim, &node_index, &links)?;
     for (i, f) in spec.flows.iter().enumerate() {
         let (from, to) = (node(&f.from), node(&f.to));
@@ -172,17 +183,29 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                 format!("no link direction {:?}", d.link),
             )
         })?;
-        let f = spec
-            .flows
-            .iter()
-            .find(|f| f.name == d.flow)
-            .ok_or_else(|| {
-                ScenarioError::spec(
-                    format!("drops[{i}].flow"),
-                    format!("no flow is called {:?}", d.flow),
-                )
-            })?;
-        let path = sim.route(node(&f.from), node(&f.to)).unwrap_or_default();
+        let (path, flow) = if let Some(f) = spec.flows.iter().find(|f| f.name == d.flow) {
+            (
+                sim.route(node(&f.from), node(&f.to)).unwrap_or_default(),
+                flow_ids[&d.flow],
+            )
+        } else if let Some(j) = spec.tcpm.iter().position(|t| t.name == d.flow) {
+            // A TCP-M session's data goes down its multicast tree.
+            let t = &spec.tcpm[j];
+            let mut tree: Vec<LinkId> = Vec::new();
+            for r in &t.receivers {
+                for l in sim.route(node(&t.source), node(r)).unwrap_or_default() {
+                    if !tree.contains(&l) {
+                        tree.push(l);
+                    }
+                }
+            }
+            (tree, tcpm[j].flow)
+        } else {
+            return Err(ScenarioError::spec(
+                format!("drops[{i}].flow"),
+                format!("no flow is called {:?}", d.flow),
+            ));
+        };
         if !path.contains(&link) {
             let names: Vec<&str> = path
                 .iter()
@@ -198,7 +221,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                 ),
             ));
         }
-        sim.add_drop_rule(link, flow_ids[&d.flow], &d.seqs);
+        sim.add_drop_rule(link, flow, &d.seqs);
     }
     let o = &spec.output;
     let series = SeriesConfig {
@@ -224,6 +247,8 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         flows,
         links,
         ticp,
+        tcpm,
+        node_names,
         generators,
     })
 }

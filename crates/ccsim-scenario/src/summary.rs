@@ -150,6 +150,9 @@ pub struct Summary {
     /// TICP sessions, by name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub ticp: BTreeMap<String, crate::ticp::TicpSummary>,
+    /// Per TCP-M session.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub tcpm: BTreeMap<String, crate::tcpm::TcpmSummary>,
     /// Traffic generators, by name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub traffic: BTreeMap<String, crate::generators::TrafficSummary>,
@@ -396,6 +399,7 @@ pub(crate) fn summarize(
             jain: jain(&goodputs),
         },
         ticp: crate::ticp::summaries(spec, sim, &built.ticp),
+        tcpm: crate::tcpm::summaries(spec, sim, &built.node_names, &built.tcpm),
         traffic: built.generators.summaries(spec, sim),
         node_drops: node_drops(spec, built),
         topology: topology(spec, built),

@@ -14,4 +14,8 @@ impl Header for H {
     fn data_seq(&self) -> Option<u64> {
         Some(self.seq)
     }
+    /// Odd-numbered packets to a group stop at its relays.
+    fn stops_at_relays(&self) -> bool {
+        self.seq % 2 == 1
+    }
 }

@@ -249,6 +249,8 @@ pub struct TcpSender {
     max_packets_out: u64,
     cwnd_usage_seq: u64,
     stopped: bool,
+    /// The segment transmitted last (the `seq` trace variable).
+    last_sent: Option<u64>,
     stats: AgentStats,
 }
 
@@ -320,6 +322,7 @@ impl TcpSender {
             max_packets_out: 0,
             cwnd_usage_seq: 0,
             stopped: false,
+            last_sent: None,
             stats: AgentStats::default(),
         }
     }
@@ -462,6 +465,10 @@ impl TcpSender {
             .on_send(seq, snap, retx, self.state == CaState::Recovery);
         let cwr = self.send_cwr && !retx;
         self.send_cwr &= !cwr;
+        self.last_sent = Some(seq);
+        if ctx.tracing(VarId::Seq) {
+            ctx.trace(VarId::Seq, seq as f64);
+        }
         ctx.send(Packet {
             src: Addr::default(),
             dst: self.peer,
@@ -783,6 +790,7 @@ impl Agent<Hdr> for TcpSender {
                 CaState::Recovery => 2.0,
                 CaState::Loss => 3.0,
             }),
+            VarId::Seq => self.last_sent.map(|s| s as f64),
             VarId::Rate | VarId::Reports | VarId::Round | VarId::Cluster => None,
         }
     }

@@ -1,6 +1,7 @@
 //! Each protocol family's scenario keys, their checks and the builder of its agents, one
 //! module per family: [`tcp`], [`rate`] (rate-based congestion control), [`udp`] (sources
-//! without congestion control) and [`ticp`] (collection sessions, their own table).
+//! without congestion control), [`ticp`] (collection sessions, their own table) and [`tcpm`]
+//! (reliable multicast sessions, their own table).
 //!
 //! A flow is checked by [`crate::spec::flows`] for what every flow has, then here by its
 //! family; it is built by [`build_flow`], which hands the family its flow id, the receiver's
@@ -17,6 +18,7 @@ use crate::spec::flows::{refuse_keys, FlowSpec, Protocol};
 
 pub mod rate;
 pub mod tcp;
+pub mod tcpm;
 pub mod ticp;
 pub mod udp;
 

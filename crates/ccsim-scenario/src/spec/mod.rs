@@ -27,6 +27,7 @@ pub mod traffic;
 
 pub use crate::protocols::rate::{CbraaSpec, PrimoSpec, TfrcSpec};
 pub use crate::protocols::tcp::{VegasSpec, MAX_INITIAL_WINDOW};
+pub use crate::protocols::tcpm::{FusionSpec, TcpmSpec, TCPM_GROUP_BASE};
 pub use crate::protocols::ticp::{
     TicpClusters, TicpDelivery, TicpSpec, MAX_TICP_SOURCES, TICP_GROUPS_PER_SESSION,
 };
@@ -55,6 +56,9 @@ pub struct Spec {
     /// TICP information-collection sessions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ticp: Vec<TicpSpec>,
+    /// TCP-M reliable multicast sessions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tcpm: Vec<TcpmSpec>,
     /// Deterministic drop rules (tests and experiments).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drops: Vec<DropSpec>,
@@ -126,6 +130,7 @@ pub(crate) fn validate(spec: &Spec) -> Result<(), ScenarioError> {
         flows::validate(i, f, spec, &graph, &mut names)?;
     }
     crate::protocols::ticp::validate(spec, &graph, &mut names)?;
+    crate::protocols::tcpm::validate(spec, &graph, &mut names)?;
     links::validate_drops(&spec.drops, &names, &pairs)?;
     events::validate(spec, &graph, &pairs)?;
     traffic::validate(spec, &graph, &names)?;

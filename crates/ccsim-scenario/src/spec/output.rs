@@ -77,8 +77,8 @@ fn series_values_per_sample(spec: &Spec) -> u128 {
     // Voice and streaming sources are in the series with `per_flow_series = true` (web
     // transfers too, as many as are alive at once, which no spec can bound).
     let sources = recorded_sources(spec);
-    let flows = (spec.flows.len() + 3 * spec.ticp.len()) as u128 + sources;
-    let senders = (spec.flows.len() + spec.ticp.len()) as u128 + sources;
+    let flows = (spec.flows.len() + 3 * spec.ticp.len() + spec.tcpm.len()) as u128 + sources;
+    let senders = (spec.flows.len() + spec.ticp.len() + spec.tcpm.len()) as u128 + sources;
     let directions = 2 * spec.links.len() as u128;
     let per_flow = ["rate", "sent_rate", "delay"]
         .iter()

@@ -131,8 +131,8 @@ pub(crate) fn validate(
     names: &mut BTreeMap<String, usize>,
 ) -> Result<(), ScenarioError> {
     let known = |path: String, node: &String| graph.check_node(path, node);
-    if spec.ticp.len() > 4096 {
-        return err("ticp".into(), "at most 4096 sessions".into());
+    if spec.ticp.len() > 4095 {
+        return err("ticp".into(), "at most 4095 sessions".into());
     }
     let mut sessions: BTreeMap<String, usize> = BTreeMap::new();
     let mut all_sources: u64 = 0;

@@ -1,0 +1,499 @@
+//! The fusion node (Ghosh and Varghese 1998, sections 4.3 and 4.5): the ack-table of Figure 4
+//! with the failure detector of Figure 6 ([`FusionTable`]), and the router agent that runs it
+//! ([`FusionNode`]).
+//!
+//! Figure 4, per child `s`: `Seq[s]` (its highest ACK), one `duplicate` counter and
+//! `last_acked` per table. On an ACK `a` from child `c`: if `a.seq > Seq[c]` then
+//! `Seq[c] = a.seq` and `duplicate = 0`, else `duplicate += 1`; then `temp = min Seq[s]` over
+//! the live children, and an ACK for `temp` goes to the parent if `temp > last_acked` (fresh)
+//! or `0 < duplicate <= MAX_DUPLICATE` (a duplicate passed on), setting `last_acked = temp`.
+//! CHOICE: `duplicate <= MAX_DUPLICATE`, as the text says ("forwards upto MAX_DUPLICATE
+//! duplicate acknowledgments") and as its footnote needs (MAX_DUPLICATE "at least three since
+//! TCP responds with fast retransmit on receiving three"); Figure 4's pseudo-code writes a
+//! strict `<`, which would pass on only two duplicates with MAX_DUPLICATE = 3.
+//!
+//! Figure 6: every REVERSE_PATH from a child restarts its TCP-M_TMOUT timer; on expiry the
+//! child is dead (`Alive[c] = FALSE`), `duplicate = 0` and `send_ack()` runs again, so the
+//! minimum moves past the dead child and the transfer resumes.
+//! CHOICE: a REVERSE_PATH from a dead child revives it (the paper leaves revival open), but a
+//! child counts in the minimum again only once its ACK has reached `last_acked`: the sender
+//! has moved its window past the data a really failed child lacks and will not send it again,
+//! so counting such a child at once would stall the session for good, while a child that was
+//! only silent (its REVERSE_PATHs lost in congestion, section 6.7) has kept up and rejoins at
+//! its next ACK. A child first heard from after fused ACKs have been sent rejoins the same way.
+//! A child that does not count yet changes nothing but its own entry: its duplicates would
+//! make the sender retransmit data the counted children already hold.
+//! CHOICE: ACKs from a host that has sent no REVERSE_PATH are ignored: REVERSE_PATH is what
+//! tells a fusion node "to expect acknowledgments from" a host (section 4.1).
+//!
+//! SACK. The paper fuses cumulative sequence numbers only. CHOICE: for a SACK sender, the fused
+//! ACK carries the segments above `temp` that every counted child holds (the intersection of
+//! their latest SACK blocks and cumulative ACKs), lowest first, at most three blocks; a child
+//! holding nothing above `temp` makes the fused ACK carry none. ECN-Echo passes on with the ACK
+//! that triggered the fused one.
+//!
+//! Memory (section 5.4): a table holds three words per child and three more, `3n + 3`.
+
+use ccsim_core::{Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
+
+use super::{control, TcpmKind, ENCAPSULATION_BYTES};
+use crate::{Hdr, SackBlock, SackBlocks, TCP_HEADER_BYTES};
+
+/// A fused ACK to pass upstream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sent {
+    /// Next segment expected by every counted child.
+    pub ack: u64,
+    /// ECN-Echo of the ACK that triggered it.
+    pub ece: bool,
+    /// Segments above `ack` every counted child holds.
+    pub sack: Option<SackBlocks>,
+}
+
+#[derive(Clone, Debug)]
+struct Child {
+    addr: Addr,
+    /// Highest ACK (`None`: none yet, the paper's -1).
+    seq: Option<u64>,
+    /// Its latest SACK blocks.
+    sack: Option<SackBlocks>,
+    alive: bool,
+    /// Whether it counts in the minimum (alive and caught up).
+    counted: bool,
+    /// When TCP-M_TMOUT expires without a REVERSE_PATH.
+    deadline: SimTime,
+    fin: bool,
+}
+
+/// The ack-table of one multicast session at one fusion node (Figures 4 and 6).
+#[derive(Clone, Debug)]
+pub struct FusionTable {
+    /// Sorted by address.
+    children: Vec<Child>,
+    duplicate: u32,
+    last_acked: Option<u64>,
+    max_duplicate: u32,
+    timeout: Dur,
+    max_children: usize,
+    acks_in: u64,
+    acks_out: u64,
+}
+
+impl FusionTable {
+    /// An empty table: `MAX_DUPLICATE` and TCP-M_TMOUT.
+    #[must_use]
+    pub fn new(max_duplicate: u32, timeout: Dur) -> Self {
+        FusionTable {
+            children: Vec::new(),
+            duplicate: 0,
+            last_acked: None,
+            max_duplicate,
+            timeout,
+            max_children: 0,
+            acks_in: 0,
+            acks_out: 0,
+        }
+    }
+
+    fn find(&self, child: Addr) -> Result<usize, usize> {
+        self.children.binary_search_by_key(&child, |c| c.addr)
+    }
+
+    /// A REVERSE_PATH from `child` (Figure 6): set up its state the first time, revive it if
+    /// it was dead, and restart its timer. Returns whether it is new.
+    pub fn on_reverse_path(&mut self, child: Addr, now: SimTime) -> bool {
+        let deadline = now + self.timeout;
+        match self.find(child) {
+            Ok(i) => {
+                let c = &mut self.children[i];
+                c.deadline = deadline;
+                if !c.alive {
+                    c.alive = true;
+                    c.counted = false;
+                    c.fin = false;
+                }
+                false
+            }
+            Err(i) => {
+                let counted = self.last_acked.is_none();
+                self.children.insert(
+                    i,
+                    Child {
+                        addr: child,
+                        seq: None,
+                        sack: None,
+                        alive: true,
+                        counted,
+                        deadline,
+                        fin: false,
+                    },
+                );
+                self.max_children = self.max_children.max(self.children.len());
+                true
+            }
+        }
+    }
+
+    /// An ACK from `child` (Figure 4's `register_ack` then `send_ack`): the fused ACK to send,
+    /// if any. ACKs from unknown hosts are ignored.
+    pub fn on_ack(
+        &mut self,
+        child: Addr,
+        ack: u64,
+        ece: bool,
+        sack: Option<&SackBlocks>,
+    ) -> Option<Sent> {
+        let Ok(i) = self.find(child) else {
+            return None;
+        };
+        self.acks_in += 1;
+        let last = self.last_acked;
+        let c = &mut self.children[i];
+        let fresh = c.seq.is_none_or(|s| ack > s);
+        if fresh {
+            c.seq = Some(ack);
+        }
+        if fresh || c.seq == Some(ack) {
+            c.sack = sack.cloned();
+        }
+        if !c.counted {
+            if !(c.alive && last.is_none_or(|l| ack >= l)) {
+                return None;
+            }
+            c.counted = true;
+        }
+        if fresh {
+            self.duplicate = 0;
+        } else {
+            self.duplicate += 1;
+        }
+        self.send_ack(ece)
+    }
+
+    /// Timer expiry (Figure 6): every live child whose TCP-M_TMOUT has passed at `now` is
+    /// dead. Returns the dead and the fused ACK their removal releases, if any.
+    pub fn expire(&mut self, now: SimTime) -> (Vec<Addr>, Option<Sent>) {
+        let mut dead = Vec::new();
+        for c in &mut self.children {
+            if c.alive && c.deadline <= now {
+                c.alive = false;
+                c.counted = false;
+                dead.push(c.addr);
+            }
+        }
+        if dead.is_empty() {
+            return (dead, None);
+        }
+        self.duplicate = 0;
+        let sent = self.send_ack(false);
+        (dead, sent)
+    }
+
+    /// Figure 6's `send_ack()`: the minimum over counted children, sent if fresh or an allowed
+    /// duplicate.
+    fn send_ack(&mut self, ece: bool) -> Option<Sent> {
+        let mut temp: Option<u64> = None;
+        for c in self.children.iter().filter(|c| c.counted) {
+            let s = c.seq?;
+            temp = Some(temp.map_or(s, |t: u64| t.min(s)));
+        }
+        let temp = temp?;
+        let fresh = self.last_acked.is_none_or(|l| temp > l);
+        let duplicate = self.duplicate > 0 && self.duplicate <= self.max_duplicate;
+        if !(fresh || duplicate) {
+            return None;
+        }
+        self.last_acked = Some(temp);
+        self.acks_out += 1;
+        Some(Sent {
+            ack: temp,
+            ece,
+            sack: self.fused_sack(temp),
+        })
+    }
+
+    /// The segments above `temp` every counted child holds, lowest first.
+    fn fused_sack(&self, temp: u64) -> Option<SackBlocks> {
+        let counted = || self.children.iter().filter(|c| c.counted);
+        if counted().any(|c| c.seq == Some(temp) && c.sack.is_none()) {
+            return None;
+        }
+        let mut have: Vec<(u64, u64)> = vec![(temp, u64::MAX)];
+        for c in counted() {
+            let mut own: Vec<(u64, u64)> = vec![(0, c.seq.unwrap_or(0))];
+            if let Some(s) = &c.sack {
+                own.extend(s.as_slice().iter().map(|b| (b.start, b.end)));
+            }
+            have = intersect(&have, &merge(own));
+            if have.is_empty() {
+                return None;
+            }
+        }
+        let blocks: Vec<SackBlock> = have
+            .iter()
+            .take(SackBlocks::MAX)
+            .map(|&(start, end)| SackBlock { start, end })
+            .collect();
+        Some(SackBlocks::new(&blocks))
+    }
+
+    /// A FIN_ACK from `child`: whether one FIN_ACK should now go upstream (every counted child
+    /// has sent one; asked again, it says so again, for a retransmitted FIN).
+    pub fn on_fin_ack(&mut self, child: Addr) -> bool {
+        let Ok(i) = self.find(child) else {
+            return false;
+        };
+        self.children[i].fin = true;
+        let mut counted = self.children.iter().filter(|c| c.counted).peekable();
+        counted.peek().is_some() && counted.all(|c| c.fin)
+    }
+
+    /// When the next TCP-M_TMOUT expires, if a child is alive.
+    #[must_use]
+    pub fn next_deadline(&self) -> Option<SimTime> {
+        self.children
+            .iter()
+            .filter(|c| c.alive)
+            .map(|c| c.deadline)
+            .min()
+    }
+
+    /// Children known (alive or dead).
+    #[must_use]
+    pub fn children(&self) -> usize {
+        self.children.len()
+    }
+
+    /// Children alive.
+    #[must_use]
+    pub fn alive_children(&self) -> usize {
+        self.children.iter().filter(|c| c.alive).count()
+    }
+
+    /// The most children the table held.
+    #[must_use]
+    pub fn max_children(&self) -> usize {
+        self.max_children
+    }
+
+    /// Section 5.4's memory for the largest table: `3n + 3` words.
+    #[must_use]
+    pub fn memory_words(&self) -> usize {
+        3 * self.max_children + 3
+    }
+
+    /// The last fused ACK sent (`None`: none yet).
+    #[must_use]
+    pub fn last_acked(&self) -> Option<u64> {
+        self.last_acked
+    }
+
+    /// The duplicate counter.
+    #[must_use]
+    pub fn duplicate(&self) -> u32 {
+        self.duplicate
+    }
+
+    /// ACKs taken from known children, and fused ACKs sent.
+    #[must_use]
+    pub fn ack_counts(&self) -> (u64, u64) {
+        (self.acks_in, self.acks_out)
+    }
+}
+
+/// Sorted, merged ranges.
+fn merge(mut ranges: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
+    ranges.retain(|r| r.0 < r.1);
+    ranges.sort_unstable();
+    let mut out: Vec<(u64, u64)> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        match out.last_mut() {
+            Some(last) if r.0 <= last.1 => last.1 = last.1.max(r.1),
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// The intersection of two sorted lists of disjoint ranges.
+fn intersect(a: &[(u64, u64)], b: &[(u64, u64)]) -> Vec<(u64, u64)> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::new();
+    while i < a.len() && j < b.len() {
+        let start = a[i].0.max(b[j].0);
+        let end = a[i].1.min(b[j].1);
+        if start < end {
+            out.push((start, end));
+        }
+        if a[i].1 < b[j].1 {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Bytes of an encapsulated ACK carrying `sack`.
+pub(crate) fn ack_bytes(sack: Option<&SackBlocks>) -> u32 {
+    let blocks = sack.map_or(0, |s| s.as_slice().len());
+    let option = if blocks == 0 {
+        0
+    } else {
+        let n = u32::try_from(blocks).expect("at most three blocks");
+        (2 + 8 * n).div_ceil(4) * 4
+    };
+    TCP_HEADER_BYTES + option + ENCAPSULATION_BYTES
+}
+
+/// An encapsulated ACK for `sent`, to `dst`.
+pub(crate) fn fused_packet(flow: FlowId, dst: Addr, sent: Sent) -> Packet<Hdr> {
+    Packet {
+        src: Addr::default(),
+        dst,
+        flow,
+        size: ack_bytes(sent.sack.as_ref()),
+        sent_at: SimTime::ZERO,
+        ecn: Ecn::NotEct,
+        header: Hdr::TcpmAck {
+            ack: sent.ack,
+            ece: sent.ece,
+            sack: sent.sack.map(Box::new),
+        },
+    }
+}
+
+const TMOUT_TIMER: TimerSlot = TimerSlot(0);
+
+/// A router's fusion function for one session: the group's relay at its node.
+#[derive(Clone, Debug)]
+pub struct FusionNode {
+    flow: FlowId,
+    group: u32,
+    parent: Option<Addr>,
+    table: FusionTable,
+    /// PATH messages relayed.
+    paths: u64,
+    /// Children declared dead, with when.
+    deaths: Vec<(Addr, SimTime)>,
+}
+
+impl FusionNode {
+    /// The fusion function for the session of `flow` whose data goes to group `group`.
+    #[must_use]
+    pub fn new(flow: FlowId, group: u32, max_duplicate: u32, tcpm_timeout: Dur) -> Self {
+        FusionNode {
+            flow,
+            group,
+            parent: None,
+            table: FusionTable::new(max_duplicate, tcpm_timeout),
+            paths: 0,
+            deaths: Vec::new(),
+        }
+    }
+
+    /// The ack-table.
+    #[must_use]
+    pub fn table(&self) -> &FusionTable {
+        &self.table
+    }
+
+    /// The parent learned from PATH.
+    #[must_use]
+    pub fn parent(&self) -> Option<Addr> {
+        self.parent
+    }
+
+    /// PATH messages this node relayed.
+    #[must_use]
+    pub fn paths(&self) -> u64 {
+        self.paths
+    }
+
+    /// Children this node declared dead, and when.
+    #[must_use]
+    pub fn deaths(&self) -> &[(Addr, SimTime)] {
+        &self.deaths
+    }
+
+    fn arm<C: Ctx<Hdr>>(&self, ctx: &mut C) {
+        match self.table.next_deadline() {
+            Some(at) => ctx.set_timer(TMOUT_TIMER, at),
+            None => ctx.cancel_timer(TMOUT_TIMER),
+        }
+    }
+
+    fn up<C: Ctx<Hdr>>(&self, sent: Option<Sent>, ctx: &mut C) {
+        if let (Some(sent), Some(parent)) = (sent, self.parent) {
+            ctx.send(fused_packet(self.flow, parent, sent));
+        }
+    }
+}
+
+impl Agent<Hdr> for FusionNode {
+    fn on_start<C: Ctx<Hdr>>(&mut self, _ctx: &mut C) {}
+
+    fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
+        match &pkt.header {
+            Hdr::TcpmControl {
+                kind: TcpmKind::Path,
+                about,
+            } => {
+                self.parent = Some(*about);
+                self.paths += 1;
+                let mut onward = pkt.clone();
+                onward.dst = Addr::group(self.group);
+                onward.header = Hdr::TcpmControl {
+                    kind: TcpmKind::Path,
+                    about: ctx.addr(),
+                };
+                ctx.relay(onward);
+            }
+            Hdr::TcpmControl {
+                kind: TcpmKind::ReversePath,
+                about,
+            } => {
+                self.table.on_reverse_path(pkt.src, ctx.now());
+                self.arm(ctx);
+                if let Some(parent) = self.parent {
+                    ctx.send(control(self.flow, parent, TcpmKind::ReversePath, *about));
+                }
+            }
+            Hdr::TcpmControl {
+                kind: TcpmKind::FinAck,
+                ..
+            } => {
+                if self.table.on_fin_ack(pkt.src) {
+                    if let Some(parent) = self.parent {
+                        ctx.send(control(
+                            self.flow,
+                            parent,
+                            TcpmKind::FinAck,
+                            Addr::default(),
+                        ));
+                    }
+                }
+            }
+            Hdr::TcpmAck { ack, ece, sack } => {
+                let sent = self.table.on_ack(pkt.src, *ack, *ece, sack.as_deref());
+                self.up(sent, ctx);
+            }
+            _ => {}
+        }
+    }
+
+    fn on_timer<C: Ctx<Hdr>>(&mut self, slot: TimerSlot, ctx: &mut C) {
+        if slot != TMOUT_TIMER {
+            return;
+        }
+        let now = ctx.now();
+        let (dead, sent) = self.table.expire(now);
+        self.deaths.extend(dead.into_iter().map(|d| (d, now)));
+        self.up(sent, ctx);
+        self.arm(ctx);
+    }
+
+    fn stats(&self) -> AgentStats {
+        AgentStats::default()
+    }
+}
