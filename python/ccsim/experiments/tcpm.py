@@ -318,6 +318,12 @@ class _Tcpm(Experiment):
             res.write(out_dir / label, plots=False)
 
 
+#: Why a sum of rates may pass 1 by a little: TCP-M's rate over a window counts segments first
+#: sent in it, which run ahead of those delivered by what the windows hold at its two ends (at
+#: most 20 segments each, 2 % of the quick runs' windows).
+TOGETHER = "up to 1.02: sent, not delivered"
+
+
 def _count(name: str, measured: float, expected: str, low: float, high: float, unit: str = "receivers") -> Check:
     return Check(name, measured, expected, low, high, SOURCE, unit=unit)
 
@@ -399,8 +405,8 @@ class TwoSessions(_Tcpm):
                                            "about 1 (about 1 Mbit/s each of R3-D4's 2)", 0.75, 1.25, SOURCE,
                                            unit="ratio"))
             report.checks.append(Check(f"s1 + s2 / payload rate of {link} (last half)", sum(rates.values()) / ceiling,
-                                       "a shade under 1 (the link is shared, not wasted)", 0.85, 1.0, SOURCE,
-                                       unit="ratio"))
+                                       f"a shade under 1 (the link is shared, not wasted); {TOGETHER}", 0.85, 1.02,
+                                       SOURCE, unit="ratio"))
             panel.slopes.append(rate_line(traces["s1"], ceiling / 2, PACKET - HEADER,
                                           f"half of {link} ({rate / 2e6:g} Mbit/s)"))
         else:
@@ -450,7 +456,8 @@ class WithUnicast(_Tcpm):
         report.checks.append(Check(f"unicast / half the payload rate of {link} (last half)", u / (ceiling / 2),
                                    "about 1 (about 1 Mbit/s each)", 0.75, 1.25, SOURCE, unit="ratio"))
         report.checks.append(Check(f"TCP-M + unicast / payload rate of {link} (last half)", (m + u) / ceiling,
-                                   "a shade under 1 (they share R3-D4's 2 Mbit/s)", 0.85, 1.0, SOURCE, unit="ratio"))
+                                   f"a shade under 1 (they share R3-D4's 2 Mbit/s); {TOGETHER}", 0.85, 1.02, SOURCE,
+                                   unit="ratio"))
         report.checks.append(_count("receivers reported failed", len(tcpm(res, "m1")["failed"]), "none", 0, 0))
         self._write(out_dir, runs)
         panels = [Panel("", [Curve("TCP-M S -> D1..D5", trace), Curve("unicast S -> D4", delivered(res, "u1", PACKET - HEADER))],
@@ -516,7 +523,7 @@ class Reroute(_Tcpm):
         return 5.0 if quick else 8.0
 
     def specs(self, quick: bool) -> dict[str, dict[str, Any]]:
-        fusion = sorted({a for a, *_ in FIG7_LINKS} | {b for _, b, *_ in FIG7_LINKS} - {"R2"})
+        fusion = sorted(({a for a, *_ in FIG7_LINKS} | {b for _, b, *_ in FIG7_LINKS}) - {"R2"})
         return {"run": fig7_spec([session("m1", "S", RECEIVERS, fusion=fusion)], self.duration(quick),
                                  reroute="instant", events=[{"at": f"{self.crash:g}s", "node": "R2", "state": "down"}])}
 
@@ -579,10 +586,16 @@ class FastRetransmit(_Tcpm):
                                     unit="segments"))
         report.checks.append(_count("other segments retransmitted", len(again - set(self.dropped)), "none", 0, 0,
                                     unit="segments"))
-        report.checks.append(_count("receivers reported failed", len(s["failed"]), "none", 0, 0))
-        self._write(out_dir, runs)
         lost = trace.times[np.isin(trace.seqs, self.dropped)]
         first = float(lost.min()) if len(lost) else 0.0
+        # Ours: the rate from 1 s after the first loss against the rate in the second before it.
+        duration = self.duration(quick)
+        before = trace.rate(first - 1.0, first, PACKET - HEADER)
+        after = trace.rate(first + 1.0, duration, PACKET - HEADER)
+        report.checks.append(Check("rate from 1 s after the losses / rate in the second before", after / before,
+                                   "1: the transfer continues as before", 0.9, 1.1, SOURCE, unit="ratio"))
+        report.checks.append(_count("receivers reported failed", len(s["failed"]), "none", 0, 0))
+        self._write(out_dir, runs)
         panels = [Panel("whole run", [Curve("TCP-M S -> D1..D5", trace)], [(first, "segment 333 first sent")], []),
                   Panel("around the losses", [Curve("TCP-M S -> D1..D5", trace)], [(first, "segment 333 first sent")],
                         [], window=(max(0.0, first - 0.3), first + 0.7))]
