@@ -231,7 +231,7 @@ def test_the_sequence_figure_labels_every_reference_line_and_ends_with_the_data(
     [fig] = saved
     ax_all, ax_zoom = fig.axes[:2]
     assert ax_all.get_xlim() == (0.0, 2.1)  # the last transmission
-    assert ax_zoom.get_xlim() == (0.5, 1.0)
+    assert ax_zoom.get_xlim() == (0.5, 0.8)  # the last transmission in the window
     labels = {text.get_text() for text in ax_all.get_legend().get_texts()}
     assert labels == {"TCP-M", "R3 crashes", "10 segments/s"}
     # The reference line rises 10 segments a second from the first transmission.
@@ -314,8 +314,25 @@ NOT_YET = {
 
 
 @cache
+def drawn(name: str, out: str) -> tuple[ExperimentReport, tuple[Figure, ...]]:
+    """The quick variant's report and the figures it saved (kept open for inspection)."""
+    saved: list[Figure] = []
+    original = Figure.savefig
+
+    def keep(self: Figure, *args: Any, **kwargs: Any) -> None:
+        saved.append(self)
+        original(self, *args, **kwargs)
+
+    Figure.savefig = keep  # type: ignore[method-assign]
+    try:
+        report = REGISTRY[name].run(Path(out), quick=True, jobs=2)
+    finally:
+        Figure.savefig = original  # type: ignore[method-assign]
+    return report, tuple(saved)
+
+
 def quick_report(name: str, out: str) -> ExperimentReport:
-    return REGISTRY[name].run(Path(out), quick=True, jobs=2)
+    return drawn(name, out)[0]
 
 
 @pytest.fixture(scope="module")
@@ -344,6 +361,25 @@ def test_every_check_is_listed_and_every_figure_written(name: str, out_dir: Path
         assert sum(c.name.startswith(check) for check in listed) == 1, c.name
     assert report.figures and all(f.stat().st_size > 10_000 for f in report.figures)
     assert (out_dir / name / "run" / "summary.json").exists() or name == "tcpm-fusion"
+
+
+@pytest.mark.parametrize("name", EXPERIMENTS)
+def test_figures_keep_the_house_rules(name: str, out_dir: Path) -> None:
+    # tests/test_figures.py's rules: every reference line in a legend, a time axis from 0 or its
+    # window's start to the last point drawn.
+    _, figures = drawn(name, str(out_dir / name))
+    assert figures
+    for fig in figures:
+        for ax in fig.axes:
+            if not ax.get_visible():
+                continue
+            data = [ln for ln in ax.lines if ln.get_transform() == ax.transData]
+            labels = {text.get_text() for text in ax.get_legend().get_texts()}
+            assert {ln.get_label() for ln in ax.lines} <= labels, name
+            xs = np.concatenate([np.asarray(ln.get_xdata(), dtype=float) for ln in data])
+            lo, hi = ax.get_xlim()
+            assert hi == pytest.approx(xs.max(), abs=1e-9) and 0 <= lo <= xs.min(), (name, ax.get_title())
+            assert ax.get_ylabel() == "packet sequence number" and ax.get_xlabel() == "time (s)"
 
 
 def test_every_tcpm_experiment_is_registered() -> None:

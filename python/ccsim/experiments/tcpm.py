@@ -271,16 +271,16 @@ def sequence_figure(path: Path, title: str, panels: list[Panel]) -> Path:
     for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
     for ax, panel in zip(axes.flat, panels):
-        t0, t1 = panel.window if panel.window else (0.0, 0.0)
-        end = t1
+        t0, t1 = panel.window if panel.window else (0.0, math.inf)
+        end = t0
         for k, curve in enumerate(panel.curves):
             t, s = curve.trace.times, curve.trace.seqs
-            if panel.window:
-                keep = (t >= t0) & (t <= t1)
-                t, s = t[keep], s[keep]
+            keep = (t >= t0) & (t <= t1)
+            t, s = t[keep], s[keep]
             ax.plot(t, s, ".", markersize=1.5, color=f"C{k}", label=curve.label)
-            if len(t) and not panel.window:
+            if len(t):
                 end = max(end, float(t.max()))
+        # The time axis ends with the last transmission shown (an empty panel shows a second).
         end = end if end > t0 else t0 + 1.0
         for k, (ts, seq0, per_s, label) in enumerate(panel.slopes):
             start = max(ts, t0)
