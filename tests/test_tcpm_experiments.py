@@ -232,11 +232,12 @@ def test_the_sequence_figure_labels_every_reference_line_and_ends_with_the_data(
     ax_all, ax_zoom = fig.axes[:2]
     assert ax_all.get_xlim() == (0.0, 2.1)  # the last transmission
     assert ax_zoom.get_xlim() == (0.5, 0.8)  # the last transmission in the window
-    labels = {text.get_text() for text in ax_all.get_legend().get_texts()}
-    assert labels == {"TCP-M", "R3 crashes", "10 segments/s"}
+    legend = ax_all.get_legend()
+    assert legend is not None
+    assert {text.get_text() for text in legend.get_texts()} == {"TCP-M", "R3 crashes", "10 segments/s"}
     # The reference line rises 10 segments a second from the first transmission.
     ref = [ln for ln in ax_all.lines if ln.get_label() == "10 segments/s"][0]
-    (x0, x1), (y0, y1) = ref.get_xdata(), ref.get_ydata()
+    (x0, x1), (y0, y1) = np.asarray(ref.get_xdata(), dtype=float), np.asarray(ref.get_ydata(), dtype=float)
     assert (y1 - y0) / (x1 - x0) == pytest.approx(10.0)
 
 
@@ -374,8 +375,9 @@ def test_figures_keep_the_house_rules(name: str, out_dir: Path) -> None:
             if not ax.get_visible():
                 continue
             data = [ln for ln in ax.lines if ln.get_transform() == ax.transData]
-            labels = {text.get_text() for text in ax.get_legend().get_texts()}
-            assert {ln.get_label() for ln in ax.lines} <= labels, name
+            legend = ax.get_legend()
+            assert legend is not None, name
+            assert {ln.get_label() for ln in ax.lines} <= {text.get_text() for text in legend.get_texts()}, name
             xs = np.concatenate([np.asarray(ln.get_xdata(), dtype=float) for ln in data])
             lo, hi = ax.get_xlim()
             assert hi == pytest.approx(xs.max(), abs=1e-9) and 0 <= lo <= xs.min(), (name, ax.get_title())
