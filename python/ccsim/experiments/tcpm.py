@@ -25,8 +25,8 @@ CHOICE: DropTail queues of 50 packets everywhere (ns-2's default ``limit_``; the
 none).
 CHOICE: the embedded TCP's window is capped at 20 segments (``max_window = 20``), ns-2's default
 ``window_``: the paper ran ns-2 with no word on it, and Table 1's unicast throughputs (174.3 kbit/s
-on 500 kbit/s links, 5 hops; 145.2 with 6 hops, a ratio of 6/5) are what a window of 20 segments
-of 40 B gives over those round trips, not what the links carry.
+on 500 kbit/s links with 5 hops, 145.2 with 6) are in the ratio 6/5 of the round trips, as a
+window-limited sender's are, and far below what the links carry.
 CHOICE: tcpm-fusion's "40 byte" segments are 40 B of payload in 80 B packets (our TCP header is
 40 B and a packet must carry data); ns-2 sent 40 B packets and counted them as 40 B of data, so
 the throughputs compare, while our data packets load the links twice as much.
