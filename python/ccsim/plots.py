@@ -81,7 +81,31 @@ def plot_result(result: Result, out_dir: Path) -> list[Path]:
             path = _plot_one(result, out_dir, var, title, unit, scale, recorded, flows, flow_cols, extremes)
             if path is not None:
                 written.append(path)
+        if "seq:change" in recorded:
+            written.append(_plot_sequence(result, out_dir))
     return written
+
+
+def _plot_sequence(result: Result, out_dir: Path) -> Path:
+    """The sequence-number plot of the ``seq`` trace: one dot per transmitted segment."""
+    import matplotlib.pyplot as plt
+
+    rows = result.table[result.table["variable"] == "seq:change"]
+    fig, ax = plt.subplots(figsize=(8, 4.5), constrained_layout=True)
+    entities = [e for e in rows["entity"].cat.categories if (rows["entity"] == e).any()]
+    for entity in entities[:MAX_FLOW_LINES]:
+        mine = rows[rows["entity"] == entity]
+        ax.scatter(mine["time"], mine["value"], s=2, label=str(entity))
+    if 1 < len(entities) <= MAX_FLOW_LINES:
+        ax.legend(fontsize="small", markerscale=4)
+    ax.set_title("segments sent")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("segment number")
+    ax.grid(True, alpha=0.3)
+    path = out_dir / "seq.png"
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
 
 
 def _plot_one(result: Result, out_dir: Path, var: str, title: str, unit: str, scale: float, recorded: set[str],

@@ -70,6 +70,9 @@ fn a_finite_transfer_reaches_every_receiver_at_the_slowest_branch_rate() {
     assert_eq!(s["fusion_nodes"]["R1"], json!(3));
     assert_eq!(s["fusion_nodes"]["R3"], json!(2));
     assert_eq!(s["max_fusion_memory_words"], json!(12));
+    // After FIN_ACK the fusion nodes release the session (section 4.4): no child is declared
+    // dead when the receivers stop sending REVERSE_PATH.
+    assert_eq!(s["deaths"], json!([]));
     // Fewer ACKs reach the source than the receivers send: fusion.
     let at_source = s["acks_at_source"].as_u64().unwrap();
     let from_receivers = s["acks_from_receivers"].as_u64().unwrap();

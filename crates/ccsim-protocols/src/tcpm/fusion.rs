@@ -33,6 +33,11 @@
 //! that triggered the fused one.
 //!
 //! Memory (section 5.4): a table holds three words per child and three more, `3n + 3`.
+//!
+//! Tear-down (section 4.4): once every counted child has sent FIN_ACK, the node passes one on
+//! and "deletes all state": its timers stop and REVERSE_PATHs are ignored.
+//! CHOICE: it still knows its children, so that the FIN_ACKs a retransmitted FIN brings are
+//! passed on again.
 
 use ccsim_core::{Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
 
@@ -376,6 +381,8 @@ pub struct FusionNode {
     paths: u64,
     /// Children declared dead, with when.
     deaths: Vec<(Addr, SimTime)>,
+    /// FIN_ACK passed on: the session's state is released.
+    closed: bool,
 }
 
 impl FusionNode {
@@ -389,6 +396,7 @@ impl FusionNode {
             table: FusionTable::new(max_duplicate, tcpm_timeout),
             paths: 0,
             deaths: Vec::new(),
+            closed: false,
         }
     }
 
@@ -452,7 +460,7 @@ impl Agent<Hdr> for FusionNode {
             Hdr::TcpmControl {
                 kind: TcpmKind::ReversePath,
                 about,
-            } => {
+            } if !self.closed => {
                 self.table.on_reverse_path(pkt.src, ctx.now());
                 self.arm(ctx);
                 if let Some(parent) = self.parent {
@@ -464,6 +472,8 @@ impl Agent<Hdr> for FusionNode {
                 ..
             } => {
                 if self.table.on_fin_ack(pkt.src) {
+                    self.closed = true;
+                    ctx.cancel_timer(TMOUT_TIMER);
                     if let Some(parent) = self.parent {
                         ctx.send(control(
                             self.flow,
@@ -483,7 +493,7 @@ impl Agent<Hdr> for FusionNode {
     }
 
     fn on_timer<C: Ctx<Hdr>>(&mut self, slot: TimerSlot, ctx: &mut C) {
-        if slot != TMOUT_TIMER {
+        if slot != TMOUT_TIMER || self.closed {
             return;
         }
         let now = ctx.now();
