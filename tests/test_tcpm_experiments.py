@@ -99,13 +99,6 @@ def test_new_data_leaves_out_retransmissions() -> None:
     assert WORKED.retransmitted() == {2, 3}
 
 
-def test_the_rate_of_new_data_counts_first_transmissions_in_the_window() -> None:
-    # (0.15, 0.65]: segments 1..5 (5 x 960 B) in 0.5 s; the retransmissions at 0.7, 0.8 are outside.
-    assert WORKED.rate(0.15, 0.65, 960) == pytest.approx(5 * 960 * 8 / 0.5)
-    # (0.65, 1.95]: only retransmissions: no new data.
-    assert WORKED.rate(0.65, 1.95, 960) == 0.0
-
-
 def test_the_longest_pause_ends_when_new_data_resumes() -> None:
     assert WORKED.longest_pause(0.55, 3.0) == (0.6, 2.0)
     # A pause that runs to the end of the window.
