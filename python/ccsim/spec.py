@@ -86,6 +86,17 @@ class Scenario:
         self._spec.setdefault("ticp", []).append(session)
         return self
 
+    def tcpm(self, name: str, source: str, receivers: list[str] | tuple[str, ...] | str, **options: Any) -> Scenario:
+        """Add a TCP-M reliable multicast session from ``source`` to ``receivers`` (a name or a
+        list of names); ``options`` are the TOML keys (protocol, fusion, start, stop, size,
+        packet_size, delayed_ack, rcvr_timeout, tcpm_timeout, max_duplicate, join_timeout,
+        join_retries, path_timeout, path_retries, options)."""
+        session: dict[str, Any] = {"name": name, "source": source,
+                                   "receivers": [receivers] if isinstance(receivers, str) else list(receivers)}
+        session.update(options)
+        self._spec.setdefault("tcpm", []).append(session)
+        return self
+
     def drop(self, flow: str, link: str, seqs: list[int]) -> Scenario:
         """Drop the first arrival of data packets ``seqs`` of ``flow`` on direction ``link`` ("a->b")."""
         self._spec.setdefault("drops", []).append({"flow": flow, "link": link, "seqs": list(seqs)})

@@ -11,9 +11,10 @@ from .cbraa import EXPERIMENTS as CBRAA_EXPERIMENTS
 from .dumbbell import DumbbellNewReno
 from .primo import EXPERIMENTS as PRIMO_EXPERIMENTS
 from .satellite import EXPERIMENTS as SATELLITE_EXPERIMENTS
+from .tcpm import EXPERIMENTS as TCPM_EXPERIMENTS
 from .ticp import EXPERIMENTS as TICP_EXPERIMENTS
 
 REGISTRY: dict[str, Experiment] = {e.name: e for e in [DumbbellNewReno(), *TICP_EXPERIMENTS, *SATELLITE_EXPERIMENTS,
-                                                *CBRAA_EXPERIMENTS, *PRIMO_EXPERIMENTS]}
+                                                *CBRAA_EXPERIMENTS, *PRIMO_EXPERIMENTS, *TCPM_EXPERIMENTS]}
 
 __all__ = ["Check", "Experiment", "ExperimentReport", "REGISTRY"]
