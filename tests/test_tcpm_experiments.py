@@ -264,6 +264,10 @@ REPRODUCED = {
     ("tcpm-crash", "receivers that confirmed"),
     ("tcpm-reroute", "receivers reported failed"), ("tcpm-reroute", "longest pause"),
     ("tcpm-fastrtx", "timeouts"), ("tcpm-fastrtx", "segments 333..337"), ("tcpm-fastrtx", "receivers reported failed"),
+    ("tcpm-fastrtx", "ours, fused duplicates: other segments retransmitted"),
+    ("tcpm-fastrtx", "ours, fused duplicates: rate from 1 s after the losses"),
+    ("tcpm-random", "ours, fused duplicates, 100kbps: rate over the last"),
+    ("tcpm-random", "ours, fused duplicates, 50kbps: rate over the last"),
     ("tcpm-random", "100kbps: receivers reported failed"),
     ("tcpm-fusion", "63 nodes: 63 FNs / unicast"), ("tcpm-fusion", "63 nodes: 31 FNs / 63 FNs"),
     ("tcpm-fusion", "63 nodes: 15 FNs / unicast"), ("tcpm-fusion", "63 nodes: source-only FNs / unicast"),
@@ -272,8 +276,9 @@ REPRODUCED = {
 }
 # The cycle of spurious fast retransmits that three of these share: a retransmission is multicast
 # to every receiver; those that hold the segment answer with duplicate ACKs, which each fusion
-# node forwards (Figure 4: 0 < duplicate < MAX_DUPLICATE), so three or more reach the sender,
-# which fast-retransmits a segment nobody lost, whose copies make the next duplicates.
+# node forwards (Figure 4: 0 < duplicate <= MAX_DUPLICATE), so three or more reach the sender,
+# which fast-retransmits a segment nobody lost, whose copies make the next duplicates. The rows
+# "ours, fused duplicates" rerun the set-up with duplicate_rule = "fused" (docs/protocols.md).
 CYCLE = ("a cycle of spurious fast retransmits (receivers holding a retransmitted segment send duplicate ACKs, "
          "which fusion nodes forward)")
 NOT_YET = {
@@ -298,6 +303,19 @@ NOT_YET = {
     ("tcpm-random", "50kbps: receivers reported failed"):
         "2: REVERSE_PATHs lost on the congested upstream n90->n0 make receivers time out and revive all "
         "through the run; two are dead at its end",
+    ("tcpm-reroute", "ours, fused duplicates: rate after the crash"):
+        "0.33: no spurious retransmission now, but Vegas's BaseRTT, the connection's minimum (50 ms before "
+        "the crash), against 99 ms on the new path holds cwnd at 4 segments (measured); with NewReno "
+        "embedded and fused duplicates 1.00 of D4-R4's payload rate from 3 s",
+    ("tcpm-random", "100kbps: rate over the last"): f"0.50: {CYCLE}",
+    ("tcpm-random", "50kbps: rate over the last"): f"0.53: {CYCLE}",
+    ("tcpm-random", "ours, fused duplicates, 100kbps: throughput"):
+        "0.76 over the minute: the rate reaches the links' (1.00) only from 30 s: set-up ends at 2.1 s "
+        "(93 JOIN_REQUESTs at once overflow n0's 50-packet queue, 42 retried), the initial RTO (1 s) "
+        "times segment 0 out before its 1.3 s round trip ends, and Vegas's slow start doubles every "
+        "other 1.3 s round trip",
+    ("tcpm-random", "ours, fused duplicates, 50kbps: throughput"):
+        "0.81 over the minute: the same slow start (the rate is 1.00 of the link's from 30 s)",
     ("tcpm-fusion", "63 nodes: unicast Vegas"):
         "70.2 kbit/s: 20 segments of 40 B per 91 ms round trip to the farthest leaf; the paper's 174.3 "
         "implies a 37 ms round trip",

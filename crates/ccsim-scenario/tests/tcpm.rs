@@ -199,11 +199,11 @@ fn sessions_are_deterministic() {
 }
 
 #[test]
-fn figure4s_duplicates_start_a_cycle_of_spurious_retransmissions_the_minimum_rule_ends_it() {
+fn figure4s_duplicates_start_a_cycle_of_spurious_retransmissions_fused_duplicates_end_it() {
     // D1 loses 333..337 under a 20-segment window (ns-2's default), NewReno: each
     // retransmission reaches every receiver, those that hold it send duplicates, Figure 4
-    // passes them on and the sender retransmits again, for the rest of the run. Counting only
-    // repeats from children at the minimum ends the cycle after the recovery (docs/protocols.md).
+    // passes them on and the sender retransmits again, for the rest of the run. Fusing the
+    // duplicates by the minimum ends the cycle after the recovery (docs/protocols.md).
     let retx = |rule: &str| {
         let o = run(
             "10s",
@@ -215,7 +215,7 @@ fn figure4s_duplicates_start_a_cycle_of_spurious_retransmissions_the_minimum_rul
         );
         summary(&o)["retransmissions"].as_u64().unwrap()
     };
-    let (figure4, minimum) = (retx("figure4"), retx("minimum"));
+    let (figure4, fused) = (retx("figure4"), retx("fused"));
     assert!(figure4 > 500, "{figure4}");
-    assert!(minimum < 50, "{minimum}");
+    assert!(fused < 50, "{fused}");
 }

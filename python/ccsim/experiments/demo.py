@@ -22,7 +22,7 @@ from pathlib import Path
 
 #: The experiments ``make demo`` runs: one of each family, the headline ones first.
 DEMO: list[str] = ["dumbbell-newreno", "ticp-fwd", "ticp-rev", "sat-slowstart", "cbraa-vs-mathis",
-                   "cbraa-arrivals", "primo-bw", "primo-parking"]
+                   "cbraa-arrivals", "primo-bw", "primo-parking", "tcpm-single", "tcpm-fusion"]
 
 STATUS_DOC = "docs/experiments.md"
 #: ``ccsim reproduce`` exit statuses of an experiment that ran.

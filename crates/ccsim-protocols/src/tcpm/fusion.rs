@@ -55,6 +55,9 @@ pub struct Sent {
     pub ece: bool,
     /// Segments above `ack` every counted child holds.
     pub sack: Option<SackBlocks>,
+    /// How many copies to send: more than one when duplicates are passed on together
+    /// ([`DuplicateRule::Fused`]).
+    pub copies: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -63,6 +66,8 @@ struct Child {
     seq: Option<u64>,
     /// Its latest SACK blocks.
     sack: Option<SackBlocks>,
+    /// Duplicates it sent at its current `seq`.
+    dups: u32,
     alive: bool,
     /// Whether it counts in the minimum (alive and caught up).
     counted: bool,
@@ -75,6 +80,7 @@ struct Child {
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Indexed {
     seq: Option<u64>,
+    dups: u32,
     alive: bool,
     counted: bool,
     deadline: SimTime,
@@ -85,6 +91,7 @@ impl Child {
     fn indexed(&self) -> Indexed {
         Indexed {
             seq: self.seq,
+            dups: self.dups,
             alive: self.alive,
             counted: self.counted,
             deadline: self.deadline,
@@ -102,8 +109,8 @@ impl Child {
 #[derive(Clone, Debug)]
 pub struct FusionTable {
     children: BTreeMap<Addr, Child>,
-    /// (highest ACK, child) of the counted children that have sent one.
-    acked: BTreeSet<(u64, Addr)>,
+    /// (highest ACK, duplicates at it, child) of the counted children that have sent one.
+    acked: BTreeSet<(u64, u32, Addr)>,
     /// Counted children that have sent no ACK yet (they hold the minimum at -1).
     counted_unacked: usize,
     /// Counted children.
@@ -113,6 +120,8 @@ pub struct FusionTable {
     /// (TCP-M_TMOUT deadline, child) of the live children.
     deadlines: BTreeSet<(SimTime, Addr)>,
     duplicate: u32,
+    /// Duplicates of `last_acked` passed on ([`DuplicateRule::Fused`]).
+    forwarded: u32,
     last_acked: Option<u64>,
     max_duplicate: u32,
     rule: DuplicateRule,
@@ -134,6 +143,7 @@ impl FusionTable {
             fin_missing: 0,
             deadlines: BTreeSet::new(),
             duplicate: 0,
+            forwarded: 0,
             last_acked: None,
             max_duplicate,
             rule: DuplicateRule::Figure4,
@@ -164,7 +174,7 @@ impl FusionTable {
                 self.counted -= 1;
                 match b.seq {
                     Some(s) => {
-                        self.acked.remove(&(s, child));
+                        self.acked.remove(&(s, b.dups, child));
                     }
                     None => self.counted_unacked -= 1,
                 }
@@ -180,7 +190,7 @@ impl FusionTable {
             self.counted += 1;
             match after.seq {
                 Some(s) => {
-                    self.acked.insert((s, child));
+                    self.acked.insert((s, after.dups, child));
                 }
                 None => self.counted_unacked += 1,
             }
@@ -209,6 +219,7 @@ impl FusionTable {
         let c = Child {
             seq: None,
             sack: None,
+            dups: 0,
             alive: true,
             counted: self.last_acked.is_none(),
             deadline,
@@ -237,6 +248,9 @@ impl FusionTable {
         let fresh = c.seq.is_none_or(|s| ack > s);
         if fresh {
             c.seq = Some(ack);
+            c.dups = 0;
+        } else if c.seq == Some(ack) {
+            c.dups = c.dups.saturating_add(1);
         }
         if fresh || c.seq == Some(ack) {
             c.sack = sack.cloned();
@@ -251,12 +265,13 @@ impl FusionTable {
         if !counted {
             return None;
         }
+        if self.rule == DuplicateRule::Fused {
+            return self.send_fused(ece);
+        }
         if fresh {
             self.duplicate = 0;
-        } else if self.rule == DuplicateRule::Figure4 || last == Some(ack) {
-            self.duplicate += 1;
         } else {
-            return None;
+            self.duplicate += 1;
         }
         self.send_ack(ece)
     }
@@ -284,7 +299,11 @@ impl FusionTable {
             return (dead, None);
         }
         self.duplicate = 0;
-        let sent = self.send_ack(false);
+        let sent = if self.rule == DuplicateRule::Fused {
+            self.send_fused(false)
+        } else {
+            self.send_ack(false)
+        };
         (dead, sent)
     }
 
@@ -306,15 +325,48 @@ impl FusionTable {
             ack: temp,
             ece,
             sack: self.fused_sack(temp),
+            copies: 1,
+        })
+    }
+
+    /// [`DuplicateRule::Fused`]: the minimum, sent once when fresh; and duplicates of it fused
+    /// as ACKs are, by the minimum: the k-th goes up once every counted child at the minimum
+    /// has sent k duplicates of it (at most `MAX_DUPLICATE`).
+    fn send_fused(&mut self, ece: bool) -> Option<Sent> {
+        if self.counted_unacked > 0 {
+            return None;
+        }
+        let &(temp, fewest, _) = self.acked.first()?;
+        let mut copies = 0;
+        if self.last_acked.is_none_or(|l| temp > l) {
+            self.last_acked = Some(temp);
+            self.forwarded = 0;
+            copies = 1;
+        }
+        let due = fewest.min(self.max_duplicate);
+        if due > self.forwarded {
+            copies += due - self.forwarded;
+            self.forwarded = due;
+        }
+        if copies == 0 {
+            return None;
+        }
+        self.acks_out += u64::from(copies);
+        Some(Sent {
+            ack: temp,
+            ece,
+            sack: self.fused_sack(temp),
+            copies,
         })
     }
 
     /// The segments above `temp` every counted child holds, lowest first.
     fn fused_sack(&self, temp: u64) -> Option<SackBlocks> {
         let at_temp = self.acked.range(
-            (temp, Addr::default())
+            (temp, 0, Addr::default())
                 ..=(
                     temp,
+                    u32::MAX,
                     Addr {
                         node: u32::MAX,
                         agent: u32::MAX,
@@ -323,7 +375,7 @@ impl FusionTable {
         );
         if at_temp
             .into_iter()
-            .any(|(_, a)| self.children[a].sack.is_none())
+            .any(|(_, _, a)| self.children[a].sack.is_none())
         {
             return None;
         }
@@ -537,6 +589,9 @@ impl FusionNode {
 
     fn up<C: Ctx<Hdr>>(&self, sent: Option<Sent>, ctx: &mut C) {
         if let (Some(sent), Some(parent)) = (sent, self.parent) {
+            for _ in 1..sent.copies {
+                ctx.send(fused_packet(self.flow, parent, sent.clone()));
+            }
             ctx.send(fused_packet(self.flow, parent, sent));
         }
     }

@@ -101,10 +101,12 @@ pub enum DuplicateRule {
     /// duplicate if it is not a fresh one for that particular receiver", section 4.3).
     #[default]
     Figure4,
-    /// Only a repeat from a child whose ACK is the node's `last_acked`: a child ahead of the
-    /// minimum says nothing about the segment the minimum waits for. Not in the paper: our
-    /// remedy for the cycle Figure 4 starts (docs/protocols.md, TCP-M).
-    Minimum,
+    /// Duplicates fused as ACKs are, by the minimum: the k-th duplicate of `last_acked` goes
+    /// up once every counted child at the minimum has sent k duplicates of it. A child ahead of
+    /// the minimum says nothing about the segment the minimum waits for, and one segment
+    /// multicast to N receivers that all hold it makes N duplicates but one event. Not in the
+    /// paper: our remedy for the cycle Figure 4 starts (docs/protocols.md, TCP-M).
+    Fused,
 }
 
 /// The timers and limits of a session (section 4.5 and Figure 4); the defaults are the

@@ -376,6 +376,13 @@ impl TcpmSource {
     }
 
     fn to_tcp<C: Ctx<Hdr>>(&mut self, sent: Sent, ctx: &mut C) {
+        for _ in 1..sent.copies {
+            self.ack_tcp(sent.clone(), ctx);
+        }
+        self.ack_tcp(sent, ctx);
+    }
+
+    fn ack_tcp<C: Ctx<Hdr>>(&mut self, sent: Sent, ctx: &mut C) {
         if !matches!(self.phase, Phase::Data | Phase::Closing) {
             return;
         }

@@ -515,7 +515,11 @@ fn a_finite_transfer_ends_with_fin_fused_fin_ack_and_close() {
 #[derive(Default)]
 struct PlainTable {
     children: Vec<(Addr, Option<u64>, bool, bool, SimTime, bool)>, // addr, seq, alive, counted, deadline, fin
+    /// Duplicates each child sent at its current seq.
+    dups: Vec<u32>,
     duplicate: u32,
+    forwarded: u32,
+    fused: bool,
     last: Option<u64>,
 }
 
@@ -527,9 +531,26 @@ impl PlainTable {
             temp = Some(temp.map_or(s, |t: u64| t.min(s)));
         }
         let temp = temp?;
+        if self.fused {
+            let mut copies = 0;
+            if self.last.is_none_or(|l| temp > l) {
+                (self.last, self.forwarded, copies) = (Some(temp), 0, 1);
+            }
+            let fewest = (0..self.children.len())
+                .filter(|&i| self.children[i].3 && self.children[i].1 == Some(temp))
+                .map(|i| self.dups[i])
+                .min()
+                .unwrap_or(0)
+                .min(5);
+            if fewest > self.forwarded {
+                copies += fewest - self.forwarded;
+                self.forwarded = fewest;
+            }
+            return (copies > 0).then_some(temp * 100 + u64::from(copies));
+        }
         if self.last.is_none_or(|l| temp > l) || (self.duplicate > 0 && self.duplicate <= 5) {
             self.last = Some(temp);
-            return Some(temp);
+            return Some(temp * 100 + 1);
         }
         None
     }
@@ -537,9 +558,21 @@ impl PlainTable {
 
 #[test]
 fn the_indexed_table_decides_as_the_plain_scan_of_figures_4_and_6() {
+    model_run(DuplicateRule::Figure4);
+}
+
+#[test]
+fn the_indexed_fused_rule_decides_as_a_plain_scan() {
+    model_run(DuplicateRule::Fused);
+}
+
+fn model_run(rule: DuplicateRule) {
     let mut rng = ccsim_core::RngStream::new(11, "fusion-model");
-    let mut table = FusionTable::new(5, Dur::from_secs(2));
-    let mut plain = PlainTable::default();
+    let mut table = FusionTable::new(5, Dur::from_secs(2)).with_rule(rule);
+    let mut plain = PlainTable {
+        fused: rule == DuplicateRule::Fused,
+        ..PlainTable::default()
+    };
     let hosts: Vec<Addr> = (0..12)
         .map(|i| Addr {
             node: i % 5,
@@ -569,20 +602,27 @@ fn the_indexed_table_decides_as_the_plain_scan_of_figures_4_and_6() {
                     plain
                         .children
                         .push((child, None, true, counted_new, deadline, false));
+                    plain.dups.push(0);
                 }
             }
         } else if draw < 0.9 {
             // ACKs mostly creep forward, sometimes repeat.
             let base = plain.last.unwrap_or(0);
             let ack = base + (rng.uniform() * 4.0) as u64;
-            let got = table.on_ack(child, ack, false, None).map(|s| s.ack);
+            let got = table
+                .on_ack(child, ack, false, None)
+                .map(|s| s.ack * 100 + u64::from(s.copies));
             let last = plain.last;
-            let want = match plain.children.iter_mut().find(|c| c.0 == child) {
+            let at = plain.children.iter().position(|c| c.0 == child);
+            let want = match at.map(|i| (i, &mut plain.children[i])) {
                 None => None,
-                Some(c) => {
+                Some((i, c)) => {
                     let fresh = c.1.is_none_or(|s| ack > s);
                     if fresh {
                         c.1 = Some(ack);
+                        plain.dups[i] = 0;
+                    } else if c.1 == Some(ack) {
+                        plain.dups[i] += 1;
                     }
                     if !c.3 && c.2 && last.is_none_or(|l| ack >= l) {
                         c.3 = true;
@@ -620,7 +660,7 @@ fn the_indexed_table_decides_as_the_plain_scan_of_figures_4_and_6() {
             dead_sorted.sort();
             want_dead.sort();
             assert_eq!(dead_sorted, want_dead);
-            assert_eq!(got.map(|s| s.ack), want);
+            assert_eq!(got.map(|s| s.ack * 100 + u64::from(s.copies)), want);
         } else {
             let got = table.on_fin_ack(child);
             let want = match plain.children.iter_mut().find(|c| c.0 == child) {
@@ -644,10 +684,10 @@ fn the_indexed_table_decides_as_the_plain_scan_of_figures_4_and_6() {
 }
 
 #[test]
-fn the_minimum_rule_counts_only_repeats_from_children_at_the_minimum() {
+fn fused_duplicates_come_from_the_children_at_the_minimum_only() {
     for (rule, passed_on) in [
         (DuplicateRule::Figure4, Some(4)),
-        (DuplicateRule::Minimum, None),
+        (DuplicateRule::Fused, None),
     ] {
         let mut t = FusionTable::new(5, Dur::from_secs(2)).with_rule(rule);
         t.on_reverse_path(A, SimTime::ZERO);
@@ -656,7 +696,49 @@ fn the_minimum_rule_counts_only_repeats_from_children_at_the_minimum() {
         assert_eq!(acked(t.on_ack(A, 4, false, None)), Some(4));
         // B, ahead of the minimum, repeats 9 (it got a retransmission it already held).
         assert_eq!(acked(t.on_ack(B, 9, false, None)), passed_on, "{rule:?}");
-        // A, at the minimum, repeats 4: a duplicate under both rules.
+        // A, alone at the minimum, repeats 4: a duplicate under both rules.
         assert_eq!(acked(t.on_ack(A, 4, false, None)), Some(4), "{rule:?}");
     }
+}
+
+#[test]
+fn one_segment_held_by_every_child_makes_one_fused_duplicate() {
+    // A, B and C all at 9: a retransmitted segment reaches each, each answers with one
+    // duplicate. Figure 4 passes three on (the sender's fast-retransmit threshold); fused, one.
+    let count = |rule: DuplicateRule| {
+        let mut t = FusionTable::new(5, Dur::from_secs(2)).with_rule(rule);
+        for c in [A, B, C] {
+            t.on_reverse_path(c, SimTime::ZERO);
+        }
+        for c in [A, B, C] {
+            t.on_ack(c, 9, false, None);
+        }
+        [A, B, C]
+            .into_iter()
+            .filter_map(|c| t.on_ack(c, 9, false, None))
+            .map(|s| s.copies)
+            .sum::<u32>()
+    };
+    assert_eq!(count(DuplicateRule::Figure4), 3);
+    assert_eq!(count(DuplicateRule::Fused), 1);
+}
+
+#[test]
+fn fused_duplicates_held_back_behind_a_lagging_child_go_up_when_it_catches_up() {
+    // A misses segment 5 and repeats 5 four times while B still lags at 3 (section 6.5's
+    // wasted duplicates). When B passes 5, A alone holds the minimum: the fresh ACK 5 goes up
+    // with A's four duplicates behind it, so the sender can fast-retransmit.
+    let mut t = FusionTable::new(5, Dur::from_secs(2)).with_rule(DuplicateRule::Fused);
+    t.on_reverse_path(A, SimTime::ZERO);
+    t.on_reverse_path(B, SimTime::ZERO);
+    t.on_ack(A, 5, false, None);
+    assert_eq!(acked(t.on_ack(B, 3, false, None)), Some(3));
+    for _ in 0..4 {
+        assert_eq!(t.on_ack(A, 5, false, None), None);
+    }
+    let s = t.on_ack(B, 9, false, None).unwrap();
+    assert_eq!((s.ack, s.copies), (5, 5));
+    // A's next duplicates go up one by one to MAX_DUPLICATE (5), then stop.
+    assert_eq!(t.on_ack(A, 5, false, None).map(|s| s.copies), Some(1));
+    assert_eq!(t.on_ack(A, 5, false, None), None);
 }

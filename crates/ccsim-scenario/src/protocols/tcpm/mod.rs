@@ -83,8 +83,8 @@ pub enum DuplicateRuleSpec {
     /// Figure 4 as printed.
     #[default]
     Figure4,
-    /// Only repeats from a child at the minimum.
-    Minimum,
+    /// Duplicates fused by the minimum.
+    Fused,
 }
 
 /// A TCP-M session: one source multicasting a transfer to its receivers.
@@ -127,8 +127,9 @@ pub struct TcpmSpec {
     /// MAX_DUPLICATE: duplicate ACKs a fusion node passes on in a row.
     #[serde(default = "default_max_duplicate")]
     pub max_duplicate: u32,
-    /// Which ACKs a fusion node counts as duplicates: "figure4" (the paper's, any ACK not
-    /// fresh for its child) or "minimum" (only repeats from a child at the minimum).
+    /// How a fusion node passes duplicate ACKs on: "figure4" (the paper's: any ACK not fresh
+    /// for its child counts, up to MAX_DUPLICATE in a row) or "fused" (ours: duplicates fused
+    /// by the minimum, as ACKs are).
     #[serde(default)]
     pub duplicate_rule: DuplicateRuleSpec,
     /// JOIN_TMOUT.

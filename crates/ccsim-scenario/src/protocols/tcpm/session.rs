@@ -138,7 +138,7 @@ fn params(t: &super::TcpmSpec) -> TcpmParams {
         max_duplicate: t.max_duplicate,
         duplicates: match t.duplicate_rule {
             DuplicateRuleSpec::Figure4 => DuplicateRule::Figure4,
-            DuplicateRuleSpec::Minimum => DuplicateRule::Minimum,
+            DuplicateRuleSpec::Fused => DuplicateRule::Fused,
         },
         join_timeout: t.join_timeout.0,
         join_retries: t.join_retries,
