@@ -89,8 +89,8 @@ class Scenario:
     def tcpm(self, name: str, source: str, receivers: list[str] | tuple[str, ...] | str, **options: Any) -> Scenario:
         """Add a TCP-M reliable multicast session from ``source`` to ``receivers`` (a name or a
         list of names); ``options`` are the TOML keys (protocol, fusion, start, stop, size,
-        packet_size, delayed_ack, rcvr_timeout, tcpm_timeout, max_duplicate, join_timeout,
-        join_retries, path_timeout, path_retries, options)."""
+        packet_size, delayed_ack, rcvr_timeout, tcpm_timeout, max_duplicate, duplicate_rule,
+        join_timeout, join_retries, path_timeout, path_retries, options); docs/scenarios.md."""
         session: dict[str, Any] = {"name": name, "source": source,
                                    "receivers": [receivers] if isinstance(receivers, str) else list(receivers)}
         session.update(options)
