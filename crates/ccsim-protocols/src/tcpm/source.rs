@@ -17,6 +17,8 @@
 //!
 //! Tear-down (section 4.4) is described in the module documentation ([`super`]).
 
+use std::collections::BTreeSet;
+
 use ccsim_core::{
     Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Packet, RngStream, SimTime, TimerSlot, VarId,
 };
@@ -65,13 +67,30 @@ pub struct ReceiverFailure {
     pub revived_at: Option<SimTime>,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Member {
     joined: bool,
     path_ok: bool,
     failed: bool,
     closed: bool,
     last_seen: SimTime,
+    /// Its failure report not yet followed by a revival, if any.
+    open_failure: Option<usize>,
+}
+
+impl Member {
+    /// Set-up still waits for its JOIN_ACK.
+    fn awaits_join(self) -> bool {
+        !self.joined && !self.failed
+    }
+    /// Set-up still waits for its REVERSE_PATH.
+    fn awaits_path(self) -> bool {
+        self.joined && !self.failed && !self.path_ok
+    }
+    /// Its REVERSE_PATHs are watched for TCP-M_TMOUT.
+    fn watched(self) -> bool {
+        self.path_ok && !self.failed && !self.closed
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +116,12 @@ pub struct TcpmSource {
     members: Vec<Member>,
     /// (address, index) sorted by address.
     by_addr: Vec<(Addr, usize)>,
+    /// Members whose JOIN_ACK, resp. REVERSE_PATH, set-up still waits for; members failed now.
+    awaiting_join: usize,
+    awaiting_path: usize,
+    failed_now: usize,
+    /// (last REVERSE_PATH, index) of the watched members, oldest first.
+    watch: BTreeSet<(SimTime, usize)>,
     table: FusionTable,
     phase: Phase,
     tries: u32,
@@ -180,6 +205,10 @@ impl TcpmSource {
             mss: u64::from(packet_size.saturating_sub(TCP_HEADER_BYTES)),
             size,
             members: vec![Member::default(); receivers.len()],
+            awaiting_join: receivers.len(),
+            awaiting_path: 0,
+            failed_now: 0,
+            watch: BTreeSet::new(),
             receivers,
             by_addr,
             table: FusionTable::new(params.max_duplicate, params.tcpm_timeout)
@@ -276,11 +305,46 @@ impl TcpmSource {
         (self.acks_at_source, self.acks_to_tcp)
     }
 
+    /// Change member `i` by `f`, keeping the counters and the watch in step.
+    fn update(&mut self, i: usize, f: impl FnOnce(&mut Member)) {
+        let before = self.members[i];
+        f(&mut self.members[i]);
+        let after = self.members[i];
+        let step = |count: &mut usize, was: bool, is: bool| {
+            if was && !is {
+                *count -= 1;
+            } else if is && !was {
+                *count += 1;
+            }
+        };
+        step(
+            &mut self.awaiting_join,
+            before.awaits_join(),
+            after.awaits_join(),
+        );
+        step(
+            &mut self.awaiting_path,
+            before.awaits_path(),
+            after.awaits_path(),
+        );
+        step(&mut self.failed_now, before.failed, after.failed);
+        if before.watched() {
+            self.watch.remove(&(before.last_seen, i));
+        }
+        if after.watched() {
+            self.watch.insert((after.last_seen, i));
+        }
+    }
+
     fn fail<C: Ctx<Hdr>>(&mut self, i: usize, stage: FailureStage, ctx: &mut C) {
         if self.members[i].failed {
             return;
         }
-        self.members[i].failed = true;
+        let record = self.failures.len();
+        self.update(i, |m| {
+            m.failed = true;
+            m.open_failure = Some(record);
+        });
         self.failures.push(ReceiverFailure {
             receiver: i,
             at: ctx.now(),
@@ -290,7 +354,7 @@ impl TcpmSource {
     }
 
     fn start_path<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        if !self.members.iter().any(|m| m.joined) {
+        if self.failed_now == self.members.len() {
             return self.abandon(ctx);
         }
         self.phase = Phase::Pathing;
@@ -324,7 +388,7 @@ impl TcpmSource {
     }
 
     fn start_data<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        if !self.members.iter().any(|m| m.path_ok && !m.failed) {
+        if self.failed_now == self.members.len() {
             return self.abandon(ctx);
         }
         self.phase = Phase::Data;
@@ -413,12 +477,12 @@ impl TcpmSource {
 
     fn arm_liveness<C: Ctx<Hdr>>(&self, ctx: &mut C) {
         let watching = matches!(self.phase, Phase::Data | Phase::Closing);
-        let members = self
-            .members
-            .iter()
-            .filter(|m| watching && m.path_ok && !m.failed && !m.closed)
-            .map(|m| m.last_seen + self.params.tcpm_timeout);
-        match members.chain(self.table.next_deadline()).min() {
+        let oldest = self
+            .watch
+            .first()
+            .filter(|_| watching)
+            .map(|&(seen, _)| seen + self.params.tcpm_timeout);
+        match oldest.into_iter().chain(self.table.next_deadline()).min() {
             Some(at) => ctx.set_timer(LIVENESS_TIMER, at),
             None => ctx.cancel_timer(LIVENESS_TIMER),
         }
@@ -429,17 +493,13 @@ impl TcpmSource {
         let (dead, sent) = self.table.expire(now);
         self.deaths.extend(dead.into_iter().map(|d| (d, now)));
         if matches!(self.phase, Phase::Data | Phase::Closing) {
-            for i in 0..self.members.len() {
-                let m = self.members[i];
-                if m.path_ok
-                    && !m.failed
-                    && !m.closed
-                    && m.last_seen + self.params.tcpm_timeout <= now
-                {
-                    self.fail(i, FailureStage::Timeout, ctx);
+            while let Some(&(seen, i)) = self.watch.first() {
+                if seen + self.params.tcpm_timeout > now {
+                    break;
                 }
+                self.fail(i, FailureStage::Timeout, ctx);
             }
-            if self.members.iter().all(|m| m.failed) {
+            if self.failed_now == self.members.len() {
                 return self.abandon(ctx);
             }
         }
@@ -457,7 +517,7 @@ impl TcpmSource {
                     self.send_joins(ctx);
                 } else {
                     for i in 0..self.members.len() {
-                        if !self.members[i].joined {
+                        if self.members[i].awaits_join() {
                             self.fail(i, FailureStage::Join, ctx);
                         }
                     }
@@ -470,7 +530,7 @@ impl TcpmSource {
                     self.send_path(ctx);
                 } else {
                     for i in 0..self.members.len() {
-                        if self.members[i].joined && !self.members[i].path_ok {
+                        if self.members[i].awaits_path() {
                             self.fail(i, FailureStage::Path, ctx);
                         }
                     }
@@ -495,27 +555,21 @@ impl TcpmSource {
         let now = ctx.now();
         self.table.on_reverse_path(child, now);
         if let Some(i) = self.index(origin) {
-            let m = &mut self.members[i];
-            m.last_seen = now;
-            m.path_ok = true;
-            if m.failed && m.joined {
-                m.failed = false;
-                if let Some(f) = self
-                    .failures
-                    .iter_mut()
-                    .rev()
-                    .find(|f| f.receiver == i && f.revived_at.is_none())
-                {
-                    f.revived_at = Some(now);
+            let revived = self.members[i].failed && self.members[i].joined;
+            let record = self.members[i].open_failure;
+            self.update(i, |m| {
+                m.last_seen = now;
+                m.path_ok = true;
+                if revived {
+                    m.failed = false;
+                    m.open_failure = None;
                 }
+            });
+            if let (true, Some(r)) = (revived, record) {
+                self.failures[r].revived_at = Some(now);
             }
         }
-        if self.phase == Phase::Pathing
-            && self
-                .members
-                .iter()
-                .all(|m| !m.joined || m.failed || m.path_ok)
-        {
+        if self.phase == Phase::Pathing && self.awaiting_path == 0 {
             self.start_data(ctx);
         } else {
             self.arm_liveness(ctx);
@@ -538,7 +592,7 @@ impl Agent<Hdr> for TcpmSource {
         } = &pkt.header
         {
             if let Some(i) = self.index(*about) {
-                self.members[i].closed = true;
+                self.update(i, |m| m.closed = true);
             }
             return;
         }
@@ -549,11 +603,9 @@ impl Agent<Hdr> for TcpmSource {
             Hdr::TcpmControl { kind, about } => match kind {
                 TcpmKind::JoinAck => {
                     if let Some(i) = self.index(pkt.src) {
-                        self.members[i].joined = true;
+                        self.update(i, |m| m.joined = true);
                     }
-                    if self.phase == Phase::Joining
-                        && self.members.iter().all(|m| m.joined || m.failed)
-                    {
+                    if self.phase == Phase::Joining && self.awaiting_join == 0 {
                         ctx.cancel_timer(PHASE_TIMER);
                         self.start_path(ctx);
                     }
