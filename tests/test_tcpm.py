@@ -120,3 +120,20 @@ def test_the_figure7_example_runs_from_the_command_line(tmp_path: Path) -> None:
     # Each router fuses its children: R1 sees D1, R2 and R3; the source sees R1 alone.
     assert m["fusion_nodes"]["R1"] == 3 and m["fusion_nodes"]["S"] == 1
     assert (tmp_path / "seq.png").exists()
+
+
+@pytest.mark.parametrize("protocol", ["tahoe", "reno", "newreno", "sack", "vegas"])
+@pytest.mark.parametrize("delayed_ack", [False, True])
+def test_every_embedded_tcp_completes_a_transfer_to_every_receiver(protocol: str, delayed_ack: bool) -> None:
+    s = spec(protocol=protocol, delayed_ack=delayed_ack)
+    s["drops"] = [{"flow": "m", "link": "R3->D4", "seqs": [40, 41, 90]}]  # losses at one receiver
+    m = ccsim.run(s, progress=False).summary["tcpm"]["m"]
+    assert m["completed"] == ["D1", "D4"], m
+    assert m["acked_bytes"] == 200_000
+    assert m["retransmissions"] >= 3
+    # With delayed ACKs a receiver sends about one ACK per two segments (209 segments each).
+    per_receiver = m["acks_from_receivers"] / 2
+    if delayed_ack:
+        assert per_receiver < 0.75 * 209, m["acks_from_receivers"]
+    else:
+        assert per_receiver >= 209
