@@ -301,8 +301,9 @@ NOT_YET = {
         f"0.50: {CYCLE}; and 93 receivers' REVERSE_PATHs every second (30 kbit/s) crowd the slow link's "
         "upstream direction (525 drops)",
     ("tcpm-random", "50kbps: receivers reported failed"):
-        "2: REVERSE_PATHs lost on the congested upstream n90->n0 make receivers time out and revive all "
-        "through the run; two are dead at its end",
+        "2: REVERSE_PATHs lost on the congested upstream n90->n0 (525 drops) leave receivers silent at the "
+        "source for TCP-M_TMOUT: 179 reports, 177 revived, two silent at the end; no fusion node dropped "
+        "any of them (no deaths): the tree kept them in the minimum",
     ("tcpm-reroute", "ours, fused duplicates: rate after the crash"):
         "0.33: no spurious retransmission now, but Vegas's BaseRTT, the connection's minimum (50 ms before "
         "the crash), against 99 ms on the new path holds cwnd at 4 segments (measured); with NewReno "

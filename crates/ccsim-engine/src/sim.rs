@@ -574,6 +574,12 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         }
         core.trace_mask[i] = 0;
         for group in core.groups.values_mut() {
+            // A retired relay hands nothing on: its node replicates as if it had none.
+            if let Ok(pos) = group.relays.binary_search_by_key(&addr.node, |r| r.node) {
+                if group.relays[pos] == addr {
+                    group.relays.remove(pos);
+                }
+            }
             if let Ok(pos) = group.members.binary_search(&addr) {
                 group.members.remove(pos);
                 group.trees.clear();
@@ -1944,9 +1950,15 @@ impl<H: Header> Ctx<H> for AgentCtx<'_, H> {
         } else {
             f.control_sent += 1;
         }
+        let local = pkt.dst.node == node;
         let idx = self.core.alloc(pkt);
         if group {
             self.core.multicast(idx, node, true);
+        } else if local {
+            self.core.local.push_back(idx);
+            self.core
+                .events
+                .push(self.core.now, Event::LocalDeliver(idx));
         } else {
             self.core.forward(idx, node);
         }

@@ -336,6 +336,57 @@ fn group_relays_take_the_packets_that_stop_at_them_and_hand_them_on_hop_by_hop()
     }
     sim.schedule_start(sender, SimTime(10));
     sim.build_routes();
+    relay_run(sim, sender, &links);
+}
+
+#[test]
+fn a_retired_relay_no_longer_takes_its_groups_packets() {
+    let mut sim: Sim<H, Probe> = Sim::new(7);
+    let [s, r, a] = ["s", "r", "a"].map(|x| sim.add_node(x));
+    for (x, y) in [(s, r), (r, a)] {
+        sim.add_link(x, y, link(1_000_000_000, 1_000));
+        sim.add_link(y, x, link(1_000_000_000, 1_000));
+    }
+    let f = sim.add_flow("mcast");
+    let sender = sim.add_agent(
+        s,
+        f,
+        "s",
+        Probe {
+            peer: Some(Addr::group(9)),
+            burst: 4,
+            ..Probe::default()
+        },
+    );
+    let member = sim.add_agent(a, f, "a1", Probe::default());
+    sim.join_group(9, member);
+    let relay = sim.add_agent(
+        r,
+        f,
+        "relay-r",
+        Probe {
+            relay_add: Some(100),
+            ..Probe::default()
+        },
+    );
+    sim.add_group_relay(9, relay);
+    sim.retire_agent(relay);
+    sim.schedule_start(sender, SimTime(10));
+    sim.build_routes();
+    sim.configure_run(SimTime(1_000_000_000), SimTime(0), SeriesConfig::default());
+    assert!(sim.run_until_horizon(u64::MAX).done);
+    let seqs: Vec<u64> = sim
+        .agent(member)
+        .unwrap()
+        .received
+        .iter()
+        .map(|r| r.1)
+        .collect();
+    assert_eq!(seqs, vec![0, 1, 2, 3], "odd packets pass r untouched");
+    sim.check_conservation().unwrap();
+}
+
+fn relay_run(mut sim: Sim<H, Probe>, sender: Addr, links: &[u32]) {
     sim.configure_run(SimTime(1_000_000_000), SimTime(0), SeriesConfig::default());
     assert!(sim.run_until_horizon(u64::MAX).done);
     let seqs = |i: usize| -> Vec<u64> {

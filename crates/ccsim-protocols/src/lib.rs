@@ -131,6 +131,9 @@ pub enum Hdr {
         /// PATH: the sender's fusion-node parent address; REVERSE_PATH and TCP-M_CLOSE: the
         /// receiver it is about.
         about: ccsim_core::Addr,
+        /// FIN: the segments in the transfer; REVERSE_PATH and TCP-M_CLOSE: the receiver's
+        /// next expected segment; 0 otherwise.
+        value: u64,
     },
     /// A receiver's TCP acknowledgement encapsulated toward its parent fusion node, or a
     /// fusion node's fused one (section 4.2).

@@ -540,10 +540,11 @@ fn encode_private(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
             buf.extend_from_slice(&[u8::from(*reply), 0, 0, 0]);
         }
         Hdr::TicpRegister { bin } => u32be(buf, *bin),
-        Hdr::TcpmControl { kind, about } => {
+        Hdr::TcpmControl { kind, about, value } => {
             buf.extend_from_slice(&[*kind as u8, 0, 0, 0]);
             u32be(buf, about.node);
             u32be(buf, about.agent);
+            u64be(buf, *value);
         }
         Hdr::TcpmAck { ack, ece, sack } => {
             let blocks = sack.as_deref().map_or(&[][..], |s| s.as_slice());

@@ -219,3 +219,49 @@ fn figure4s_duplicates_start_a_cycle_of_spurious_retransmissions_fused_duplicate
     assert!(figure4 > 500, "{figure4}");
     assert!(fused < 50, "{fused}");
 }
+
+#[test]
+fn a_receiver_cut_off_for_a_while_is_not_reported_complete() {
+    // R3-D5 is down from 1 s to 4 s: D5 misses data the sender will not send again. Its
+    // REVERSE_PATHs come back at 4 s, but it never catches up, so it is neither revived nor
+    // complete; the others complete.
+    let o = run(
+        "40s",
+        vec![session(json!({"size": "2MB", "protocol": "vegas"}))],
+        json!({"events": [{"at": "1s", "link": ["R3", "D5"], "state": "down"},
+                          {"at": "4s", "link": ["R3", "D5"], "state": "up"}]}),
+    );
+    let s = summary(&o);
+    assert_eq!(s["completed"], json!(["D1", "D2", "D3", "D4"]));
+    assert_eq!(s["failed"], json!(["D5"]));
+    assert!(s["completion_s"].as_f64().is_some());
+    let d5 = &s["failures"].as_array().unwrap()[0];
+    assert_eq!(
+        (d5["receiver"].as_str(), d5["stage"].as_str()),
+        (Some("D5"), Some("timeout"))
+    );
+    assert!(d5["revived_s"].is_null(), "{d5}");
+}
+
+#[test]
+fn a_lost_fin_ack_is_recovered_by_fin_sent_again_to_the_receiver() {
+    // First run: when the last byte is acknowledged (FIN leaves then).
+    let base = run(
+        "30s",
+        vec![session(json!({"size": "2MB", "protocol": "vegas"}))],
+        json!({}),
+    );
+    let done = summary(&base)["data_done_s"].as_f64().unwrap();
+    // Same run with D1's uplink down for 0.1 s from that instant: D1's FIN_ACK and
+    // TCP-M_CLOSE are lost; D1 has left the group, so FIN goes again to it alone.
+    let o = run(
+        "30s",
+        vec![session(json!({"size": "2MB", "protocol": "vegas"}))],
+        json!({"events": [{"at": format!("{done}s"), "link": "D1->R1", "state": "down"},
+                          {"at": format!("{}s", done + 0.1), "link": "D1->R1", "state": "up"}]}),
+    );
+    let s = summary(&o);
+    assert_eq!(s["completed"], json!(["D1", "D2", "D3", "D4", "D5"]));
+    let closed = s["completion_s"].as_f64().unwrap();
+    assert!(closed > done + 0.1 && closed < done + 5.0, "{closed}");
+}

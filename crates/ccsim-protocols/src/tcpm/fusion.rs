@@ -43,7 +43,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use ccsim_core::{Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
 
-use super::{control, DuplicateRule, TcpmKind, TcpmParams, ENCAPSULATION_BYTES};
+use super::{control, control_with, DuplicateRule, TcpmKind, TcpmParams, ENCAPSULATION_BYTES};
 use crate::{Hdr, SackBlock, SackBlocks, TCP_HEADER_BYTES};
 
 /// A fused ACK to pass upstream.
@@ -409,6 +409,12 @@ impl FusionTable {
         c.fin = true;
         let after = c.indexed();
         self.reindex(child, Some(before), after);
+        self.fin_complete()
+    }
+
+    /// Whether every counted child (at least one) has sent FIN_ACK.
+    #[must_use]
+    pub fn fin_complete(&self) -> bool {
         self.counted > 0 && self.fin_missing == 0
     }
 
@@ -587,6 +593,20 @@ impl FusionNode {
         }
     }
 
+    /// Every counted child has sent FIN_ACK: pass one on and release the session.
+    fn pass_fin_ack<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        self.closed = true;
+        ctx.cancel_timer(TMOUT_TIMER);
+        if let Some(parent) = self.parent {
+            ctx.send(control(
+                self.flow,
+                parent,
+                TcpmKind::FinAck,
+                Addr::default(),
+            ));
+        }
+    }
+
     fn up<C: Ctx<Hdr>>(&self, sent: Option<Sent>, ctx: &mut C) {
         if let (Some(sent), Some(parent)) = (sent, self.parent) {
             for _ in 1..sent.copies {
@@ -605,6 +625,7 @@ impl Agent<Hdr> for FusionNode {
             Hdr::TcpmControl {
                 kind: TcpmKind::Path,
                 about,
+                ..
             } => {
                 self.parent = Some(*about);
                 self.paths += 1;
@@ -613,17 +634,25 @@ impl Agent<Hdr> for FusionNode {
                 onward.header = Hdr::TcpmControl {
                     kind: TcpmKind::Path,
                     about: ctx.addr(),
+                    value: 0,
                 };
                 ctx.relay(onward);
             }
             Hdr::TcpmControl {
                 kind: TcpmKind::ReversePath,
                 about,
+                value,
             } if !self.closed => {
                 self.table.on_reverse_path(pkt.src, ctx.now());
                 self.arm(ctx);
                 if let Some(parent) = self.parent {
-                    ctx.send(control(self.flow, parent, TcpmKind::ReversePath, *about));
+                    ctx.send(control_with(
+                        self.flow,
+                        parent,
+                        TcpmKind::ReversePath,
+                        *about,
+                        *value,
+                    ));
                 }
             }
             Hdr::TcpmControl {
@@ -631,16 +660,7 @@ impl Agent<Hdr> for FusionNode {
                 ..
             } => {
                 if self.table.on_fin_ack(pkt.src) {
-                    self.closed = true;
-                    ctx.cancel_timer(TMOUT_TIMER);
-                    if let Some(parent) = self.parent {
-                        ctx.send(control(
-                            self.flow,
-                            parent,
-                            TcpmKind::FinAck,
-                            Addr::default(),
-                        ));
-                    }
+                    self.pass_fin_ack(ctx);
                 }
             }
             Hdr::TcpmAck { ack, ece, sack } => {
@@ -659,6 +679,11 @@ impl Agent<Hdr> for FusionNode {
         let (dead, sent) = self.table.expire(now);
         self.deaths.extend(dead.into_iter().map(|d| (d, now)));
         self.up(sent, ctx);
+        // A dead child may have been the last FIN_ACK missing.
+        if self.table.fin_complete() {
+            self.pass_fin_ack(ctx);
+            return;
+        }
         self.arm(ctx);
     }
 

@@ -26,12 +26,19 @@
 //! session's configuration (all receivers are alike). Tear-down (section 4.4) is modelled:
 //! when the embedded TCP has the last byte acknowledged, the Group Module multicasts FIN; each
 //! receiver leaves the group and answers with a FIN_ACK, fused on the way like an ACK (a
-//! fusion node forwards one FIN_ACK once every live child has sent one), and a TCP-M_CLOSE
+//! fusion node forwards one FIN_ACK once every counted child has sent one), and a TCP-M_CLOSE
 //! that is not fused; the session closes at the fused FIN_ACK, and the receivers whose
 //! TCP-M_CLOSE arrived are the ones that received everything.
+//! CHOICE: FIN carries the number of segments in the transfer, and a receiver's TCP-M_CLOSE
+//! its next expected segment: the source counts as complete only a receiver that has every
+//! segment (section 4.4: "all the receivers who successfully received all packets").
 //! CHOICE: FIN is retransmitted after the embedded TCP's retransmission timeout, doubling,
-//! at most [`FIN_RETRIES`] times ("treated identical to loss of data packets", section 4.4);
-//! a receiver answers every FIN with a FIN_ACK and a TCP-M_CLOSE.
+//! at most [`FIN_RETRIES`] times ("treated identical to loss of data packets", section 4.4),
+//! by unicast to each receiver whose TCP-M_CLOSE has not arrived: the receivers left the group
+//! on the first FIN. A receiver answers every FIN with a FIN_ACK and a TCP-M_CLOSE.
+//! CHOICE: the session also closes when every receiver not reported failed has confirmed with
+//! TCP-M_CLOSE, so a fused FIN_ACK lost for good (its fusion node's children all timed out
+//! after the FIN) does not hold the session open.
 //!
 //! Messages. CHOICE: the control messages (JOIN_REQUEST, JOIN_ACK, PATH, REVERSE_PATH, FIN,
 //! FIN_ACK, TCP-M_CLOSE) are UDP datagrams of [`CONTROL_BYTES`] bytes (IP and UDP headers and a
@@ -153,6 +160,17 @@ pub(crate) fn control(
     kind: TcpmKind,
     about: Addr,
 ) -> ccsim_core::Packet<crate::Hdr> {
+    control_with(flow, dst, kind, about, 0)
+}
+
+/// A control message addressed to `dst` carrying `value` (see [`crate::Hdr::TcpmControl`]).
+pub(crate) fn control_with(
+    flow: ccsim_core::FlowId,
+    dst: Addr,
+    kind: TcpmKind,
+    about: Addr,
+    value: u64,
+) -> ccsim_core::Packet<crate::Hdr> {
     ccsim_core::Packet {
         src: Addr::default(),
         dst,
@@ -160,6 +178,6 @@ pub(crate) fn control(
         size: CONTROL_BYTES,
         sent_at: ccsim_core::SimTime::ZERO,
         ecn: ccsim_core::Ecn::NotEct,
-        header: crate::Hdr::TcpmControl { kind, about },
+        header: crate::Hdr::TcpmControl { kind, about, value },
     }
 }

@@ -10,7 +10,7 @@ use ccsim_core::{
     Addr, Agent, AgentStats, Ctx, Dur, FlowId, Packet, RngStream, SimTime, TimerSlot, VarId,
 };
 
-use super::{control, TcpmKind, ENCAPSULATION_BYTES};
+use super::{control, control_with, TcpmKind, ENCAPSULATION_BYTES};
 use crate::{Hdr, TcpSink};
 
 /// The sink's delayed-ACK timer is slot 0.
@@ -78,7 +78,14 @@ impl TcpmReceiver {
         if let Some(parent) = self.parent {
             self.reverse_paths += 1;
             let me = ctx.addr();
-            ctx.send(control(self.flow, parent, TcpmKind::ReversePath, me));
+            let have = self.sink.rcv_nxt();
+            ctx.send(control_with(
+                self.flow,
+                parent,
+                TcpmKind::ReversePath,
+                me,
+                have,
+            ));
             ctx.set_timer(REVERSE_PATH_TIMER, ctx.now() + self.rcvr_timeout);
         }
     }
@@ -143,7 +150,7 @@ impl Agent<Hdr> for TcpmReceiver {
 
     fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
         match &pkt.header {
-            Hdr::TcpmControl { kind, about } => match kind {
+            Hdr::TcpmControl { kind, about, .. } => match kind {
                 TcpmKind::JoinRequest => {
                     self.source = Some(pkt.src);
                     if !self.joined && !self.closed {
@@ -173,7 +180,8 @@ impl Agent<Hdr> for TcpmReceiver {
                         ctx.send(control(self.flow, parent, TcpmKind::FinAck, me));
                     }
                     let source = self.source.unwrap_or(pkt.src);
-                    ctx.send(control(self.flow, source, TcpmKind::Close, me));
+                    let have = self.sink.rcv_nxt();
+                    ctx.send(control_with(self.flow, source, TcpmKind::Close, me, have));
                 }
                 _ => {}
             },

@@ -24,7 +24,7 @@ use ccsim_core::{
 };
 
 use super::fusion::{FusionTable, Sent};
-use super::{control, TcpmKind, TcpmParams, FIN_RETRIES};
+use super::{control, control_with, TcpmKind, TcpmParams, FIN_RETRIES};
 use crate::{Hdr, TcpSender, TCP_HEADER_BYTES};
 
 /// The embedded TCP uses slots 0 and 1.
@@ -91,6 +91,10 @@ impl Member {
     fn watched(self) -> bool {
         self.path_ok && !self.failed && !self.closed
     }
+    /// Neither failed nor confirmed with TCP-M_CLOSE.
+    fn unconfirmed(self) -> bool {
+        !self.failed && !self.closed
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +124,8 @@ pub struct TcpmSource {
     awaiting_join: usize,
     awaiting_path: usize,
     failed_now: usize,
+    /// Members neither failed nor confirmed.
+    unconfirmed: usize,
     /// (last REVERSE_PATH, index) of the watched members, oldest first.
     watch: BTreeSet<(SimTime, usize)>,
     table: FusionTable,
@@ -208,6 +214,7 @@ impl TcpmSource {
             awaiting_join: receivers.len(),
             awaiting_path: 0,
             failed_now: 0,
+            unconfirmed: receivers.len(),
             watch: BTreeSet::new(),
             receivers,
             by_addr,
@@ -328,6 +335,11 @@ impl TcpmSource {
             after.awaits_path(),
         );
         step(&mut self.failed_now, before.failed, after.failed);
+        step(
+            &mut self.unconfirmed,
+            before.unconfirmed(),
+            after.unconfirmed(),
+        );
         if before.watched() {
             self.watch.remove(&(before.last_seen, i));
         }
@@ -429,14 +441,49 @@ impl TcpmSource {
         }
     }
 
+    /// Segments in the transfer (finite transfers only).
+    fn total_segments(&self) -> u64 {
+        match (self.size, self.mss) {
+            (Some(size), mss) if mss > 0 => size.div_ceil(mss),
+            _ => u64::MAX,
+        }
+    }
+
+    /// FIN: to the group the first time; then to each receiver without a TCP-M_CLOSE, which
+    /// left the group on the first.
     fn send_fin<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        ctx.send(control(
-            self.flow,
-            Addr::group(self.group),
-            TcpmKind::Fin,
-            Addr::default(),
-        ));
+        let total = self.total_segments();
+        if self.tries == 0 {
+            let group = Addr::group(self.group);
+            ctx.send(control_with(
+                self.flow,
+                group,
+                TcpmKind::Fin,
+                Addr::default(),
+                total,
+            ));
+        } else {
+            for (i, m) in self.members.iter().enumerate() {
+                if m.joined && !m.closed {
+                    let to = self.receivers[i];
+                    ctx.send(control_with(
+                        self.flow,
+                        to,
+                        TcpmKind::Fin,
+                        Addr::default(),
+                        total,
+                    ));
+                }
+            }
+        }
         ctx.set_timer(PHASE_TIMER, ctx.now() + self.fin_wait);
+    }
+
+    fn close<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        self.phase = Phase::Closed;
+        self.closed_at = Some(ctx.now());
+        ctx.cancel_timer(PHASE_TIMER);
+        ctx.cancel_timer(LIVENESS_TIMER);
     }
 
     fn to_tcp<C: Ctx<Hdr>>(&mut self, sent: Sent, ctx: &mut C) {
@@ -492,6 +539,10 @@ impl TcpmSource {
         let now = ctx.now();
         let (dead, sent) = self.table.expire(now);
         self.deaths.extend(dead.into_iter().map(|d| (d, now)));
+        // A dead child may have been the last FIN_ACK missing.
+        if self.phase == Phase::Closing && self.table.fin_complete() {
+            return self.close(ctx);
+        }
         if matches!(self.phase, Phase::Data | Phase::Closing) {
             while let Some(&(seen, i)) = self.watch.first() {
                 if seen + self.params.tcpm_timeout > now {
@@ -551,11 +602,15 @@ impl TcpmSource {
         }
     }
 
-    fn on_reverse_path<C: Ctx<Hdr>>(&mut self, child: Addr, origin: Addr, ctx: &mut C) {
+    /// A REVERSE_PATH from `child` originated by receiver `origin`, whose next expected
+    /// segment was `has`.
+    fn on_reverse_path<C: Ctx<Hdr>>(&mut self, child: Addr, origin: Addr, has: u64, ctx: &mut C) {
         let now = ctx.now();
         self.table.on_reverse_path(child, now);
         if let Some(i) = self.index(origin) {
-            let revived = self.members[i].failed && self.members[i].joined;
+            // Revived only if it has kept up: the fusion tree counts it again only then.
+            let revived =
+                self.members[i].failed && self.members[i].joined && has >= self.acked_segments;
             let record = self.members[i].open_failure;
             self.update(i, |m| {
                 m.last_seen = now;
@@ -589,10 +644,19 @@ impl Agent<Hdr> for TcpmSource {
         if let Hdr::TcpmControl {
             kind: TcpmKind::Close,
             about,
+            value,
         } = &pkt.header
         {
-            if let Some(i) = self.index(*about) {
-                self.update(i, |m| m.closed = true);
+            // Complete only with every segment.
+            if *value >= self.total_segments() {
+                if let Some(i) = self.index(*about) {
+                    self.update(i, |m| m.closed = true);
+                }
+                // Every receiver not failed has confirmed: nothing is left to wait for, even if
+                // a fused FIN_ACK was lost.
+                if self.phase == Phase::Closing && self.unconfirmed == 0 {
+                    self.close(ctx);
+                }
             }
             return;
         }
@@ -600,7 +664,7 @@ impl Agent<Hdr> for TcpmSource {
             return;
         }
         match &pkt.header {
-            Hdr::TcpmControl { kind, about } => match kind {
+            Hdr::TcpmControl { kind, about, value } => match kind {
                 TcpmKind::JoinAck => {
                     if let Some(i) = self.index(pkt.src) {
                         self.update(i, |m| m.joined = true);
@@ -610,13 +674,10 @@ impl Agent<Hdr> for TcpmSource {
                         self.start_path(ctx);
                     }
                 }
-                TcpmKind::ReversePath => self.on_reverse_path(pkt.src, *about, ctx),
+                TcpmKind::ReversePath => self.on_reverse_path(pkt.src, *about, *value, ctx),
                 TcpmKind::FinAck => {
                     if self.phase == Phase::Closing && self.table.on_fin_ack(pkt.src) {
-                        self.phase = Phase::Closed;
-                        self.closed_at = Some(ctx.now());
-                        ctx.cancel_timer(PHASE_TIMER);
-                        ctx.cancel_timer(LIVENESS_TIMER);
+                        self.close(ctx);
                     }
                 }
                 _ => {}

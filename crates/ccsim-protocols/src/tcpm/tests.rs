@@ -173,6 +173,7 @@ fn path(about: Addr) -> Packet<Hdr> {
         header: Hdr::TcpmControl {
             kind: TcpmKind::Path,
             about,
+            value: 0,
         },
     }
 }
@@ -191,7 +192,7 @@ fn from(src: Addr, header: Hdr) -> Packet<Hdr> {
 
 fn kind_of(p: &Packet<Hdr>) -> Option<(TcpmKind, Addr)> {
     match p.header {
-        Hdr::TcpmControl { kind, about } => Some((kind, about)),
+        Hdr::TcpmControl { kind, about, .. } => Some((kind, about)),
         _ => None,
     }
 }
@@ -219,6 +220,7 @@ fn a_fusion_node_rewrites_path_and_forwards_reverse_path_and_fused_acks() {
     let rp = Hdr::TcpmControl {
         kind: TcpmKind::ReversePath,
         about: C,
+        value: 0,
     };
     n.on_packet(&from(A, rp), &mut ctx);
     let out = ctx.drain();
@@ -290,6 +292,7 @@ fn a_receiver_joins_reports_its_path_acks_to_its_parent_and_closes() {
             Hdr::TcpmControl {
                 kind: TcpmKind::JoinRequest,
                 about: Addr::default(),
+                value: 0,
             },
         ),
         &mut ctx,
@@ -323,6 +326,7 @@ fn a_receiver_joins_reports_its_path_acks_to_its_parent_and_closes() {
             Hdr::TcpmControl {
                 kind: TcpmKind::Fin,
                 about: Addr::default(),
+                value: 0,
             },
         ),
         &mut ctx,
@@ -360,7 +364,14 @@ fn source(size: Option<u64>) -> TcpmSource {
 }
 
 fn control_from(src: Addr, kind: TcpmKind, about: Addr) -> Packet<Hdr> {
-    from(src, Hdr::TcpmControl { kind, about })
+    from(
+        src,
+        Hdr::TcpmControl {
+            kind,
+            about,
+            value: 0,
+        },
+    )
 }
 
 #[test]
@@ -496,7 +507,20 @@ fn a_finite_transfer_ends_with_fin_fused_fin_ack_and_close() {
     assert_eq!(out.len(), 1);
     assert_eq!(kind_of(&out[0]).unwrap().0, TcpmKind::Fin);
     assert_eq!(out[0].dst, Addr::group(GROUP));
-    s.on_packet(&control_from(R1, TcpmKind::Close, R1), &mut ctx);
+    let close = |who: Addr, has: u64| {
+        from(
+            who,
+            Hdr::TcpmControl {
+                kind: TcpmKind::Close,
+                about: who,
+                value: has,
+            },
+        )
+    };
+    // FIN names the transfer's one segment; R2 closes without it (it lacks data), R1 with it.
+    assert!(matches!(out[0].header, Hdr::TcpmControl { value: 1, .. }));
+    s.on_packet(&close(R2, 0), &mut ctx);
+    s.on_packet(&close(R1, 1), &mut ctx);
     ctx.now = secs(0.3);
     s.on_packet(
         &control_from(PARENT, TcpmKind::FinAck, Addr::default()),
@@ -741,4 +765,63 @@ fn fused_duplicates_held_back_behind_a_lagging_child_go_up_when_it_catches_up() 
     // A's next duplicates go up one by one to MAX_DUPLICATE (5), then stop.
     assert_eq!(t.on_ack(A, 5, false, None).map(|s| s.copies), Some(1));
     assert_eq!(t.on_ack(A, 5, false, None), None);
+}
+
+#[test]
+fn a_fusion_node_passes_fin_ack_on_when_the_child_it_waits_for_dies() {
+    let mut n = FusionNode::new(FlowId(4), GROUP, &TcpmParams::default());
+    let mut ctx = MockCtx::new();
+    n.on_packet(&path(PARENT), &mut ctx);
+    let rp = |c: Addr| {
+        from(
+            c,
+            Hdr::TcpmControl {
+                kind: TcpmKind::ReversePath,
+                about: c,
+                value: 0,
+            },
+        )
+    };
+    n.on_packet(&rp(A), &mut ctx);
+    ctx.now = secs(0.5);
+    n.on_packet(&rp(B), &mut ctx);
+    for c in [A, B] {
+        n.on_packet(
+            &from(
+                c,
+                Hdr::TcpmAck {
+                    ack: 3,
+                    ece: false,
+                    sack: None,
+                },
+            ),
+            &mut ctx,
+        );
+    }
+    ctx.drain();
+    // B's FIN_ACK arrives; A's is lost, and A, having had FIN, sends no more REVERSE_PATH.
+    let fin_ack = |c: Addr| {
+        from(
+            c,
+            Hdr::TcpmControl {
+                kind: TcpmKind::FinAck,
+                about: c,
+                value: 0,
+            },
+        )
+    };
+    ctx.now = secs(1.0);
+    n.on_packet(&fin_ack(B), &mut ctx);
+    assert!(ctx.drain().is_empty());
+    // A's TCP-M_TMOUT (2 s after its REVERSE_PATH at 0) leaves B, which has sent FIN_ACK.
+    assert_eq!(ctx.timers[0], Some(secs(2.0)));
+    ctx.now = secs(2.0);
+    n.on_timer(TimerSlot(0), &mut ctx);
+    let out = ctx.drain();
+    assert_eq!(out.len(), 1);
+    assert_eq!(
+        (out[0].dst, kind_of(&out[0]).unwrap().0),
+        (PARENT, TcpmKind::FinAck)
+    );
+    assert_eq!(ctx.timers[0], None, "the session is released");
 }
