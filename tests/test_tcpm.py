@@ -48,7 +48,7 @@ def spec(**session: Any) -> dict[str, Any]:
      "need protocol = \"vegas\""),
     ({"options": {"initial_window": 0}}, "tcpm[0].options.initial_window", "must be 1 to"),
     ({"options": {"initial_ssthresh": "bdp"}}, "tcpm[0].options.initial_ssthresh", "one path"),
-    ({"options": {"colour": 1}}, "tcpm[0].options.colour", "colour"),
+    ({"options": {"colour": 1}}, "tcpm[0].options.colour", "(TCP options: initial_window, max_window"),
     ({"max_duplicate": 5000}, "tcpm[0].max_duplicate", "at most 1000"),
 ])
 def test_bad_keys_are_refused_with_their_path(session: dict[str, Any], path: str, words: str) -> None:

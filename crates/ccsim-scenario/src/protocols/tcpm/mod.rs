@@ -172,6 +172,19 @@ fn default_retries() -> u32 {
     ccsim_protocols::TcpmParams::default().join_retries
 }
 
+/// The flow keys a session's `options` may set (the embedded TCP's).
+pub const TCP_OPTIONS: [&str; 9] = [
+    "initial_window",
+    "max_window",
+    "min_rto",
+    "ecn",
+    "vegas",
+    "initial_ssthresh",
+    "paced_slow_start",
+    "pacing_spacing",
+    "cwnd_limited_growth",
+];
+
 /// Multicast group keys of TCP-M sessions start here (TICP's sessions use the keys below).
 pub const TCPM_GROUP_BASE: u32 = 4095 * crate::spec::TICP_GROUPS_PER_SESSION;
 /// Most TCP-M sessions in a scenario.
@@ -231,7 +244,14 @@ impl TcpmSpec {
             match e {
                 ScenarioError::Spec { path, message } => ScenarioError::Spec {
                     path: format!("tcpm[{i}].options.{path}"),
-                    message,
+                    // A flow's key list names keys the session sets or refuses: list the TCP
+                    // options alone.
+                    message: match message.split_once(" (known keys:") {
+                        Some((head, _)) => {
+                            format!("{head} (TCP options: {})", TCP_OPTIONS.join(", "))
+                        }
+                        None => message,
+                    },
                 },
                 other => other,
             }
