@@ -658,11 +658,7 @@ impl Agent<Hdr> for FusionNode {
             Hdr::TcpmControl {
                 kind: TcpmKind::FinAck,
                 ..
-            } => {
-                if self.table.on_fin_ack(pkt.src) {
-                    self.pass_fin_ack(ctx);
-                }
-            }
+            } if self.table.on_fin_ack(pkt.src) => self.pass_fin_ack(ctx),
             Hdr::TcpmAck { ack, ece, sack } => {
                 let sent = self.table.on_ack(pkt.src, *ack, *ece, sack.as_deref());
                 self.up(sent, ctx);

@@ -6,11 +6,9 @@
 //! CHOICE: a receiver that has no parent yet (no PATH) sends no ACKs; it has not been told
 //! where they go.
 
-use ccsim_core::{
-    Addr, Agent, AgentStats, Ctx, Dur, FlowId, Packet, RngStream, SimTime, TimerSlot, VarId,
-};
+use ccsim_core::{Addr, Agent, AgentStats, Ctx, Dur, FlowId, Packet, TimerSlot};
 
-use super::{control, control_with, TcpmKind, ENCAPSULATION_BYTES};
+use super::{control, control_with, Inner, TcpmKind, ENCAPSULATION_BYTES};
 use crate::{Hdr, TcpSink};
 
 /// The sink's delayed-ACK timer is slot 0.
@@ -91,57 +89,24 @@ impl TcpmReceiver {
     }
 }
 
-/// The sink's context: its ACKs go encapsulated to the parent.
-struct Encapsulate<'a, C> {
-    outer: &'a mut C,
+/// The sink's ACKs go encapsulated to the parent (none without one); `acks` counts them.
+fn encapsulate<C: Ctx<Hdr>>(
     parent: Option<Addr>,
-    acks: &'a mut u64,
-}
-
-impl<C: Ctx<Hdr>> Ctx<Hdr> for Encapsulate<'_, C> {
-    fn now(&self) -> SimTime {
-        self.outer.now()
-    }
-    fn addr(&self) -> Addr {
-        self.outer.addr()
-    }
-    fn send(&mut self, pkt: Packet<Hdr>) {
+    acks: &mut u64,
+) -> impl FnMut(&mut C, Packet<Hdr>) + '_ {
+    move |outer, pkt| {
         let Hdr::TcpAck { ack, ece, sack } = pkt.header else {
-            return self.outer.send(pkt);
+            return outer.send(pkt);
         };
-        if let Some(parent) = self.parent {
-            *self.acks += 1;
-            self.outer.send(Packet {
+        if let Some(parent) = parent {
+            *acks += 1;
+            outer.send(Packet {
                 dst: parent,
                 size: pkt.size + ENCAPSULATION_BYTES,
                 header: Hdr::TcpmAck { ack, ece, sack },
                 ..pkt
             });
         }
-    }
-    fn set_timer(&mut self, slot: TimerSlot, at: SimTime) {
-        self.outer.set_timer(slot, at);
-    }
-    fn cancel_timer(&mut self, slot: TimerSlot) {
-        self.outer.cancel_timer(slot);
-    }
-    fn rng(&mut self) -> &mut RngStream {
-        self.outer.rng()
-    }
-    fn tracing(&self, var: VarId) -> bool {
-        self.outer.tracing(var)
-    }
-    fn trace(&mut self, var: VarId, value: f64) {
-        self.outer.trace(var, value);
-    }
-    fn relay(&mut self, pkt: Packet<Hdr>) {
-        self.outer.relay(pkt);
-    }
-    fn join_group(&mut self, key: u32) {
-        self.outer.join_group(key);
-    }
-    fn leave_group(&mut self, key: u32) {
-        self.outer.leave_group(key);
     }
 }
 
@@ -186,11 +151,7 @@ impl Agent<Hdr> for TcpmReceiver {
                 _ => {}
             },
             Hdr::TcpData { .. } => {
-                let mut inner = Encapsulate {
-                    outer: ctx,
-                    parent: self.parent,
-                    acks: &mut self.acks_sent,
-                };
+                let mut inner = Inner::new(ctx, encapsulate(self.parent, &mut self.acks_sent));
                 self.sink.on_packet(pkt, &mut inner);
             }
             _ => {}
@@ -203,11 +164,7 @@ impl Agent<Hdr> for TcpmReceiver {
                 self.reverse_path(ctx);
             }
         } else {
-            let mut inner = Encapsulate {
-                outer: ctx,
-                parent: self.parent,
-                acks: &mut self.acks_sent,
-            };
+            let mut inner = Inner::new(ctx, encapsulate(self.parent, &mut self.acks_sent));
             self.sink.on_timer(slot, &mut inner);
         }
     }

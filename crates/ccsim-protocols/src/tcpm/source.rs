@@ -20,12 +20,17 @@
 use std::collections::BTreeSet;
 
 use ccsim_core::{
-    Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Packet, RngStream, SimTime, TimerSlot, VarId,
+    Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot, VarId,
 };
 
 use super::fusion::{FusionTable, Sent};
-use super::{control, control_with, TcpmKind, TcpmParams, FIN_RETRIES};
+use super::{control, control_with, Inner, TcpmKind, TcpmParams, FIN_RETRIES};
 use crate::{Hdr, TcpSender, TCP_HEADER_BYTES};
+
+/// The embedded TCP's sends go out as they are.
+fn pass<C: Ctx<Hdr>>(outer: &mut C, pkt: Packet<Hdr>) {
+    outer.send(pkt);
+}
 
 /// The embedded TCP uses slots 0 and 1.
 const PHASE_TIMER: TimerSlot = TimerSlot(2);
@@ -141,51 +146,6 @@ pub struct TcpmSource {
     acks_to_tcp: u64,
     /// Children the source's table declared dead, and when.
     deaths: Vec<(Addr, SimTime)>,
-}
-
-/// The embedded TCP's context: everything passes through, and its `finish` is noted.
-struct Embedded<'a, C> {
-    outer: &'a mut C,
-    finished: bool,
-}
-
-impl<C: Ctx<Hdr>> Ctx<Hdr> for Embedded<'_, C> {
-    fn now(&self) -> SimTime {
-        self.outer.now()
-    }
-    fn addr(&self) -> Addr {
-        self.outer.addr()
-    }
-    fn send(&mut self, pkt: Packet<Hdr>) {
-        self.outer.send(pkt);
-    }
-    fn set_timer(&mut self, slot: TimerSlot, at: SimTime) {
-        self.outer.set_timer(slot, at);
-    }
-    fn cancel_timer(&mut self, slot: TimerSlot) {
-        self.outer.cancel_timer(slot);
-    }
-    fn rng(&mut self) -> &mut RngStream {
-        self.outer.rng()
-    }
-    fn tracing(&self, var: VarId) -> bool {
-        self.outer.tracing(var)
-    }
-    fn trace(&mut self, var: VarId, value: f64) {
-        self.outer.trace(var, value);
-    }
-    fn relay(&mut self, pkt: Packet<Hdr>) {
-        self.outer.relay(pkt);
-    }
-    fn join_group(&mut self, key: u32) {
-        self.outer.join_group(key);
-    }
-    fn leave_group(&mut self, key: u32) {
-        self.outer.leave_group(key);
-    }
-    fn finish(&mut self) {
-        self.finished = true;
-    }
 }
 
 impl TcpmSource {
@@ -406,10 +366,7 @@ impl TcpmSource {
         self.phase = Phase::Data;
         ctx.cancel_timer(PHASE_TIMER);
         self.data_start = Some(ctx.now());
-        let mut inner = Embedded {
-            outer: ctx,
-            finished: false,
-        };
+        let mut inner = Inner::new(ctx, pass);
         self.tcp.on_start(&mut inner);
         let finished = inner.finished;
         self.after_tcp(finished, ctx);
@@ -418,10 +375,7 @@ impl TcpmSource {
 
     fn abandon<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         self.phase = Phase::Abandoned;
-        let mut inner = Embedded {
-            outer: ctx,
-            finished: false,
-        };
+        let mut inner = Inner::new(ctx, pass);
         self.tcp.on_stop(&mut inner);
         for slot in 0..TimerSlot::MAX {
             ctx.cancel_timer(TimerSlot(u8::try_from(slot).unwrap_or(0)));
@@ -486,7 +440,7 @@ impl TcpmSource {
         ctx.cancel_timer(LIVENESS_TIMER);
     }
 
-    fn to_tcp<C: Ctx<Hdr>>(&mut self, sent: Sent, ctx: &mut C) {
+    fn hand_to_tcp<C: Ctx<Hdr>>(&mut self, sent: Sent, ctx: &mut C) {
         for _ in 1..sent.copies {
             self.ack_tcp(sent.clone(), ctx);
         }
@@ -513,10 +467,7 @@ impl TcpmSource {
                 sack: sent.sack.map(Box::new),
             },
         };
-        let mut inner = Embedded {
-            outer: ctx,
-            finished: false,
-        };
+        let mut inner = Inner::new(ctx, pass);
         self.tcp.on_packet(&ack, &mut inner);
         let finished = inner.finished;
         self.after_tcp(finished, ctx);
@@ -555,7 +506,7 @@ impl TcpmSource {
             }
         }
         if let Some(sent) = sent {
-            self.to_tcp(sent, ctx);
+            self.hand_to_tcp(sent, ctx);
         }
         self.arm_liveness(ctx);
     }
@@ -675,17 +626,17 @@ impl Agent<Hdr> for TcpmSource {
                     }
                 }
                 TcpmKind::ReversePath => self.on_reverse_path(pkt.src, *about, *value, ctx),
-                TcpmKind::FinAck => {
-                    if self.phase == Phase::Closing && self.table.on_fin_ack(pkt.src) {
-                        self.close(ctx);
-                    }
+                TcpmKind::FinAck
+                    if self.phase == Phase::Closing && self.table.on_fin_ack(pkt.src) =>
+                {
+                    self.close(ctx);
                 }
                 _ => {}
             },
             Hdr::TcpmAck { ack, ece, sack } => {
                 self.acks_at_source += 1;
                 if let Some(sent) = self.table.on_ack(pkt.src, *ack, *ece, sack.as_deref()) {
-                    self.to_tcp(sent, ctx);
+                    self.hand_to_tcp(sent, ctx);
                 }
             }
             _ => {}
@@ -702,10 +653,7 @@ impl Agent<Hdr> for TcpmSource {
             }
             _ => {
                 if matches!(self.phase, Phase::Data | Phase::Closing) {
-                    let mut inner = Embedded {
-                        outer: ctx,
-                        finished: false,
-                    };
+                    let mut inner = Inner::new(ctx, pass);
                     self.tcp.on_timer(slot, &mut inner);
                     let finished = inner.finished;
                     self.after_tcp(finished, ctx);
@@ -715,10 +663,7 @@ impl Agent<Hdr> for TcpmSource {
     }
 
     fn on_stop<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        let mut inner = Embedded {
-            outer: ctx,
-            finished: false,
-        };
+        let mut inner = Inner::new(ctx, pass);
         self.tcp.on_stop(&mut inner);
     }
 

@@ -209,6 +209,32 @@ fn default_min_rto() -> DurStr {
     DurStr(ccsim_core::Dur::from_millis(200))
 }
 
+/// A flow from `options`, the flow keys of a traffic generator or a session with the keys they
+/// set themselves added; an error names its key under `prefix` (`traffic[2].options`).
+/// `reserved` lists the keys the caller sets; one of them in `options` is refused with the
+/// message `why(key)`.
+pub(crate) fn flow_from_options(
+    options: &serde_json::Map<String, serde_json::Value>,
+    reserved: &[&str],
+    why: &dyn Fn(&str) -> String,
+    prefix: &str,
+    set: &dyn Fn(&mut serde_json::Map<String, serde_json::Value>),
+) -> Result<FlowSpec, ScenarioError> {
+    if let Some(key) = reserved.iter().find(|k| options.contains_key(**k)) {
+        return err(format!("{prefix}.{key}"), why(key));
+    }
+    let mut m = options.clone();
+    set(&mut m);
+    crate::error::strict::from_value::<FlowSpec>(&serde_json::Value::Object(m)).map_err(|e| match e
+    {
+        ScenarioError::Spec { path, message } => ScenarioError::Spec {
+            path: format!("{prefix}.{path}"),
+            message,
+        },
+        other => other,
+    })
+}
+
 /// Refuse the first key of `keys` that is set: it applies to `whom` only.
 pub(crate) fn refuse_keys(
     f: &FlowSpec,

@@ -153,8 +153,7 @@ impl TrafficSpec {
     /// # Errors
     /// A [`ScenarioError::Spec`] under `traffic[i].options` for a key a flow refuses.
     pub fn web_template(&self, i: usize) -> Result<FlowSpec, ScenarioError> {
-        let mut m = self.options.clone().unwrap_or_default();
-        for key in [
+        let reserved = [
             "name",
             "protocol",
             "from",
@@ -163,39 +162,29 @@ impl TrafficSpec {
             "stop",
             "size",
             "packet_size",
-        ] {
-            if m.contains_key(key) {
-                return err(
-                    format!("traffic[{i}].options.{key}"),
-                    format!("is set by the generator; {key} cannot be an option"),
-                );
-            }
-        }
+        ];
         let protocol = self.protocol.unwrap_or(Protocol::Newreno);
-        m.insert("name".into(), format!("{}/0", self.name).into());
-        m.insert("protocol".into(), protocol.name().into());
-        m.insert(
-            "from".into(),
-            self.from.first().cloned().unwrap_or_default().into(),
-        );
-        m.insert(
-            "to".into(),
-            self.to.first().cloned().unwrap_or_default().into(),
-        );
-        m.insert(
-            "packet_size".into(),
-            format!("{}B", self.packet_size()).into(),
-        );
-        m.insert("size".into(), format!("{}B", self.packet_size()).into());
-        crate::error::strict::from_value::<FlowSpec>(&serde_json::Value::Object(m)).map_err(|e| {
-            match e {
-                ScenarioError::Spec { path, message } => ScenarioError::Spec {
-                    path: format!("traffic[{i}].options.{path}"),
-                    message,
-                },
-                other => other,
-            }
-        })
+        let packet = format!("{}B", self.packet_size());
+        super::flows::flow_from_options(
+            &self.options.clone().unwrap_or_default(),
+            &reserved,
+            &|key| format!("is set by the generator; {key} cannot be an option"),
+            &format!("traffic[{i}].options"),
+            &|m| {
+                m.insert("name".into(), format!("{}/0", self.name).into());
+                m.insert("protocol".into(), protocol.name().into());
+                m.insert(
+                    "from".into(),
+                    self.from.first().cloned().unwrap_or_default().into(),
+                );
+                m.insert(
+                    "to".into(),
+                    self.to.first().cloned().unwrap_or_default().into(),
+                );
+                m.insert("packet_size".into(), packet.clone().into());
+                m.insert("size".into(), packet.clone().into());
+            },
+        )
     }
 }
 

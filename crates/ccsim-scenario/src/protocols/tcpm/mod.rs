@@ -201,8 +201,7 @@ impl TcpmSpec {
     /// A [`ScenarioError::Spec`] under `tcpm[i].options` for a key a flow refuses or that the
     /// session sets itself.
     pub fn tcp_template(&self, i: usize) -> Result<FlowSpec, ScenarioError> {
-        let mut m = self.options.clone().unwrap_or_default();
-        for key in [
+        let reserved = [
             "name",
             "protocol",
             "from",
@@ -212,49 +211,50 @@ impl TcpmSpec {
             "size",
             "packet_size",
             "delayed_ack",
-        ] {
-            if m.contains_key(key) {
-                let hint = if ["name", "from", "to"].contains(&key) {
-                    "the session sets it".to_string()
-                } else {
-                    format!("set tcpm[{i}].{key} instead")
-                };
-                return err(
-                    format!("tcpm[{i}].options.{key}"),
-                    format!("is a key of the session, not an option ({hint})"),
+        ];
+        let why = |key: &str| {
+            let hint = if ["name", "from", "to"].contains(&key) {
+                "the session sets it".to_string()
+            } else {
+                format!("set tcpm[{i}].{key} instead")
+            };
+            format!("is a key of the session, not an option ({hint})")
+        };
+        crate::spec::flows::flow_from_options(
+            &self.options.clone().unwrap_or_default(),
+            &reserved,
+            &why,
+            &format!("tcpm[{i}].options"),
+            &|m| {
+                m.insert("name".into(), self.name.clone().into());
+                m.insert("protocol".into(), self.protocol.name().into());
+                m.insert("from".into(), self.source.clone().into());
+                m.insert(
+                    "to".into(),
+                    self.receivers.first().cloned().unwrap_or_default().into(),
                 );
-            }
-        }
-        m.insert("name".into(), self.name.clone().into());
-        m.insert("protocol".into(), self.protocol.name().into());
-        m.insert("from".into(), self.source.clone().into());
-        m.insert(
-            "to".into(),
-            self.receivers.first().cloned().unwrap_or_default().into(),
-        );
-        m.insert(
-            "packet_size".into(),
-            show(&self.packet_size).trim_matches('"').into(),
-        );
-        if let Some(size) = self.size {
-            m.insert("size".into(), show(&size).trim_matches('"').into());
-        }
-        m.insert("delayed_ack".into(), self.delayed_ack.into());
-        crate::error::strict::from_value::<FlowSpec>(&serde_json::Value::Object(m)).map_err(|e| {
-            match e {
-                ScenarioError::Spec { path, message } => ScenarioError::Spec {
-                    path: format!("tcpm[{i}].options.{path}"),
-                    // A flow's key list names keys the session sets or refuses: list the TCP
-                    // options alone.
-                    message: match message.split_once(" (known keys:") {
-                        Some((head, _)) => {
-                            format!("{head} (TCP options: {})", TCP_OPTIONS.join(", "))
-                        }
-                        None => message,
-                    },
+                m.insert(
+                    "packet_size".into(),
+                    show(&self.packet_size).trim_matches('"').into(),
+                );
+                if let Some(size) = self.size {
+                    m.insert("size".into(), show(&size).trim_matches('"').into());
+                }
+                m.insert("delayed_ack".into(), self.delayed_ack.into());
+            },
+        )
+        .map_err(|e| match e {
+            // A flow's key list names keys the session sets or refuses: list the TCP options.
+            ScenarioError::Spec { path, message } => ScenarioError::Spec {
+                path,
+                message: match message.split_once(" (known keys:") {
+                    Some((head, _)) => {
+                        format!("{head} (TCP options: {})", TCP_OPTIONS.join(", "))
+                    }
+                    None => message,
                 },
-                other => other,
-            }
+            },
+            other => other,
         })
     }
 }
