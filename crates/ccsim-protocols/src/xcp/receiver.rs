@@ -48,7 +48,10 @@ impl<C: Ctx<Hdr>> Ctx<Hdr> for Echoing<'_, C> {
                 ack,
                 cwnd: echo.cwnd,
                 rtt_us: echo.rtt_us,
-                feedback: echo.feedback.clamp(-f64::from(f32::MAX), f64::from(f32::MAX)) as f32,
+                feedback: echo
+                    .feedback
+                    .clamp(-f64::from(f32::MAX), f64::from(f32::MAX))
+                    as f32,
             },
             ..pkt
         });

@@ -133,7 +133,8 @@ impl Default for XcpRouterConfig {
 pub struct XcpDecision {
     /// When it was taken.
     pub at: SimTime,
-    /// The interval just ended: its length (s) and the bytes offered in it.
+    /// The length of the interval just ended, seconds (after an idle gap: the empty
+    /// interval's, d).
     pub measured_secs: f64,
     /// Bytes offered to the port in the interval just ended.
     pub input_bytes: u64,
@@ -327,21 +328,26 @@ impl XcpRouter {
             self.q_window_len = self.queue_window(port);
             self.q_window_end = now + self.q_window_len;
         }
-        self.q_min = Some(self.q_min.map_or(port.queue_bytes, |m| m.min(port.queue_bytes)));
+        self.q_min = Some(
+            self.q_min
+                .map_or(port.queue_bytes, |m| m.min(port.queue_bytes)),
+        );
     }
 
     fn end_interval(&mut self, now: SimTime, offered_before: u64, port: XcpPort) {
         let cfg = self.cfg;
         let capacity = port.rate.bps() as f64 / 8.0;
         let idle = now >= self.interval_end + dur_from_secs(self.d);
-        let measured = (now - self.interval_start).as_secs_f64();
-        let input = offered_before.saturating_sub(self.offered_mark);
-        let (rate_in, sums) = if idle {
-            (0.0, (0.0, 0.0, 0.0))
+        let (measured, input, sums) = if idle {
+            (self.d, 0, (0.0, 0.0, 0.0))
         } else {
-            let sums = (self.sum_rtt_s_cwnd, self.sum_rtt2_s_cwnd, self.sum_s);
-            (input as f64 / measured, sums)
+            (
+                (now - self.interval_start).as_secs_f64(),
+                offered_before.saturating_sub(self.offered_mark),
+                (self.sum_rtt_s_cwnd, self.sum_rtt2_s_cwnd, self.sum_s),
+            )
         };
+        let rate_in = input as f64 / measured;
         if sums.0 > 0.0 {
             self.d = (sums.1 / sums.0).max(cfg.min_interval.as_secs_f64());
         }
@@ -356,8 +362,16 @@ impl XcpRouter {
         let scale = if measured > 0.0 { d / measured } else { 0.0 };
         let next_rtt = sums.0 * scale;
         let next_s = sums.2 * scale;
-        self.xi_p = if next_rtt > 0.0 { pos / (d * next_rtt) } else { 0.0 };
-        self.xi_n = if next_s > 0.0 { neg / (d * next_s) } else { 0.0 };
+        self.xi_p = if next_rtt > 0.0 {
+            pos / (d * next_rtt)
+        } else {
+            0.0
+        };
+        self.xi_n = if next_s > 0.0 {
+            neg / (d * next_s)
+        } else {
+            0.0
+        };
         self.residue_pos = pos / d;
         self.residue_neg = neg / d;
         self.decision = XcpDecision {

@@ -212,8 +212,8 @@ impl XcpSender {
     /// H_feedback), whole-packet bytes.
     #[must_use]
     pub fn header_fields(&self) -> (u32, u32, f32) {
-        let cwnd = u128::from(self.tcp.cwnd()) * u128::from(self.packet_size)
-            / u128::from(self.mss);
+        let cwnd =
+            u128::from(self.tcp.cwnd()) * u128::from(self.packet_size) / u128::from(self.mss);
         let cwnd = u32::try_from(cwnd).unwrap_or(u32::MAX);
         let Some(srtt) = self.tcp.rtt().srtt() else {
             return (cwnd, 0, 0.0);

@@ -1,0 +1,481 @@
+//! XCP's parts as state machines. The router's numbers are worked by hand from equations 1-9
+//! of Katabi, Handley and Rohrs (2002) and written here as literals; the sender's from section
+//! 3.3's window rule; the receiver's from section 3.4.
+
+use ccsim_core::{Addr, Agent, Dur, Ecn, FlowId, Header, Packet, Rate, RngStream, SimTime};
+
+use super::*;
+use crate::testing::MockCtx;
+use crate::{Hdr, TcpConfig, TcpSink};
+
+const SRC: Addr = Addr { node: 1, agent: 1 };
+const DST: Addr = Addr { node: 2, agent: 2 };
+
+fn ms(x: f64) -> SimTime {
+    SimTime((x * 1e6).round() as u64)
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-6 * b.abs().max(1.0)
+}
+
+fn data(cwnd: u32, rtt_us: u32, feedback: f32) -> Packet<Hdr> {
+    Packet {
+        src: SRC,
+        dst: DST,
+        flow: FlowId(1),
+        size: 1000,
+        sent_at: SimTime::ZERO,
+        ecn: Ecn::NotEct,
+        header: Hdr::XcpData {
+            seq: 0,
+            retx: false,
+            cwnd,
+            rtt_us,
+            feedback,
+        },
+    }
+}
+
+fn feedback_of(pkt: &Packet<Hdr>) -> f32 {
+    match pkt.header {
+        Hdr::XcpData { feedback, .. } => feedback,
+        _ => panic!("not XCP data"),
+    }
+}
+
+/// An egress port as the router sees it: a fixed queue, and every packet counted as offered.
+struct Port {
+    rate: Rate,
+    queue_bytes: u64,
+    offered: u64,
+}
+
+impl Port {
+    fn new(bps: u64, queue_bytes: u64) -> Self {
+        Port {
+            rate: Rate(bps),
+            queue_bytes,
+            offered: 0,
+        }
+    }
+    fn offer(&mut self, r: &mut XcpRouter, now: SimTime, mut pkt: Packet<Hdr>) -> Packet<Hdr> {
+        self.offered += u64::from(pkt.size);
+        let view = XcpPort {
+            rate: self.rate,
+            queue_bytes: self.queue_bytes,
+            bytes_offered: self.offered,
+        };
+        r.on_packet(now, &mut pkt, view);
+        pkt
+    }
+}
+
+/// One flow, 1000-byte packets, H_cwnd 50 000 B, H_rtt 100 ms, every `gap_ms` from 0 until
+/// the first control interval (50 ms) has ended; returns the packet that ended it.
+fn one_flow_first_interval(r: &mut XcpRouter, port: &mut Port, gap_ms: f64) -> Packet<Hdr> {
+    let mut t = 0.0;
+    loop {
+        let out = port.offer(r, ms(t), data(50_000, 100_000, f32::MAX));
+        if r.intervals() == 1 {
+            return out;
+        }
+        assert_eq!(feedback_of(&out), 0.0, "no feedback in the first interval");
+        t += gap_ms;
+    }
+}
+
+#[test]
+fn efficiency_and_fairness_controllers_at_a_worked_point_with_spare_bandwidth() {
+    // C = 9 Mbit/s = 1.125e6 B/s; one packet per ms = 1e6 B/s; no queue.
+    let mut r = XcpRouter::new(XcpRouterConfig::paper());
+    let mut port = Port::new(9_000_000, 0);
+    let closer = one_flow_first_interval(&mut r, &mut port, 1.0);
+    let d = *r.decision();
+    // The interval [0, 50 ms) held 50 packets: 50 000 B in 0.05 s.
+    assert_eq!(d.input_bytes, 50_000);
+    assert!(close(d.measured_secs, 0.05));
+    // d = sum(rtt^2 s/cwnd) / sum(rtt s/cwnd) = 0.1 s (one flow).
+    assert!(close(d.d, 0.1), "{}", d.d);
+    // S = 1.125e6 - 1e6 = 1.25e5 B/s; phi = 0.4 * 0.1 * 1.25e5 - 0 = 5000 B.
+    assert!(close(d.spare, 125_000.0), "{}", d.spare);
+    assert!(close(d.phi, 5000.0), "{}", d.phi);
+    // h = max(0, 0.1 * (1e6 * 0.1) - 5000) = 5000 B.
+    assert!(close(d.shuffle, 5000.0), "{}", d.shuffle);
+    // Next interval's sums: 100 packets; sum rtt s/cwnd = 100 * 0.1 * 1000/50 000 = 0.2.
+    // xi_p = (5000 + 5000) / (0.1 * 0.2) = 5e5; xi_n = 5000 / (0.1 * 100 000) = 0.5.
+    assert!(close(d.xi_p, 500_000.0), "{}", d.xi_p);
+    assert!(close(d.xi_n, 0.5), "{}", d.xi_n);
+    // p = 5e5 * 0.01 * 1000/50 000 = 100 B; n = 0.5 * 0.1 * 1000 = 50 B; feedback +50 B.
+    assert!(close(f64::from(feedback_of(&closer)), 50.0));
+    // The budgets: (h + phi) / d = 1e5 B/s, (h + 0) / d = 5e4 B/s, less this packet's
+    // 100/0.1 and 50/0.1.
+    assert!(close(d.budget_pos, 100_000.0) && close(d.budget_neg, 50_000.0));
+    let (pos, neg) = r.residues();
+    assert!(close(pos, 99_000.0) && close(neg, 49_500.0), "{pos} {neg}");
+}
+
+#[test]
+fn efficiency_controller_drains_a_persistent_queue_and_cuts_an_overload() {
+    // C = 9 Mbit/s; one packet per 0.8 ms = 1.25e6 B/s; a standing queue of 20 000 B.
+    let mut r = XcpRouter::new(XcpRouterConfig::paper());
+    let mut port = Port::new(9_000_000, 20_000);
+    let closer = one_flow_first_interval(&mut r, &mut port, 0.8);
+    let d = *r.decision();
+    // The interval ends at the first packet at or after 50 ms: 50.4 ms, 63 packets before it.
+    assert_eq!(d.input_bytes, 63_000);
+    assert!(close(d.measured_secs, 0.0504));
+    // Q = 20 000 B (every arrival saw it); S = 1.125e6 - 1.25e6 = -1.25e5 B/s;
+    // phi = 0.4 * 0.1 * -1.25e5 - 0.226 * 20 000 = -5000 - 4520 = -9520 B.
+    assert_eq!(d.queue, 20_000);
+    assert!(close(d.phi, -9520.0), "{}", d.phi);
+    // h = max(0, 0.1 * 1.25e5 - 9520) = 2980 B.
+    assert!(close(d.shuffle, 2980.0), "{}", d.shuffle);
+    // Next interval: 125 packets (1.25e6 B/s * 0.1 s); sum rtt s/cwnd = 0.25, sum s = 125 000.
+    // xi_p = 2980 / (0.1 * 0.25) = 119 200; xi_n = (2980 + 9520) / (0.1 * 125 000) = 1.
+    assert!(close(d.xi_p, 119_200.0), "{}", d.xi_p);
+    assert!(close(d.xi_n, 1.0), "{}", d.xi_n);
+    // p = 119 200 * 0.01 * 0.02 = 23.84 B; n = 1 * 0.1 * 1000 = 100 B: feedback -76.16 B.
+    let fb = f64::from(feedback_of(&closer));
+    assert!((fb - -76.16).abs() < 1e-3, "{fb}");
+}
+
+#[test]
+fn persistent_queue_is_the_minimum_over_the_propagation_delay_window() {
+    // Paper: window = d - q/C. With d = 50 ms (initial), C = 1e6 B/s, q = 10 000 B at the
+    // first arrival, the window is 40 ms; ns-2.35 halves it to 20 ms.
+    for (cfg, window_ms) in [
+        (XcpRouterConfig::paper(), 40.0),
+        (XcpRouterConfig::ns2_35(), 20.0),
+    ] {
+        let mut r = XcpRouter::new(cfg);
+        let mut port = Port::new(8_000_000, 10_000);
+        port.offer(&mut r, ms(0.0), data(50_000, 100_000, 0.0));
+        port.queue_bytes = 4_000; // the minimum of the first window
+        port.offer(&mut r, ms(window_ms / 2.0), data(50_000, 100_000, 0.0));
+        port.queue_bytes = 30_000;
+        port.offer(&mut r, ms(window_ms - 0.5), data(50_000, 100_000, 0.0));
+        assert_eq!(
+            r.persistent_queue(),
+            0,
+            "not latched before the window ends"
+        );
+        port.offer(&mut r, ms(window_ms + 0.5), data(50_000, 100_000, 0.0));
+        assert_eq!(r.persistent_queue(), 4_000);
+    }
+}
+
+/// Flows of different RTTs and windows, `n` packets spread evenly over `span_ms` from
+/// `start_ms`; returns the sum over packets of H_feedback / H_rtt (bytes per second).
+fn mixed_traffic(
+    r: &mut XcpRouter,
+    port: &mut Port,
+    start_ms: f64,
+    span_ms: f64,
+    n: u32,
+    rng: &mut RngStream,
+) -> f64 {
+    let mut rate_change = 0.0;
+    for i in 0..n {
+        let t = start_ms + span_ms * f64::from(i) / f64::from(n);
+        let flow = i % 5;
+        let rtt_us = 40_000 + 30_000 * flow;
+        let cwnd = 5_000 + (rng.uniform() * 100_000.0) as u32;
+        let before = r.intervals();
+        let out = port.offer(r, ms(t), data(cwnd, rtt_us, f32::MAX));
+        assert_eq!(
+            r.intervals(),
+            before,
+            "the interval must not end inside the burst"
+        );
+        rate_change += f64::from(feedback_of(&out)) / (f64::from(rtt_us) * 1e-6);
+    }
+    rate_change
+}
+
+#[test]
+fn residues_never_hand_out_more_than_the_budget_of_an_interval() {
+    // Positive case: input half the capacity (h = 0, phi > 0, only positive feedback); the
+    // next interval carries three times the packets the coefficients were predicted for, so
+    // without residues the router would hand out three times (phi + h) / d.
+    // Negative case: input twice the capacity (h = 0, phi < 0, only negative feedback).
+    let mut rng = RngStream::new(7, "xcp-test");
+    for (n, sign) in [(100_u32, 1.0), (400, -1.0)] {
+        let mut r = XcpRouter::new(XcpRouterConfig::paper());
+        // 100 packets of 1000 B in 50 ms = 2e6 B/s; C = 4e6 B/s or 1e6 B/s.
+        let bps = if sign > 0.0 { 32_000_000 } else { 8_000_000 };
+        let mut port = Port::new(bps, 0);
+        mixed_traffic(&mut r, &mut port, 0.0, 49.9, 100, &mut rng);
+        // Close the first interval with an XCP-less packet, then send the burst well
+        // inside the next interval.
+        let mut ack = data(0, 0, 0.0);
+        ack.header = Hdr::TcpAck {
+            ack: 0,
+            ece: false,
+            sack: None,
+        };
+        port.offer(&mut r, ms(50.0), ack);
+        let dec = *r.decision();
+        assert_eq!(dec.shuffle, 0.0);
+        assert!(dec.phi * sign > 0.0, "{}", dec.phi);
+        let span = dec.d * 1e3 * 0.9;
+        let given = mixed_traffic(&mut r, &mut port, 50.0, span, 3 * n, &mut rng);
+        let budget = if sign > 0.0 {
+            dec.budget_pos
+        } else {
+            dec.budget_neg
+        };
+        assert!(
+            given * sign <= budget * (1.0 + 1e-6),
+            "handed out {given}, budget {budget}"
+        );
+        // ... and it does hand the budget out: the prediction was low, not high.
+        assert!(given * sign >= budget * 0.999, "{given} of {budget}");
+    }
+}
+
+#[test]
+fn a_router_never_raises_h_feedback() {
+    let mut rng = RngStream::new(11, "xcp-raise");
+    for bps in [2_000_000_u64, 8_000_000, 40_000_000] {
+        let mut r = XcpRouter::new(XcpRouterConfig::paper());
+        let mut port = Port::new(bps, 0);
+        let mut lowered = 0;
+        for i in 0..3000_u32 {
+            port.queue_bytes = (rng.uniform() * 30_000.0) as u64;
+            let asked = ((rng.uniform() - 0.5) * 400.0) as f32;
+            let rtt = if i % 50 == 0 {
+                0
+            } else {
+                20_000 + (rng.uniform() * 200_000.0) as u32
+            };
+            let pkt = data(2_000 + (rng.uniform() * 80_000.0) as u32, rtt, asked);
+            let out = port.offer(&mut r, ms(f64::from(i) * 0.5), pkt);
+            let got = feedback_of(&out);
+            assert!(got <= asked, "raised {asked} to {got}");
+            if rtt == 0 {
+                assert_eq!(got, asked, "no RTT: untouched");
+            }
+            lowered += u32::from(got < asked);
+        }
+        assert!(lowered > 100, "the router did lower some: {lowered}");
+    }
+}
+
+#[test]
+fn after_an_idle_gap_the_decision_is_an_empty_intervals() {
+    let mut r = XcpRouter::new(XcpRouterConfig::paper());
+    let mut port = Port::new(8_000_000, 0);
+    one_flow_first_interval(&mut r, &mut port, 1.0);
+    // Silence for a second (ten intervals of 100 ms), then one packet.
+    let out = port.offer(&mut r, ms(1050.0), data(50_000, 100_000, 7.0));
+    let d = *r.decision();
+    assert_eq!(d.input_bytes, 0);
+    assert!(close(d.spare, 1e6));
+    assert!(close(d.phi, 0.4 * 0.1 * 1e6));
+    assert_eq!((d.xi_p, d.xi_n), (0.0, 0.0));
+    assert_eq!(feedback_of(&out), 0.0);
+    assert!(close(r.interval(), 0.1), "d is kept");
+}
+
+#[test]
+fn non_xcp_traffic_counts_as_input_but_gets_no_feedback() {
+    // Half the port's offered bytes are UDP: the input rate, hence S, must include them.
+    let mut r = XcpRouter::new(XcpRouterConfig::paper());
+    let mut port = Port::new(16_000_000, 0); // 2e6 B/s
+    for i in 0..=100_u32 {
+        let t = f64::from(i) * 0.5;
+        let mut pkt = data(50_000, 100_000, f32::MAX);
+        if i % 2 == 1 {
+            pkt.header = Hdr::Udp {
+                seq: u64::from(i),
+                payload: 972,
+            };
+        }
+        let out = port.offer(&mut r, ms(t), pkt.clone());
+        if i % 2 == 1 {
+            assert_eq!(out.header, pkt.header);
+        }
+    }
+    let d = *r.decision();
+    // 100 packets (50 XCP, 50 UDP) in 50 ms: 2e6 B/s offered, S = 0.
+    assert_eq!(d.input_bytes, 100_000);
+    assert!(close(d.spare, 0.0), "{}", d.spare);
+}
+
+fn sender(params: XcpParams) -> XcpSender {
+    let cfg = TcpConfig {
+        packet_size: 1000,
+        initial_window: 2,
+        ..TcpConfig::default()
+    };
+    XcpSender::new(FlowId(1), DST, &cfg, params)
+}
+
+fn ack(n: u64, feedback: f32) -> Packet<Hdr> {
+    Packet {
+        src: DST,
+        dst: SRC,
+        flow: FlowId(1),
+        size: 40,
+        sent_at: SimTime::ZERO,
+        ecn: Ecn::NotEct,
+        header: Hdr::XcpAck {
+            ack: n,
+            cwnd: 0,
+            rtt_us: 0,
+            feedback,
+        },
+    }
+}
+
+fn xcp_fields(p: &Packet<Hdr>) -> (u64, bool, u32, u32, f32) {
+    match p.header {
+        Hdr::XcpData {
+            seq,
+            retx,
+            cwnd,
+            rtt_us,
+            feedback,
+        } => (seq, retx, cwnd, rtt_us, feedback),
+        _ => panic!("not XCP data: {:?}", p.header),
+    }
+}
+
+#[test]
+fn sender_applies_feedback_to_cwnd_with_a_one_packet_floor() {
+    let mut s = sender(XcpParams::default());
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    let first = ctx.drain();
+    assert_eq!(first.len(), 2);
+    // MSS 960: cwnd 1920 payload bytes = 2000 whole-packet bytes; no RTT yet: H_rtt = 0 and
+    // no request.
+    assert_eq!(xcp_fields(&first[0]), (0, false, 2000, 0, 0.0));
+    assert!(first[0].header.is_data() && first[0].header.data_seq() == Some(0));
+    // ACK of segment 0 after 100 ms, +1000 B of feedback = +960 payload bytes.
+    ctx.now = ms(100.0);
+    s.on_packet(&ack(1, 1000.0), &mut ctx);
+    assert_eq!(s.cwnd(), 1920 + 960);
+    // The window (3 segments, 1 outstanding) releases segments 2 and 3, stamped with the new
+    // cwnd (3000 B), srtt 100 ms, and a request for any increase.
+    let sent = ctx.drain();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(xcp_fields(&sent[0]), (2, false, 3000, 100_000, f32::MAX));
+    // A large decrease stops at one packet.
+    s.on_packet(&ack(2, -1e6), &mut ctx);
+    assert_eq!(s.cwnd(), 960);
+    // A duplicate ACK's feedback is not applied (Reno's recovery owns the window then).
+    s.on_packet(&ack(2, 5000.0), &mut ctx);
+    assert_eq!(s.cwnd(), 960);
+    assert_eq!(s.feedback_received(), (1000.0 + 5000.0, 1e6));
+}
+
+#[test]
+fn sender_carries_fractions_of_a_byte() {
+    let mut s = sender(XcpParams::default());
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    ctx.now = ms(10.0);
+    // +0.5 whole-packet bytes = +0.48 payload bytes per ACK: +0, +0 (0.96), +1 (1.44).
+    s.on_packet(&ack(1, 0.5), &mut ctx);
+    s.on_packet(&ack(2, 0.5), &mut ctx);
+    assert_eq!(s.cwnd(), 1920);
+    s.on_packet(&ack(3, 0.5), &mut ctx);
+    assert_eq!(s.cwnd(), 1921);
+}
+
+#[test]
+fn sender_requests_its_desired_increase() {
+    // r = 8 Mbit/s = 1e6 B/s, rtt 100 ms: 100 000 B per RTT; cwnd 3000 B = 3 packets:
+    // (100 000 - 3000) / 3 per packet.
+    let mut s = sender(XcpParams {
+        desired_rate: Some(Rate(8_000_000)),
+        ..XcpParams::default()
+    });
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    ctx.drain();
+    ctx.now = ms(100.0);
+    s.on_packet(&ack(1, 1000.0), &mut ctx);
+    let (_, _, cwnd, _, request) = xcp_fields(&ctx.drain()[0]);
+    assert_eq!(cwnd, 3000);
+    assert!(
+        (f64::from(request) - 97_000.0 / 3.0).abs() < 0.01,
+        "{request}"
+    );
+}
+
+#[test]
+fn sender_recovers_from_loss_as_newreno_and_marks_retransmissions() {
+    let mut s = sender(XcpParams::default());
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    ctx.now = ms(100.0);
+    s.on_packet(&ack(1, 20_000.0), &mut ctx); // cwnd 1920 + 19 200 = 22 segments
+    ctx.drain();
+    // Segment 1 is lost: three duplicate ACKs.
+    for _ in 0..3 {
+        s.on_packet(&ack(1, 0.0), &mut ctx);
+    }
+    let rtx = ctx.drain();
+    assert_eq!(xcp_fields(&rtx[0]).0, 1);
+    assert!(xcp_fields(&rtx[0]).1 && rtx[0].header.is_retransmission());
+    assert!(s.tcp().in_recovery());
+    // ssthresh = FlightSize / 2 (RFC 5681 equation 4): 22 segments outstanding.
+    assert_eq!(s.tcp().ssthresh(), 11 * 960);
+}
+
+#[test]
+fn receiver_echoes_the_congestion_header_in_40_byte_acks() {
+    let mut rx = XcpReceiver::new(TcpSink::new(None));
+    let mut ctx = MockCtx::new();
+    let mut pkt = data(5000, 100_000, -12.5);
+    rx.on_packet(&pkt, &mut ctx);
+    let acks = ctx.drain();
+    assert_eq!(acks.len(), 1);
+    assert_eq!(acks[0].size, 40);
+    assert_eq!(acks[0].dst, SRC);
+    assert_eq!(
+        acks[0].header,
+        Hdr::XcpAck {
+            ack: 1,
+            cwnd: 5000,
+            rtt_us: 100_000,
+            feedback: -12.5
+        }
+    );
+    // Out of order: segment 2 before 1, acknowledged at once with its own feedback.
+    pkt.header = Hdr::XcpData {
+        seq: 2,
+        retx: false,
+        cwnd: 6000,
+        rtt_us: 90_000,
+        feedback: 3.0,
+    };
+    rx.on_packet(&pkt, &mut ctx);
+    assert!(matches!(
+        ctx.drain()[0].header,
+        Hdr::XcpAck { ack: 1, cwnd: 6000, feedback, .. } if feedback == 3.0
+    ));
+}
+
+#[test]
+fn a_delayed_ack_echoes_the_feedback_of_both_packets() {
+    let mut rx = XcpReceiver::new(TcpSink::new(Some(Dur::from_millis(200))));
+    let mut ctx = MockCtx::new();
+    for (seq, fb) in [(0_u64, 10.0_f32), (1, 20.5)] {
+        let mut pkt = data(5000, 100_000, fb);
+        pkt.header = Hdr::XcpData {
+            seq,
+            retx: false,
+            cwnd: 5000,
+            rtt_us: 100_000,
+            feedback: fb,
+        };
+        rx.on_packet(&pkt, &mut ctx);
+    }
+    let acks = ctx.drain();
+    assert_eq!(acks.len(), 1);
+    assert!(matches!(acks[0].header, Hdr::XcpAck { ack: 2, feedback, .. } if feedback == 30.5));
+}
