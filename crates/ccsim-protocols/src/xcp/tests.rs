@@ -795,6 +795,7 @@ fn closed_loop_leaves_room_for_traffic_that_shares_the_port() {
     let out = run(net, 5000.0, 15_000.0);
     assert_eq!(out.drops, 0, "{out:?}");
     assert!(out.utilisation > 0.95, "{out:?}");
+    assert!(out.mean_queue < 20_000.0, "{out:?}");
     // 5 Mbit/s for 10 s = 6.25 MB, all of it carried.
     assert!((out.cbr_tx as f64 - 6.25e6).abs() < 2000.0, "{out:?}");
     let xcp: u64 = out.delivered.iter().sum();
