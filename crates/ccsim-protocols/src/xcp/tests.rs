@@ -116,6 +116,30 @@ fn efficiency_and_fairness_controllers_at_a_worked_point_with_spare_bandwidth() 
 }
 
 #[test]
+fn a_packet_throttled_upstream_keeps_its_feedback_and_is_booked_against_the_residues() {
+    // The worked point above: this router would give +50 B (p = 100, n = 50, rtt 0.1 s);
+    // residues 99 000 and 49 500 B/s after the packet that ended the interval.
+    let mut r = XcpRouter::new(XcpRouterConfig::paper());
+    let mut port = Port::new(9_000_000, 0);
+    one_flow_first_interval(&mut r, &mut port, 1.0);
+    // H = 10 < 50: kept; positive residue less 10/0.1, negative less (50 - 10)/0.1.
+    let out = port.offer(&mut r, ms(51.0), data(50_000, 100_000, 10.0));
+    assert_eq!(feedback_of(&out), 10.0);
+    let (pos, neg) = r.residues();
+    assert!(close(pos, 98_900.0) && close(neg, 49_100.0), "{pos} {neg}");
+    // H = -20 < 50: kept; positive residue untouched, negative less (50 + 20)/0.1.
+    let out = port.offer(&mut r, ms(52.0), data(50_000, 100_000, -20.0));
+    assert_eq!(feedback_of(&out), -20.0);
+    let (pos, neg) = r.residues();
+    assert!(close(pos, 98_900.0) && close(neg, 48_400.0), "{pos} {neg}");
+    // H = 60 > 50: overwritten; the residues pay p/rtt and n/rtt.
+    let out = port.offer(&mut r, ms(53.0), data(50_000, 100_000, 60.0));
+    assert!(close(f64::from(feedback_of(&out)), 50.0));
+    let (pos, neg) = r.residues();
+    assert!(close(pos, 97_900.0) && close(neg, 47_900.0), "{pos} {neg}");
+}
+
+#[test]
 fn efficiency_controller_drains_a_persistent_queue_and_cuts_an_overload() {
     // C = 9 Mbit/s; one packet per 0.8 ms = 1.25e6 B/s; a standing queue of 20 000 B.
     let mut r = XcpRouter::new(XcpRouterConfig::paper());
