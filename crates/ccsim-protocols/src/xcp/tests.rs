@@ -855,3 +855,76 @@ fn closed_loop_recovers_from_losses_and_is_deterministic() {
     );
     assert_eq!(out, go());
 }
+
+/// A [`MockCtx`] that also records `finish`.
+struct FinishCtx {
+    inner: MockCtx,
+    finished: bool,
+}
+
+impl ccsim_core::Ctx<Hdr> for FinishCtx {
+    fn now(&self) -> SimTime {
+        self.inner.now
+    }
+    fn addr(&self) -> Addr {
+        self.inner.addr()
+    }
+    fn send(&mut self, pkt: Packet<Hdr>) {
+        self.inner.send(pkt);
+    }
+    fn set_timer(&mut self, slot: TimerSlot, at: SimTime) {
+        self.inner.set_timer(slot, at);
+    }
+    fn cancel_timer(&mut self, slot: TimerSlot) {
+        self.inner.cancel_timer(slot);
+    }
+    fn rng(&mut self) -> &mut RngStream {
+        self.inner.rng()
+    }
+    fn tracing(&self, var: ccsim_core::VarId) -> bool {
+        self.inner.tracing(var)
+    }
+    fn trace(&mut self, var: ccsim_core::VarId, value: f64) {
+        self.inner.trace(var, value);
+    }
+    fn relay(&mut self, pkt: Packet<Hdr>) {
+        self.inner.relay(pkt);
+    }
+    fn join_group(&mut self, key: u32) {
+        self.inner.join_group(key);
+    }
+    fn leave_group(&mut self, key: u32) {
+        self.inner.leave_group(key);
+    }
+    fn finish(&mut self) {
+        self.finished = true;
+    }
+}
+
+#[test]
+fn a_finite_transfer_finishes_through_the_wrapper() {
+    // 2000 bytes = 3 segments of MSS 960 (the last of 80 bytes): sent as 2 + 1 and done when
+    // ACK 3 arrives; the driver is told, so it can retire the flow.
+    let cfg = TcpConfig {
+        packet_size: 1000,
+        initial_window: 2,
+        size: Some(2000),
+        ..TcpConfig::default()
+    };
+    let mut s = XcpSender::new(FlowId(1), DST, &cfg, XcpParams::default());
+    let mut ctx = FinishCtx {
+        inner: MockCtx::new(),
+        finished: false,
+    };
+    s.on_start(&mut ctx);
+    assert_eq!(ctx.inner.drain().len(), 2);
+    ctx.inner.now = ms(50.0);
+    s.on_packet(&ack(2, 0.0), &mut ctx);
+    let last = ctx.inner.drain();
+    assert_eq!(last.len(), 1);
+    assert_eq!(last[0].size, 80 + 40);
+    assert!(!ctx.finished);
+    s.on_packet(&ack(3, 0.0), &mut ctx);
+    assert!(ctx.finished);
+    assert_eq!(s.tcp().completed_at(), Some(ms(50.0)));
+}
