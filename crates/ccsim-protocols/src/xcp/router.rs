@@ -25,7 +25,8 @@
 //! no traffic: the decision is that of an empty interval (input 0, no packets to share feedback
 //! among, so xi_p = xi_n = 0 for one interval) and d is kept.
 //! CHOICE: feedback is computed when the packet is offered to the port (the engine's hook runs
-//! before the queue), not at its departure as in Appendix A; the decision it uses is the same.
+//! before the queue), not at its departure as in Appendix A; the decision it uses is the same,
+//! but a packet the queue then drops has used up its share of the residues.
 //! CHOICE: the input traffic is every byte offered to the port (the engine's `bytes_offered`),
 //! XCP or not, so capacity shared with UDP, TCP or ACKs is accounted for: ns-2's `Queue/XCP`
 //! put UDP in a separate virtual queue the controller did not see (research/next.md section
@@ -41,11 +42,13 @@
 //! CHOICE: a packet's positive (negative) feedback is clamped so that the router never hands
 //! out more than its residue in an interval (ns-2.35's min(residue, C x)); Appendix A zeroes xi
 //! only after the residue is spent, so the last packet may overshoot there.
-//! CHOICE: when H_feedback is already below the router's value (an upstream router throttled
-//! the flow, or the sender asked for less), the residues are re-booked as Appendix A's
-//! garbled text reads: positive residue less max(H, 0) / rtt; negative residue less
-//! (feedback - H) / rtt if feedback >= 0, less -H / rtt otherwise (H < 0 < ... the whole cut
-//! counts as negative feedback given). Both only lower the residues.
+//! CHOICE: when H_feedback H is already below the router's value fb (an upstream router
+//! throttled the flow, or the sender asked for less), the packet keeps H and the residues are
+//! re-booked as we read Appendix A's garbled pseudo-code: the positive residue pays
+//! max(H, 0) / rtt (what the flow gets); the negative residue pays (fb - H) / rtt when fb >= 0
+//! (the cut below our value) and -H / rtt when fb < 0 (the whole cut). Both only lower the
+//! residues, so throttling done upstream spares the other flows negative feedback here
+//! (section 5.2, the parking lot).
 //! CHOICE: before the first packet with a valid RTT the interval is `initial_interval` (50 ms,
 //! ns-2.35's `INITIAL_Te_VALUE`; the paper is silent); an interval with no such packet keeps
 //! the previous d; d is at least `min_interval` (1 ms, ns-2.35's floor).
