@@ -23,7 +23,9 @@
 //!
 //! ns-2.35's XCP (research/next.md section 1.2) differs from the paper; which we follow:
 //! * feedback as a throughput delta (bytes/s, header `x = srtt / cwnd`): not done; the header
-//!   is the paper's window delta;
+//!   is the paper's window delta. (Inference, not run: the two agree in expectation, as the
+//!   paper's per-packet rate change p_i / rtt_i is proportional to rtt_i s_i / cwnd_i, ns-2's
+//!   x_i; they differ in rounding and in the sender scaling by its current srtt, not H_rtt.)
 //! * no slow start: the same in both (section 3.3 grows cwnd by feedback only);
 //! * RTT cap of 1 s in the router: [`XcpRouterConfig::ns2_35`] (the paper has none);
 //! * initial control interval 50 ms: used by both (the paper gives none);
