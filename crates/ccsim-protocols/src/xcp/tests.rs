@@ -647,10 +647,11 @@ impl Dumbbell {
     }
 
     fn run(&mut self, until: SimTime) {
-        while let Some(std::cmp::Reverse((at, _, idx))) = self.events.pop() {
+        while let Some(&std::cmp::Reverse((at, _, idx))) = self.events.peek() {
             if at > until {
                 break;
             }
+            self.events.pop();
             self.now = at;
             let now = at;
             match self.pending[idx].take().expect("each event once") {
