@@ -11,6 +11,7 @@ pub mod tcpm;
 pub mod tfrc;
 pub mod ticp;
 pub mod udp;
+pub mod xcp;
 
 use ccsim_core::{Agent, AgentStats, Ctx, Header, Packet, SimTime, TimerSlot, VarId};
 
@@ -28,6 +29,9 @@ pub use tcpm::{FusionNode, TcpmKind, TcpmParams, TcpmReceiver, TcpmSource};
 pub use tfrc::{TfrcConfig, TfrcReceiver, TfrcReceiverConfig, TfrcSender};
 pub use ticp::{LandmarkEcho, TicpCollector, TicpRequest, TicpSourceHost};
 pub use udp::{Departures, UdpConfig, UdpSink, UdpSource};
+pub use xcp::{
+    XcpParams, XcpPort, XcpReceiver, XcpRecovery, XcpRouter, XcpRouterConfig, XcpSender,
+};
 
 /// Bytes of IP and TCP header on every TCP packet (no options).
 pub const TCP_HEADER_BYTES: u32 = 40;
@@ -145,6 +149,31 @@ pub enum Hdr {
         /// SACK blocks.
         sack: Option<Box<SackBlocks>>,
     },
+    /// An XCP data segment (Katabi et al. 2002, section 3.2): a TCP segment numbered as
+    /// [`Hdr::TcpData`] (payload = packet size less 40 bytes) with the congestion header.
+    XcpData {
+        /// Segment number (0, 1, 2, ...).
+        seq: u64,
+        /// Whether this is a retransmission.
+        retx: bool,
+        /// H_cwnd: the sender's congestion window, whole-packet bytes.
+        cwnd: u32,
+        /// H_rtt: the sender's RTT estimate, microseconds (0: none yet).
+        rtt_us: u32,
+        /// H_feedback: the desired window change, whole-packet bytes; routers only lower it.
+        feedback: f32,
+    },
+    /// An XCP acknowledgement: cumulative, with the congestion header echoed (section 3.4).
+    XcpAck {
+        /// Next expected segment.
+        ack: u64,
+        /// H_cwnd of the latest data packet.
+        cwnd: u32,
+        /// H_rtt of the latest data packet.
+        rtt_us: u32,
+        /// The H_feedback of the data packets this ACK answers, summed.
+        feedback: f32,
+    },
 }
 
 impl Header for Hdr {
@@ -153,6 +182,7 @@ impl Header for Hdr {
         matches!(
             self,
             Hdr::TcpData { .. }
+                | Hdr::XcpData { .. }
                 | Hdr::Udp { .. }
                 | Hdr::RateData { .. }
                 | Hdr::TicpRequest(_)
@@ -161,14 +191,18 @@ impl Header for Hdr {
     }
     #[inline]
     fn is_retransmission(&self) -> bool {
-        matches!(self, Hdr::TcpData { retx: true, .. })
+        matches!(
+            self,
+            Hdr::TcpData { retx: true, .. } | Hdr::XcpData { retx: true, .. }
+        )
     }
     #[inline]
     fn data_seq(&self) -> Option<u64> {
         match *self {
-            Hdr::TcpData { seq, .. } | Hdr::Udp { seq, .. } | Hdr::RateData { seq, .. } => {
-                Some(seq)
-            }
+            Hdr::TcpData { seq, .. }
+            | Hdr::XcpData { seq, .. }
+            | Hdr::Udp { seq, .. }
+            | Hdr::RateData { seq, .. } => Some(seq),
             Hdr::TicpReport { source, .. } => Some(u64::from(source)),
             _ => None,
         }
@@ -220,6 +254,10 @@ pub enum AnyAgent {
     TcpmReceiver(Box<TcpmReceiver>),
     /// TCP-M fusion function of one session at one router; boxed.
     Fusion(Box<FusionNode>),
+    /// XCP sender; boxed.
+    XcpSender(Box<XcpSender>),
+    /// XCP receiver; boxed.
+    XcpReceiver(Box<XcpReceiver>),
 }
 
 macro_rules! each_agent {
@@ -241,6 +279,8 @@ macro_rules! each_agent {
             AnyAgent::TcpmSource($a) => $body,
             AnyAgent::TcpmReceiver($a) => $body,
             AnyAgent::Fusion($a) => $body,
+            AnyAgent::XcpSender($a) => $body,
+            AnyAgent::XcpReceiver($a) => $body,
         }
     };
 }

@@ -124,6 +124,10 @@ pub enum PrivateType {
     TcpmControl = 11,
     /// [`Hdr::TcpmAck`].
     TcpmAck = 12,
+    /// [`Hdr::XcpData`].
+    XcpData = 13,
+    /// [`Hdr::XcpAck`].
+    XcpAck = 14,
 }
 
 /// How a TCP flow's segment numbers become byte numbers.
@@ -466,6 +470,8 @@ fn encode_private(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
         Hdr::TicpRegisterAck => PrivateType::TicpRegisterAck,
         Hdr::TcpmControl { .. } => PrivateType::TcpmControl,
         Hdr::TcpmAck { .. } => PrivateType::TcpmAck,
+        Hdr::XcpData { .. } => PrivateType::XcpData,
+        Hdr::XcpAck { .. } => PrivateType::XcpAck,
         Hdr::TcpData { .. } | Hdr::TcpAck { .. } => {
             unreachable!("invariant: TCP has a real header")
         }

@@ -327,6 +327,21 @@ impl TcpSender {
         }
     }
 
+    /// A sender whose window algorithm is `cc` instead of `cfg.algorithm`'s; loss recovery
+    /// stays `cfg.algorithm`'s (XCP's window follows router feedback, its losses Reno's).
+    #[must_use]
+    pub(crate) fn with_controller(flow: FlowId, peer: Addr, cfg: &TcpConfig, cc: AnyCc) -> Self {
+        TcpSender {
+            cc,
+            ..Self::new(flow, peer, cfg)
+        }
+    }
+
+    /// The congestion-control algorithm's state, to hand it what an ACK carries beyond TCP.
+    pub(crate) fn controller_mut(&mut self) -> &mut AnyCc {
+        &mut self.cc
+    }
+
     /// Set the initial slow-start threshold (bytes, at least two segments) before the
     /// sender starts, e.g. from the path's bandwidth-delay product.
     pub fn set_initial_ssthresh(&mut self, bytes: u64) {

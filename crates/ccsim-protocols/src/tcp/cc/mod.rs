@@ -102,6 +102,8 @@ pub enum AnyCc {
     Reno(Reno),
     /// TCP Vegas.
     Vegas(Vegas),
+    /// XCP: the window follows router feedback (`crate::xcp`).
+    Xcp(crate::xcp::XcpWindow),
 }
 
 macro_rules! each_cc {
@@ -109,6 +111,7 @@ macro_rules! each_cc {
         match $self {
             AnyCc::Reno($c) => $body,
             AnyCc::Vegas($c) => $body,
+            AnyCc::Xcp($c) => $body,
         }
     };
 }
