@@ -28,7 +28,8 @@ pub mod sim;
 pub mod trace;
 
 pub use link::{
-    Discipline, DropReason, LinkConfig, LinkId, LinkStats, LinkTap, QueueLimit, RouterHook, Verdict,
+    Discipline, DropReason, LinkConfig, LinkId, LinkStats, LinkTap, PortState, QueueLimit,
+    RouterHook, Verdict,
 };
 pub use red::{Red, RedConfig, RedConfigError, RedDecision};
 pub use routing::RouteMetric;

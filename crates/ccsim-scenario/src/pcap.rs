@@ -74,6 +74,8 @@ pub const RATE_PORT: u16 = 65_201;
 pub const TICP_PORT: u16 = 65_202;
 /// Destination port of TCP-M's control messages and encapsulated ACKs.
 pub const TCPM_PORT: u16 = 65_203;
+/// Destination port of XCP's data and ACKs (their congestion header is in the private header).
+pub const XCP_PORT: u16 = 65_204;
 /// The first four bytes of the private header: ASCII "CCSM".
 pub const PRIVATE_MAGIC: [u8; 4] = *b"CCSM";
 /// Version of the private header layout.
@@ -441,6 +443,10 @@ fn encode_udp(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
             encode_private(pkt, buf);
             Some(TCPM_PORT)
         }
+        Hdr::XcpData { .. } | Hdr::XcpAck { .. } => {
+            encode_private(pkt, buf);
+            Some(XCP_PORT)
+        }
         _ => {
             encode_private(pkt, buf);
             Some(TICP_PORT)
@@ -551,6 +557,30 @@ fn encode_private(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
             u32be(buf, about.node);
             u32be(buf, about.agent);
             u64be(buf, *value);
+        }
+        Hdr::XcpData {
+            seq,
+            retx,
+            cwnd,
+            rtt_us,
+            feedback,
+        } => {
+            u64be(buf, *seq);
+            u32be(buf, *cwnd);
+            u32be(buf, *rtt_us);
+            u32be(buf, feedback.to_bits());
+            buf.extend_from_slice(&[u8::from(*retx), 0, 0, 0]);
+        }
+        Hdr::XcpAck {
+            ack,
+            cwnd,
+            rtt_us,
+            feedback,
+        } => {
+            u64be(buf, *ack);
+            u32be(buf, *cwnd);
+            u32be(buf, *rtt_us);
+            u32be(buf, feedback.to_bits());
         }
         Hdr::TcpmAck { ack, ece, sack } => {
             let blocks = sack.as_deref().map_or(&[][..], |s| s.as_slice());

@@ -52,6 +52,11 @@
 //! CHOICE: before the first packet with a valid RTT the interval is `initial_interval` (50 ms,
 //! ns-2.35's `INITIAL_Te_VALUE`; the paper is silent); an interval with no such packet keeps
 //! the previous d; d is at least `min_interval` (1 ms, ns-2.35's floor).
+//! CHOICE: an interval that carried no XCP packet with an RTT estimate (its sums are empty)
+//! keeps the last xi_p and xi_n (the budgets are still those of its own phi and shuffle): with
+//! 0, a flow sending less than a packet per interval through a port (a long-RTT flow on its
+//! own access link) would have its request lowered to nothing there at every packet. Before
+//! any estimate they are 0, so a new port never raises what a sender may get.
 //! CHOICE: packets with H_rtt = 0 (no RTT estimate yet) or H_cwnd = 0 are counted as input
 //! traffic and get no feedback (section 3.3).
 //!
@@ -338,18 +343,35 @@ impl XcpRouter {
     }
 
     fn end_interval(&mut self, now: SimTime, offered_before: u64, port: XcpPort) {
+        let idle = now >= self.interval_end + dur_from_secs(self.d);
+        let input = offered_before.saturating_sub(self.offered_mark);
+        let sums = (self.sum_rtt_s_cwnd, self.sum_rtt2_s_cwnd, self.sum_s);
+        if idle {
+            // The interval that ended at interval_end, with its packets; then the empty ones
+            // since, which keep its xi_p and xi_n.
+            let d = self.d;
+            self.decide(now, d, input, sums, port);
+            self.decide(now, self.d, 0, (0.0, 0.0, 0.0), port);
+        } else {
+            let measured = (now - self.interval_start).as_secs_f64();
+            self.decide(now, measured, input, sums, port);
+        }
+        self.intervals += 1;
+        self.open_interval(now, offered_before);
+    }
+
+    /// The controllers' decision for an interval of `measured` seconds that carried `input`
+    /// bytes and the XCP sums `sums` (Σ rtt·s/cwnd, Σ rtt²·s/cwnd, Σ s).
+    fn decide(
+        &mut self,
+        now: SimTime,
+        measured: f64,
+        input: u64,
+        sums: (f64, f64, f64),
+        port: XcpPort,
+    ) {
         let cfg = self.cfg;
         let capacity = port.rate.bps() as f64 / 8.0;
-        let idle = now >= self.interval_end + dur_from_secs(self.d);
-        let (measured, input, sums) = if idle {
-            (self.d, 0, (0.0, 0.0, 0.0))
-        } else {
-            (
-                (now - self.interval_start).as_secs_f64(),
-                offered_before.saturating_sub(self.offered_mark),
-                (self.sum_rtt_s_cwnd, self.sum_rtt2_s_cwnd, self.sum_s),
-            )
-        };
         let rate_in = input as f64 / measured;
         if sums.0 > 0.0 {
             self.d = (sums.1 / sums.0).max(cfg.min_interval.as_secs_f64());
@@ -365,16 +387,13 @@ impl XcpRouter {
         let scale = if measured > 0.0 { d / measured } else { 0.0 };
         let next_rtt = sums.0 * scale;
         let next_s = sums.2 * scale;
-        self.xi_p = if next_rtt > 0.0 {
-            pos / (d * next_rtt)
-        } else {
-            0.0
-        };
-        self.xi_n = if next_s > 0.0 {
-            neg / (d * next_s)
-        } else {
-            0.0
-        };
+        // An interval with no XCP packet to estimate from keeps the last estimate.
+        if next_rtt > 0.0 {
+            self.xi_p = pos / (d * next_rtt);
+        }
+        if next_s > 0.0 {
+            self.xi_n = neg / (d * next_s);
+        }
         self.residue_pos = pos / d;
         self.residue_neg = neg / d;
         self.decision = XcpDecision {
@@ -391,7 +410,5 @@ impl XcpRouter {
             budget_pos: self.residue_pos,
             budget_neg: self.residue_neg,
         };
-        self.intervals += 1;
-        self.open_interval(now, offered_before);
     }
 }

@@ -21,6 +21,7 @@ pub mod tcp;
 pub mod tcpm;
 pub mod ticp;
 pub mod udp;
+pub mod xcp;
 
 /// The protocol families, as the scenario crate groups them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,9 +38,12 @@ pub enum Family {
 #[must_use]
 pub fn family(protocol: Protocol) -> Family {
     match protocol {
-        Protocol::Tahoe | Protocol::Reno | Protocol::Newreno | Protocol::Sack | Protocol::Vegas => {
-            Family::Tcp
-        }
+        Protocol::Tahoe
+        | Protocol::Reno
+        | Protocol::Newreno
+        | Protocol::Sack
+        | Protocol::Vegas
+        | Protocol::Xcp => Family::Tcp,
         Protocol::Tfrc | Protocol::TcpFriend | Protocol::Cbraa | Protocol::Primo => Family::Rate,
         Protocol::Cbr | Protocol::Poisson => Family::Udp,
     }

@@ -137,6 +137,7 @@ pub(crate) fn validate(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), S
         return err(p("size"), "must be positive, found \"0B\"".into());
     }
     validate_tcp_options(f, p)?;
+    super::xcp::validate(f, p)?;
     refuse_keys(f, p, &f.rate_keys_set(), "rate-based flows")?;
     Ok(())
 }
@@ -176,6 +177,9 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         cwnd_limited_growth: f.cwnd_limited_growth,
         ..TcpConfig::default()
     };
+    if f.protocol == Protocol::Xcp {
+        return super::xcp::build(f, cx, &cfg);
+    }
     let delack = f.delayed_ack.then_some(Dur::from_millis(200));
     (
         AnyAgent::Tcp(Box::new(TcpSender::new(cx.flow, cx.receiver, &cfg))),

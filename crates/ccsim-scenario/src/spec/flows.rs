@@ -46,6 +46,8 @@ pub enum Protocol {
     Cbraa,
     /// Primo, the preventive rate-based protocol (Chatté, Ducourthial, Niculescu).
     Primo,
+    /// XCP, the eXplicit Control Protocol (Katabi, Handley, Rohrs 2002): router feedback.
+    Xcp,
 }
 
 impl Protocol {
@@ -64,6 +66,7 @@ impl Protocol {
             Protocol::TcpFriend => "tcp-friend",
             Protocol::Cbraa => "cbraa",
             Protocol::Primo => "primo",
+            Protocol::Xcp => "xcp",
         }
     }
     /// Whether this is a TCP variant.
@@ -134,6 +137,9 @@ pub struct FlowSpec {
     /// TCP Vegas thresholds (only with `protocol = "vegas"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vegas: Option<VegasSpec>,
+    /// XCP options (only with `protocol = "xcp"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xcp: Option<crate::protocols::xcp::XcpSpec>,
     /// TCP: initial slow-start threshold, "bdp" (the path's bottleneck rate times its
     /// round-trip propagation delay) or a size such as "64kB" (absent: unbounded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -174,7 +180,7 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 7] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 8] {
         [
             ("cwnd_limited_growth", !self.cwnd_limited_growth),
             ("delayed_ack", self.delayed_ack),
@@ -183,6 +189,7 @@ impl FlowSpec {
             ("paced_slow_start", self.paced_slow_start),
             ("pacing_spacing", self.pacing_spacing.is_some()),
             ("vegas", self.vegas.is_some()),
+            ("xcp", self.xcp.is_some()),
         ]
     }
     /// The rate-based-only keys set on this flow, by name.

@@ -3,6 +3,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub use crate::protocols::xcp::XcpRouterSpec;
+
 use super::{err, show, zero_dur, RerouteSpec};
 use crate::error::ScenarioError;
 use crate::units::DurStr;
@@ -26,6 +28,9 @@ pub struct RunSpec {
     /// "instant", or a convergence delay such as "2s".
     #[serde(default, skip_serializing_if = "RerouteSpec::is_static")]
     pub reroute: RerouteSpec,
+    /// The XCP router function's settings when flows run XCP: "paper" or "ns2.35".
+    #[serde(default, skip_serializing_if = "XcpRouterSpec::is_paper")]
+    pub xcp_router: XcpRouterSpec,
 }
 
 fn default_seed() -> u64 {
