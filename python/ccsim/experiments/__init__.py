@@ -13,8 +13,10 @@ from .primo import EXPERIMENTS as PRIMO_EXPERIMENTS
 from .satellite import EXPERIMENTS as SATELLITE_EXPERIMENTS
 from .tcpm import EXPERIMENTS as TCPM_EXPERIMENTS
 from .ticp import EXPERIMENTS as TICP_EXPERIMENTS
+from .xcp import EXPERIMENTS as XCP_EXPERIMENTS
 
 REGISTRY: dict[str, Experiment] = {e.name: e for e in [DumbbellNewReno(), *TICP_EXPERIMENTS, *SATELLITE_EXPERIMENTS,
-                                                *CBRAA_EXPERIMENTS, *PRIMO_EXPERIMENTS, *TCPM_EXPERIMENTS]}
+                                                *CBRAA_EXPERIMENTS, *PRIMO_EXPERIMENTS, *TCPM_EXPERIMENTS,
+                                                *XCP_EXPERIMENTS]}
 
 __all__ = ["Check", "Experiment", "ExperimentReport", "REGISTRY"]
