@@ -1,4 +1,4 @@
-"""The XCP validation experiments (docs/xcp-validation.md): the dumbbell builder against closed
+"""The XCP validation experiments (docs/validation.md (XCP)): the dumbbell builder against closed
 forms, the measuring helpers against hand-made series, determinism, and the quick variants
 against the XCP paper's bands (strict xfails where they do not reproduce)."""
 

@@ -26,7 +26,7 @@ the paper is silent). With all 100 flows starting at 0 the symmetric forward and
 windows move in lock step: the queue fills and empties once per round trip, and the link idles
 while the ACKs of each direction wait behind the other's burst (ACK compression). Measured at
 300 Mbit/s with simultaneous starts: utilisation 0.83, 10 716 drops, mean queue 60 % of the
-buffer; with the jittered starts 0.997, no drop, 14 %. docs/xcp-validation.md has the runs.
+buffer; with the jittered starts 0.997, no drop, 14 %. docs/validation.md (XCP) has the runs.
 CHOICE: measurement windows: xcp-capacity from 10 s to the end of a 30 s run (the paper's runs
 last more than 300 RTTs: 24 s at 80 ms); xcp-rtt-fairness from 30 s to the end of 100 s (300
 round trips of the longest RTT, 330 ms); quick variants shorter (stated in the checks' names).
@@ -60,7 +60,7 @@ REVERSE = "r2->r1"
 INTERVAL = 0.2  # s, between the goodput samples of xcp-convergence
 
 #: xcp-capacity: the swept capacities (bit/s). The paper's Figure 4 runs from 1.5 Mbit/s to
-#: 4 Gbit/s; every point here takes under a minute of wall time (docs/xcp-validation.md).
+#: 4 Gbit/s; every point here takes under a minute of wall time (docs/validation.md (XCP)).
 CAPACITIES = [1.5e6, 10e6, 45e6, 100e6, 155e6, 300e6, 622e6, 1e9, 2.5e9, 4e9]
 QUICK_CAPACITIES = [10e6, 100e6]
 CAPACITY_FLOWS = 50
