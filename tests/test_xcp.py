@@ -65,3 +65,22 @@ def test_web_transfers_may_run_xcp() -> None:
                      "arrivals": 20.0, "mean_size": "20kB"}]
     t = ccsim.run(s, progress=False).summary["traffic"]["web"]
     assert t["completed"] > 100, t
+
+
+def test_a_link_without_assistance_leaves_the_headers_alone() -> None:
+    # a -(100 Mbit/s)- r -(10 Mbit/s)- b. With the router function on the bottleneck, XCP
+    # fills it without loss; with it switched off there (partial deployment), only the fast
+    # link gives feedback, which keeps granting increases, and the bottleneck's queue overflows.
+    def run(assist: bool) -> dict[str, Any]:
+        s = spec()
+        s["links"] = [{"between": ["a", "r"], "rate": "100Mbps", "delay": "5ms", "queue": "1000p"},
+                      {"between": ["r", "b"], "rate": "10Mbps", "delay": "5ms", "queue": "100p",
+                       "assist": assist}]
+        return ccsim.run(s, progress=False).summary["links"]["r->b"]
+
+    assert run(True)["drops"] == 0
+    assert run(False)["drops"] > 0
+    with pytest.raises(ccsim.SpecError, match=r"^links\[0\]\.assist"):
+        bad = spec()
+        bad["links"][0]["assist"] = "no"
+        ccsim.run(bad, progress=False)

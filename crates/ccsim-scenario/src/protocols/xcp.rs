@@ -154,7 +154,8 @@ impl RouterHook<Hdr> for XcpHook {
     }
 }
 
-/// Put the XCP router function on every link direction, if any flow runs XCP.
+/// Put the XCP router function on every link direction whose link has `assist` (the
+/// default), if any flow runs XCP. `links` holds both directions of each spec link, in order.
 pub(crate) fn install_routers(
     spec: &Spec,
     sim: &mut crate::run::NetSim,
@@ -167,7 +168,11 @@ pub(crate) fn install_routers(
         XcpRouterSpec::Paper => XcpRouterConfig::paper(),
         XcpRouterSpec::Ns235 => XcpRouterConfig::ns2_35(),
     };
-    for &l in links {
-        sim.set_router_hook(l, Box::new(XcpHook(XcpRouter::new(cfg))));
+    for (link, directions) in spec.links.iter().zip(links.chunks(2)) {
+        if link.assist {
+            for &l in directions {
+                sim.set_router_hook(l, Box::new(XcpHook(XcpRouter::new(cfg))));
+            }
+        }
     }
 }

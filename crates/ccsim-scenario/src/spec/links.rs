@@ -29,6 +29,15 @@ pub struct LinkSpec {
     /// Probability that a packet is lost, per direction.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub loss: f64,
+    /// Whether the link's routers run the router-assisted protocols' functions (XCP); false
+    /// leaves their headers untouched here (partial deployment).
+    #[serde(default = "default_true", skip_serializing_if = "is_yes")]
+    pub assist: bool,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 impl LinkSpec {
