@@ -12,6 +12,11 @@
 //! Packets leave paced at TR (one every size / TR seconds), numbered as TCP segments; delta
 //! 0.9, gamma 0.09.
 //!
+//! CHOICE: the fairness factor uses EP, as expressions (1) and (3) write it; the text says it
+//! "is proportional to the TR of each flow" and Fig. 2 plots it against TR (EP is the mean
+//! TR of the previous RTT, so the two agree at equilibrium).
+//! Fig. 1's text ("AB near zero, the control factor is near zero"; "AB around 50%, near 0.5")
+//! describes (AB / Max.TR) alone; (2) as printed adds gamma (0.09 and 0.59): we follow (2).
 //! CHOICE: expression (4) names its result PR; we read it as TR (the text: "the end systems
 //! decrease the TR using expression (4)").
 //! CHOICE: T in expression (5) is the number of TRs summed, so EP is their mean (the text
