@@ -417,3 +417,141 @@ fn same_inputs_same_outputs() {
     };
     assert_eq!(run(), run());
 }
+
+/// What [`bottleneck`] measured.
+#[derive(Debug)]
+struct Run {
+    /// Utilisation over the last half of the run.
+    util: f64,
+    /// Largest queue, as a fraction of the buffer.
+    max_queue: f64,
+    drops: u64,
+    /// Jain's index of the flows' deliveries over the last half.
+    jain: f64,
+}
+
+/// `n` OBP flows (flow i starts at i * `stagger_ms`) over one bottleneck of `rate_bps` with
+/// round-trip propagation `rtt_ms` and a buffer of one bandwidth-delay product, stepped every
+/// 50 us for `secs`.
+fn bottleneck(n: usize, stagger_ms: u64, rate_bps: u64, rtt_ms: u64, secs: u64) -> Run {
+    use std::collections::VecDeque;
+    let cap = rate_bps as f64 / 8.0;
+    let buffer = (cap * rtt_ms as f64 / 1000.0) as u64;
+    let one_way = Dur::from_millis(rtt_ms / 2);
+    let step = Dur::from_micros(50);
+    let mut txs: Vec<ObpSender> = (0..n)
+        .map(|i| {
+            let mut p = ObpParams::paper(1000);
+            p.initial_rate = 1e5;
+            ObpSender::new(FlowId(i as u32), Addr { node: 2, agent: 0 }, p)
+        })
+        .collect();
+    let mut rxs: Vec<ObpReceiver> = (0..n)
+        .map(|_| ObpReceiver::new(TcpSink::new(None)))
+        .collect();
+    let mut sctx: Vec<MockCtx> = (0..n).map(|_| MockCtx::new()).collect();
+    let mut rctx: Vec<MockCtx> = (0..n).map(|_| MockCtx::new()).collect();
+    let mut router = ObpRouter::new(ObpRouterConfig::default());
+    let mut queue: VecDeque<Packet<Hdr>> = VecDeque::new();
+    let mut queued = 0u64;
+    let mut offered = 0u64;
+    let mut busy_until = SimTime::ZERO;
+    let mut to_rx: VecDeque<(SimTime, Packet<Hdr>)> = VecDeque::new();
+    let mut to_tx: VecDeque<(SimTime, Packet<Hdr>)> = VecDeque::new();
+    let (mut max_q, mut drops) = (0u64, 0u64);
+    let mut delivered = vec![0u64; n];
+    let end = SimTime::ZERO + Dur::from_secs(secs);
+    let half = SimTime::ZERO + Dur::from_secs(secs / 2);
+    let mut t = SimTime::ZERO;
+    while t < end {
+        for i in 0..n {
+            let (tx, c) = (&mut txs[i], &mut sctx[i]);
+            c.now = t;
+            rctx[i].now = t;
+            if t == SimTime::ZERO + Dur::from_millis(stagger_ms * i as u64) {
+                tx.on_start(c);
+            }
+            for slot in 0..2 {
+                if c.timers[slot].is_some_and(|at| at <= t) {
+                    c.timers[slot] = None;
+                    tx.on_timer(TimerSlot(slot as u8), c);
+                }
+            }
+        }
+        while to_tx.front().is_some_and(|(at, _)| *at <= t) {
+            let (_, a) = to_tx.pop_front().unwrap();
+            let i = a.flow.0 as usize;
+            txs[i].on_packet(&a, &mut sctx[i]);
+        }
+        for c in &mut sctx {
+            for mut p in c.drain() {
+                offered += u64::from(p.size);
+                let view = ObpPort {
+                    rate: Rate(rate_bps),
+                    queue_bytes: queued,
+                    bytes_offered: offered,
+                };
+                router.on_packet(t, &mut p, view);
+                if queued + u64::from(p.size) > buffer {
+                    drops += 1;
+                } else {
+                    queued += u64::from(p.size);
+                    queue.push_back(p);
+                }
+            }
+        }
+        max_q = max_q.max(queued);
+        while busy_until <= t {
+            let Some(p) = queue.pop_front() else { break };
+            queued -= u64::from(p.size);
+            busy_until = busy_until.max(t) + Rate(rate_bps).tx_time(u64::from(p.size));
+            if busy_until >= half {
+                delivered[p.flow.0 as usize] += u64::from(p.size);
+            }
+            to_rx.push_back((busy_until + one_way, p));
+        }
+        while to_rx.front().is_some_and(|(at, _)| *at <= t) {
+            let (_, p) = to_rx.pop_front().unwrap();
+            let i = p.flow.0 as usize;
+            rxs[i].on_packet(&p, &mut rctx[i]);
+        }
+        for c in &mut rctx {
+            for a in c.drain() {
+                to_tx.push_back((t + one_way, a));
+            }
+        }
+        t = t + step;
+    }
+    let total: u64 = delivered.iter().sum();
+    let x: Vec<f64> = delivered.iter().map(|&d| d as f64).collect();
+    let jain = x.iter().sum::<f64>().powi(2) / (n as f64 * x.iter().map(|v| v * v).sum::<f64>());
+    Run {
+        util: total as f64 / (cap * (secs - secs / 2) as f64),
+        max_queue: max_q as f64 / buffer as f64,
+        drops,
+        jain,
+    }
+}
+
+#[test]
+fn one_flow_fills_one_bottleneck() {
+    // Section III, Fig. 3: the TR grows quickly and stabilises at the capacity with a small
+    // oscillation; section IV: high utilisation, no drops, a small queue.
+    let r = bottleneck(1, 0, 10_000_000, 40, 10);
+    eprintln!("{r:?}");
+    assert!(r.util > 0.9, "{r:?}");
+    assert!(r.max_queue < 0.2, "{r:?}");
+    assert_eq!(r.drops, 0);
+}
+
+#[test]
+fn staggered_flows_share_one_bottleneck() {
+    // Section IV: flows started at spaced instants share the link (Jain near 1), high
+    // utilisation, no drops, a small queue.
+    let r = bottleneck(4, 500, 10_000_000, 40, 20);
+    eprintln!("{r:?}");
+    assert!(r.util > 0.9, "{r:?}");
+    assert!(r.jain > 0.95, "{r:?}");
+    assert!(r.max_queue < 0.2, "{r:?}");
+    assert_eq!(r.drops, 0);
+}
