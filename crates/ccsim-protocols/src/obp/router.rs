@@ -126,9 +126,21 @@ impl ObpRouter {
         }
     }
 
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> ObpRouterConfig {
+        self.cfg
+    }
+
     fn open(&mut self, now: SimTime, offered: u64, queue: u64) {
         self.period_start = now;
         self.offered_mark = offered;
         self.queue_mark = queue;
+    }
+}
+
+impl Default for ObpRouter {
+    fn default() -> Self {
+        ObpRouter::new(ObpRouterConfig::default())
     }
 }
