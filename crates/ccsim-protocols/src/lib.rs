@@ -4,6 +4,7 @@
 //! protocol message) and [`AnyAgent`] the enum of built-in agents, so the engine dispatches
 //! statically.
 
+pub mod obp;
 pub mod primo;
 pub mod rate;
 pub mod tcp;
@@ -15,6 +16,7 @@ pub mod xcp;
 
 use ccsim_core::{Agent, AgentStats, Ctx, Header, Packet, SimTime, TimerSlot, VarId};
 
+pub use obp::{ObpParams, ObpPort, ObpReceiver, ObpRouter, ObpRouterConfig, ObpSender};
 pub use primo::{PrimoConfig, PrimoParams, PrimoReceiver, PrimoSender};
 pub use rate::{
     Cbraa, CbraaParams, PacerConfig, ReceiverReport, ReportControl, ReportReceiver, ReportSender,
@@ -174,6 +176,31 @@ pub enum Hdr {
         /// The H_feedback of the data packets this ACK answers, summed.
         feedback: f32,
     },
+    /// An OBP data segment (Loureiro and Monteiro, "What if the end systems knew the bandwidth
+    /// available in the network?", section III):
+    /// a segment numbered as [`Hdr::TcpData`] (payload = packet size less 40 bytes) carrying
+    /// the two path-state fields, which routers only lower.
+    ObpData {
+        /// Segment number (0, 1, 2, ...).
+        seq: u64,
+        /// Whether this is a retransmission.
+        retx: bool,
+        /// Narrow link: the smallest link capacity on the path so far, bytes per second
+        /// (infinite until a router stamps it).
+        narrow: f32,
+        /// Tight link: the smallest available bandwidth AB on the path so far, bytes per
+        /// second, negative when a link is overloaded (infinite until a router stamps it).
+        tight: f32,
+    },
+    /// An OBP acknowledgement (40 bytes): cumulative, echoing the path-state fields.
+    ObpAck {
+        /// Next expected segment.
+        ack: u64,
+        /// The narrow-link field of the latest data packet.
+        narrow: f32,
+        /// The tight-link field of the latest data packet.
+        tight: f32,
+    },
 }
 
 impl Header for Hdr {
@@ -183,6 +210,7 @@ impl Header for Hdr {
             self,
             Hdr::TcpData { .. }
                 | Hdr::XcpData { .. }
+                | Hdr::ObpData { .. }
                 | Hdr::Udp { .. }
                 | Hdr::RateData { .. }
                 | Hdr::TicpRequest(_)
@@ -193,7 +221,9 @@ impl Header for Hdr {
     fn is_retransmission(&self) -> bool {
         matches!(
             self,
-            Hdr::TcpData { retx: true, .. } | Hdr::XcpData { retx: true, .. }
+            Hdr::TcpData { retx: true, .. }
+                | Hdr::XcpData { retx: true, .. }
+                | Hdr::ObpData { retx: true, .. }
         )
     }
     #[inline]
@@ -201,6 +231,7 @@ impl Header for Hdr {
         match *self {
             Hdr::TcpData { seq, .. }
             | Hdr::XcpData { seq, .. }
+            | Hdr::ObpData { seq, .. }
             | Hdr::Udp { seq, .. }
             | Hdr::RateData { seq, .. } => Some(seq),
             Hdr::TicpReport { source, .. } => Some(u64::from(source)),
@@ -258,6 +289,10 @@ pub enum AnyAgent {
     XcpSender(Box<XcpSender>),
     /// XCP receiver; boxed.
     XcpReceiver(Box<XcpReceiver>),
+    /// OBP sender; boxed.
+    ObpSender(Box<ObpSender>),
+    /// OBP receiver; boxed.
+    ObpReceiver(Box<ObpReceiver>),
 }
 
 macro_rules! each_agent {
@@ -281,6 +316,8 @@ macro_rules! each_agent {
             AnyAgent::Fusion($a) => $body,
             AnyAgent::XcpSender($a) => $body,
             AnyAgent::XcpReceiver($a) => $body,
+            AnyAgent::ObpSender($a) => $body,
+            AnyAgent::ObpReceiver($a) => $body,
         }
     };
 }

@@ -130,6 +130,10 @@ pub enum PrivateType {
     XcpData = 13,
     /// [`Hdr::XcpAck`].
     XcpAck = 14,
+    /// [`Hdr::ObpData`].
+    ObpData = 15,
+    /// [`Hdr::ObpAck`].
+    ObpAck = 16,
 }
 
 /// How a TCP flow's segment numbers become byte numbers.
@@ -478,6 +482,8 @@ fn encode_private(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
         Hdr::TcpmAck { .. } => PrivateType::TcpmAck,
         Hdr::XcpData { .. } => PrivateType::XcpData,
         Hdr::XcpAck { .. } => PrivateType::XcpAck,
+        Hdr::ObpData { .. } => PrivateType::ObpData,
+        Hdr::ObpAck { .. } => PrivateType::ObpAck,
         Hdr::TcpData { .. } | Hdr::TcpAck { .. } => {
             unreachable!("invariant: TCP has a real header")
         }
@@ -581,6 +587,22 @@ fn encode_private(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
             u32be(buf, *cwnd);
             u32be(buf, *rtt_us);
             u32be(buf, feedback.to_bits());
+        }
+        Hdr::ObpData {
+            seq,
+            retx,
+            narrow,
+            tight,
+        } => {
+            u64be(buf, *seq);
+            u32be(buf, narrow.to_bits());
+            u32be(buf, tight.to_bits());
+            buf.extend_from_slice(&[u8::from(*retx), 0, 0, 0]);
+        }
+        Hdr::ObpAck { ack, narrow, tight } => {
+            u64be(buf, *ack);
+            u32be(buf, narrow.to_bits());
+            u32be(buf, tight.to_bits());
         }
         Hdr::TcpmAck { ack, ece, sack } => {
             let blocks = sack.as_deref().map_or(&[][..], |s| s.as_slice());
