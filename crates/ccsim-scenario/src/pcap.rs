@@ -76,6 +76,8 @@ pub const TICP_PORT: u16 = 65_202;
 pub const TCPM_PORT: u16 = 65_203;
 /// Destination port of XCP's data and ACKs (their congestion header is in the private header).
 pub const XCP_PORT: u16 = 65_204;
+/// Destination port of OBP's data and ACKs (their path fields are in the private header).
+pub const OBP_PORT: u16 = 65_205;
 /// The first four bytes of the private header: ASCII "CCSM".
 pub const PRIVATE_MAGIC: [u8; 4] = *b"CCSM";
 /// Version of the private header layout.
@@ -450,6 +452,10 @@ fn encode_udp(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
         Hdr::XcpData { .. } | Hdr::XcpAck { .. } => {
             encode_private(pkt, buf);
             Some(XCP_PORT)
+        }
+        Hdr::ObpData { .. } | Hdr::ObpAck { .. } => {
+            encode_private(pkt, buf);
+            Some(OBP_PORT)
         }
         _ => {
             encode_private(pkt, buf);
