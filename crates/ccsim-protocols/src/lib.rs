@@ -12,6 +12,7 @@ pub mod tcpm;
 pub mod tfrc;
 pub mod ticp;
 pub mod udp;
+pub(crate) mod wrap;
 pub mod xcp;
 
 use ccsim_core::{Agent, AgentStats, Ctx, Header, Packet, SimTime, TimerSlot, VarId};

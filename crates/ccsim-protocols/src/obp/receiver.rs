@@ -7,8 +7,9 @@
 //! CHOICE: an ACK echoes the fields of the latest data packet (the freshest path state); with
 //! an ACK per packet this is the paper's copy. A duplicate ACK echoes them too.
 
-use ccsim_core::{Addr, Agent, AgentStats, Ctx, Packet, RngStream, SimTime, TimerSlot, VarId};
+use ccsim_core::{Agent, AgentStats, Ctx, Packet, TimerSlot, VarId};
 
+use crate::wrap::Wrapped;
 use crate::{Hdr, TcpSink, TCP_HEADER_BYTES};
 
 /// An OBP receiver.
@@ -25,58 +26,20 @@ struct Echo {
     tight: f32,
 }
 
-/// The sink's context: its ACKs become OBP ACKs carrying the echo.
-struct Echoing<'a, C> {
-    outer: &'a mut C,
-    echo: &'a mut Echo,
-}
-
-impl<C: Ctx<Hdr>> Ctx<Hdr> for Echoing<'_, C> {
-    fn now(&self) -> SimTime {
-        self.outer.now()
-    }
-    fn addr(&self) -> Addr {
-        self.outer.addr()
-    }
-    fn send(&mut self, pkt: Packet<Hdr>) {
+/// The sink's sends: its ACKs become OBP ACKs carrying the echo.
+fn echoing<C: Ctx<Hdr>>(echo: &Echo) -> impl FnMut(&mut C, Packet<Hdr>) + '_ {
+    move |outer, pkt| {
         let Hdr::TcpAck { ack, .. } = pkt.header else {
-            return self.outer.send(pkt);
+            return outer.send(pkt);
         };
-        self.outer.send(Packet {
+        outer.send(Packet {
             header: Hdr::ObpAck {
                 ack,
-                narrow: self.echo.narrow,
-                tight: self.echo.tight,
+                narrow: echo.narrow,
+                tight: echo.tight,
             },
             ..pkt
         });
-    }
-    fn set_timer(&mut self, slot: TimerSlot, at: SimTime) {
-        self.outer.set_timer(slot, at);
-    }
-    fn cancel_timer(&mut self, slot: TimerSlot) {
-        self.outer.cancel_timer(slot);
-    }
-    fn rng(&mut self) -> &mut RngStream {
-        self.outer.rng()
-    }
-    fn tracing(&self, var: VarId) -> bool {
-        self.outer.tracing(var)
-    }
-    fn trace(&mut self, var: VarId, value: f64) {
-        self.outer.trace(var, value);
-    }
-    fn relay(&mut self, pkt: Packet<Hdr>) {
-        self.outer.relay(pkt);
-    }
-    fn join_group(&mut self, key: u32) {
-        self.outer.join_group(key);
-    }
-    fn leave_group(&mut self, key: u32) {
-        self.outer.leave_group(key);
-    }
-    fn finish(&mut self) {
-        self.outer.finish();
     }
 }
 
@@ -123,18 +86,12 @@ impl Agent<Hdr> for ObpReceiver {
             },
             ..*pkt
         };
-        let mut inner = Echoing {
-            outer: ctx,
-            echo: &mut self.echo,
-        };
+        let mut inner = Wrapped::new(ctx, echoing(&self.echo));
         self.sink.on_packet(&tcp, &mut inner);
     }
 
     fn on_timer<C: Ctx<Hdr>>(&mut self, slot: TimerSlot, ctx: &mut C) {
-        let mut inner = Echoing {
-            outer: ctx,
-            echo: &mut self.echo,
-        };
+        let mut inner = Wrapped::new(ctx, echoing(&self.echo));
         self.sink.on_timer(slot, &mut inner);
     }
 

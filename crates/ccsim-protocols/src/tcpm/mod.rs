@@ -52,7 +52,7 @@ mod source;
 #[cfg(test)]
 mod tests;
 
-use ccsim_core::{Addr, Ctx, Dur, Packet, RngStream, SimTime, TimerSlot, VarId};
+use ccsim_core::{Addr, Dur};
 
 pub use fusion::{FusionNode, FusionTable, Sent};
 pub use receiver::TcpmReceiver;
@@ -179,63 +179,5 @@ pub(crate) fn control_with(
         sent_at: ccsim_core::SimTime::ZERO,
         ecn: ccsim_core::Ecn::NotEct,
         header: crate::Hdr::TcpmControl { kind, about, value },
-    }
-}
-
-/// The context a TCP-M agent hands the TCP agent it wraps (the source's sender, a receiver's
-/// sink): everything passes through to `outer` but `send`, which goes through `on_send`, and
-/// `finish`, which is noted in `finished`.
-pub(crate) struct Inner<'a, C, F> {
-    pub outer: &'a mut C,
-    pub on_send: F,
-    pub finished: bool,
-}
-
-impl<'a, C, F> Inner<'a, C, F> {
-    pub fn new(outer: &'a mut C, on_send: F) -> Self {
-        Inner {
-            outer,
-            on_send,
-            finished: false,
-        }
-    }
-}
-
-impl<C: Ctx<crate::Hdr>, F: FnMut(&mut C, Packet<crate::Hdr>)> Ctx<crate::Hdr> for Inner<'_, C, F> {
-    fn now(&self) -> SimTime {
-        self.outer.now()
-    }
-    fn addr(&self) -> Addr {
-        self.outer.addr()
-    }
-    fn send(&mut self, pkt: Packet<crate::Hdr>) {
-        (self.on_send)(self.outer, pkt);
-    }
-    fn set_timer(&mut self, slot: TimerSlot, at: SimTime) {
-        self.outer.set_timer(slot, at);
-    }
-    fn cancel_timer(&mut self, slot: TimerSlot) {
-        self.outer.cancel_timer(slot);
-    }
-    fn rng(&mut self) -> &mut RngStream {
-        self.outer.rng()
-    }
-    fn tracing(&self, var: VarId) -> bool {
-        self.outer.tracing(var)
-    }
-    fn trace(&mut self, var: VarId, value: f64) {
-        self.outer.trace(var, value);
-    }
-    fn relay(&mut self, pkt: Packet<crate::Hdr>) {
-        self.outer.relay(pkt);
-    }
-    fn join_group(&mut self, key: u32) {
-        self.outer.join_group(key);
-    }
-    fn leave_group(&mut self, key: u32) {
-        self.outer.leave_group(key);
-    }
-    fn finish(&mut self) {
-        self.finished = true;
     }
 }

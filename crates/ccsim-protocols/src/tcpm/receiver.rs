@@ -8,7 +8,8 @@
 
 use ccsim_core::{Addr, Agent, AgentStats, Ctx, Dur, FlowId, Packet, TimerSlot};
 
-use super::{control, control_with, Inner, TcpmKind, ENCAPSULATION_BYTES};
+use super::{control, control_with, TcpmKind, ENCAPSULATION_BYTES};
+use crate::wrap::Wrapped;
 use crate::{Hdr, TcpSink};
 
 /// The sink's delayed-ACK timer is slot 0.
@@ -151,7 +152,8 @@ impl Agent<Hdr> for TcpmReceiver {
                 _ => {}
             },
             Hdr::TcpData { .. } => {
-                let mut inner = Inner::new(ctx, encapsulate(self.parent, &mut self.acks_sent));
+                let mut inner =
+                    Wrapped::catching_finish(ctx, encapsulate(self.parent, &mut self.acks_sent));
                 self.sink.on_packet(pkt, &mut inner);
             }
             _ => {}
@@ -164,7 +166,8 @@ impl Agent<Hdr> for TcpmReceiver {
                 self.reverse_path(ctx);
             }
         } else {
-            let mut inner = Inner::new(ctx, encapsulate(self.parent, &mut self.acks_sent));
+            let mut inner =
+                Wrapped::catching_finish(ctx, encapsulate(self.parent, &mut self.acks_sent));
             self.sink.on_timer(slot, &mut inner);
         }
     }

@@ -24,7 +24,8 @@ use ccsim_core::{
 };
 
 use super::fusion::{FusionTable, Sent};
-use super::{control, control_with, Inner, TcpmKind, TcpmParams, FIN_RETRIES};
+use super::{control, control_with, TcpmKind, TcpmParams, FIN_RETRIES};
+use crate::wrap::Wrapped;
 use crate::{Hdr, TcpSender, TCP_HEADER_BYTES};
 
 /// The embedded TCP's sends go out as they are.
@@ -366,7 +367,7 @@ impl TcpmSource {
         self.phase = Phase::Data;
         ctx.cancel_timer(PHASE_TIMER);
         self.data_start = Some(ctx.now());
-        let mut inner = Inner::new(ctx, pass);
+        let mut inner = Wrapped::catching_finish(ctx, pass);
         self.tcp.on_start(&mut inner);
         let finished = inner.finished;
         self.after_tcp(finished, ctx);
@@ -375,7 +376,7 @@ impl TcpmSource {
 
     fn abandon<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         self.phase = Phase::Abandoned;
-        let mut inner = Inner::new(ctx, pass);
+        let mut inner = Wrapped::catching_finish(ctx, pass);
         self.tcp.on_stop(&mut inner);
         for slot in 0..TimerSlot::MAX {
             ctx.cancel_timer(TimerSlot(u8::try_from(slot).unwrap_or(0)));
@@ -467,7 +468,7 @@ impl TcpmSource {
                 sack: sent.sack.map(Box::new),
             },
         };
-        let mut inner = Inner::new(ctx, pass);
+        let mut inner = Wrapped::catching_finish(ctx, pass);
         self.tcp.on_packet(&ack, &mut inner);
         let finished = inner.finished;
         self.after_tcp(finished, ctx);
@@ -653,7 +654,7 @@ impl Agent<Hdr> for TcpmSource {
             }
             _ => {
                 if matches!(self.phase, Phase::Data | Phase::Closing) {
-                    let mut inner = Inner::new(ctx, pass);
+                    let mut inner = Wrapped::catching_finish(ctx, pass);
                     self.tcp.on_timer(slot, &mut inner);
                     let finished = inner.finished;
                     self.after_tcp(finished, ctx);
@@ -663,7 +664,7 @@ impl Agent<Hdr> for TcpmSource {
     }
 
     fn on_stop<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        let mut inner = Inner::new(ctx, pass);
+        let mut inner = Wrapped::catching_finish(ctx, pass);
         self.tcp.on_stop(&mut inner);
     }
 

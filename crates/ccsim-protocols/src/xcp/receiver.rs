@@ -6,8 +6,9 @@
 //! way). With an ACK per packet this is the paper's copy; with delayed ACKs a copy of one
 //! header would drop the other packet's feedback.
 
-use ccsim_core::{Addr, Agent, AgentStats, Ctx, Packet, RngStream, SimTime, TimerSlot, VarId};
+use ccsim_core::{Agent, AgentStats, Ctx, Packet, TimerSlot, VarId};
 
+use crate::wrap::Wrapped;
 use crate::{Hdr, TcpSink, TCP_HEADER_BYTES};
 
 /// An XCP receiver.
@@ -25,25 +26,14 @@ struct Echo {
     rtt_us: u32,
 }
 
-/// The sink's context: its ACKs become XCP ACKs carrying the echo.
-struct Echoing<'a, C> {
-    outer: &'a mut C,
-    echo: &'a mut Echo,
-}
-
-impl<C: Ctx<Hdr>> Ctx<Hdr> for Echoing<'_, C> {
-    fn now(&self) -> SimTime {
-        self.outer.now()
-    }
-    fn addr(&self) -> Addr {
-        self.outer.addr()
-    }
-    fn send(&mut self, pkt: Packet<Hdr>) {
+/// The sink's sends: its ACKs become XCP ACKs carrying the echo.
+fn echoing<C: Ctx<Hdr>>(echo: &mut Echo) -> impl FnMut(&mut C, Packet<Hdr>) + '_ {
+    move |outer, pkt| {
         let Hdr::TcpAck { ack, .. } = pkt.header else {
-            return self.outer.send(pkt);
+            return outer.send(pkt);
         };
-        let echo = std::mem::take(self.echo);
-        self.outer.send(Packet {
+        let echo = std::mem::take(echo);
+        outer.send(Packet {
             header: Hdr::XcpAck {
                 ack,
                 cwnd: echo.cwnd,
@@ -55,33 +45,6 @@ impl<C: Ctx<Hdr>> Ctx<Hdr> for Echoing<'_, C> {
             },
             ..pkt
         });
-    }
-    fn set_timer(&mut self, slot: TimerSlot, at: SimTime) {
-        self.outer.set_timer(slot, at);
-    }
-    fn cancel_timer(&mut self, slot: TimerSlot) {
-        self.outer.cancel_timer(slot);
-    }
-    fn rng(&mut self) -> &mut RngStream {
-        self.outer.rng()
-    }
-    fn tracing(&self, var: VarId) -> bool {
-        self.outer.tracing(var)
-    }
-    fn trace(&mut self, var: VarId, value: f64) {
-        self.outer.trace(var, value);
-    }
-    fn relay(&mut self, pkt: Packet<Hdr>) {
-        self.outer.relay(pkt);
-    }
-    fn join_group(&mut self, key: u32) {
-        self.outer.join_group(key);
-    }
-    fn leave_group(&mut self, key: u32) {
-        self.outer.leave_group(key);
-    }
-    fn finish(&mut self) {
-        self.outer.finish();
     }
 }
 
@@ -128,18 +91,12 @@ impl Agent<Hdr> for XcpReceiver {
             },
             ..*pkt
         };
-        let mut inner = Echoing {
-            outer: ctx,
-            echo: &mut self.echo,
-        };
+        let mut inner = Wrapped::new(ctx, echoing(&mut self.echo));
         self.sink.on_packet(&tcp, &mut inner);
     }
 
     fn on_timer<C: Ctx<Hdr>>(&mut self, slot: TimerSlot, ctx: &mut C) {
-        let mut inner = Echoing {
-            outer: ctx,
-            echo: &mut self.echo,
-        };
+        let mut inner = Wrapped::new(ctx, echoing(&mut self.echo));
         self.sink.on_timer(slot, &mut inner);
     }
 

@@ -26,11 +26,10 @@
 //! (r rtt - cwnd) / (cwnd / s) (section 3.3). On a path without XCP routers the request comes
 //! back unchanged, so the window is capped at `max_window` segments (and 2^40 bytes).
 
-use ccsim_core::{
-    Addr, Agent, AgentStats, Ctx, FlowId, Packet, Rate, RngStream, SimTime, TimerSlot, VarId,
-};
+use ccsim_core::{Addr, Agent, AgentStats, Ctx, FlowId, Packet, Rate, TimerSlot, VarId};
 
 use crate::tcp::{AckEvent, AnyCc, CongestionControl, Window};
+use crate::wrap::Wrapped;
 use crate::{Algorithm, Hdr, TcpConfig, TcpSender, TCP_HEADER_BYTES};
 
 /// Loss recovery of an XCP sender.
@@ -109,52 +108,14 @@ pub struct XcpSender {
     feedback_down: f64,
 }
 
-/// TCP's context: data segments are held back to be stamped; the rest passes through.
-struct Stamp<'a, C> {
-    outer: &'a mut C,
-    outbox: &'a mut Vec<Packet<Hdr>>,
-}
-
-impl<C: Ctx<Hdr>> Ctx<Hdr> for Stamp<'_, C> {
-    fn now(&self) -> SimTime {
-        self.outer.now()
-    }
-    fn addr(&self) -> Addr {
-        self.outer.addr()
-    }
-    fn send(&mut self, pkt: Packet<Hdr>) {
+/// TCP's sends: data segments are held back to be stamped; the rest passes through.
+fn hold<C: Ctx<Hdr>>(outbox: &mut Vec<Packet<Hdr>>) -> impl FnMut(&mut C, Packet<Hdr>) + '_ {
+    move |outer, pkt| {
         if matches!(pkt.header, Hdr::TcpData { .. }) {
-            self.outbox.push(pkt);
+            outbox.push(pkt);
         } else {
-            self.outer.send(pkt);
+            outer.send(pkt);
         }
-    }
-    fn set_timer(&mut self, slot: TimerSlot, at: SimTime) {
-        self.outer.set_timer(slot, at);
-    }
-    fn cancel_timer(&mut self, slot: TimerSlot) {
-        self.outer.cancel_timer(slot);
-    }
-    fn rng(&mut self) -> &mut RngStream {
-        self.outer.rng()
-    }
-    fn tracing(&self, var: VarId) -> bool {
-        self.outer.tracing(var)
-    }
-    fn trace(&mut self, var: VarId, value: f64) {
-        self.outer.trace(var, value);
-    }
-    fn relay(&mut self, pkt: Packet<Hdr>) {
-        self.outer.relay(pkt);
-    }
-    fn join_group(&mut self, key: u32) {
-        self.outer.join_group(key);
-    }
-    fn leave_group(&mut self, key: u32) {
-        self.outer.leave_group(key);
-    }
-    fn finish(&mut self) {
-        self.outer.finish();
     }
 }
 
@@ -265,11 +226,9 @@ impl XcpSender {
 
 impl Agent<Hdr> for XcpSender {
     fn on_start<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        let mut inner = Stamp {
-            outer: ctx,
-            outbox: &mut self.outbox,
-        };
+        let mut inner = Wrapped::new(ctx, hold(&mut self.outbox));
         self.tcp.on_start(&mut inner);
+        drop(inner);
         self.flush(ctx);
     }
 
@@ -293,30 +252,24 @@ impl Agent<Hdr> for XcpSender {
             },
             ..*pkt
         };
-        let mut inner = Stamp {
-            outer: ctx,
-            outbox: &mut self.outbox,
-        };
+        let mut inner = Wrapped::new(ctx, hold(&mut self.outbox));
         self.tcp.on_packet(&tcp_ack, &mut inner);
+        drop(inner);
         self.window().set_feedback(None);
         self.flush(ctx);
     }
 
     fn on_timer<C: Ctx<Hdr>>(&mut self, slot: TimerSlot, ctx: &mut C) {
-        let mut inner = Stamp {
-            outer: ctx,
-            outbox: &mut self.outbox,
-        };
+        let mut inner = Wrapped::new(ctx, hold(&mut self.outbox));
         self.tcp.on_timer(slot, &mut inner);
+        drop(inner);
         self.flush(ctx);
     }
 
     fn on_stop<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        let mut inner = Stamp {
-            outer: ctx,
-            outbox: &mut self.outbox,
-        };
+        let mut inner = Wrapped::new(ctx, hold(&mut self.outbox));
         self.tcp.on_stop(&mut inner);
+        drop(inner);
         self.flush(ctx);
     }
 
