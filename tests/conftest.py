@@ -33,3 +33,24 @@ def spec() -> dict[str, Any]:
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "ccsim.cli", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def judge_check(report: Any, name: str, check: str, not_yet: dict[tuple[str, str], str]) -> None:
+    """The one check of experiment `name`'s `report` whose name starts with `check`: it must
+    pass, unless `not_yet` records it as not reproduced, when it is a strict xfail (and a
+    failure the day it passes, so that the list is kept true)."""
+    matching = [c for c in report.checks if c.name.startswith(check)]
+    assert len(matching) == 1, [c.name for c in report.checks]
+    (c,) = matching
+    if (name, check) in not_yet:
+        if c.passed:
+            pytest.fail(f"{name}: {c.name!r} now reproduces ({c.describe()}): move it to REPRODUCED")
+        pytest.xfail(not_yet[(name, check)])
+    assert c.passed, report.table_markdown()
+
+
+def assert_every_check_listed(report: Any, name: str, listed: set[tuple[str, str]]) -> None:
+    """Every check of `report` is named, by the start of its name, exactly once in `listed`."""
+    prefixes = [check for n, check in listed if n == name]
+    for c in report.checks:
+        assert sum(c.name.startswith(p) for p in prefixes) == 1, c.name

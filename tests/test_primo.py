@@ -13,6 +13,7 @@ import ccsim
 from ccsim.experiments import REGISTRY, ExperimentReport
 from ccsim.experiments.primo import PROTOCOLS, dumbbell_spec, parking_spec
 from ccsim.metrics import efficiency_criteria
+from conftest import judge_check
 
 # Each check of each quick experiment. Those that do not reproduce are strict xfails (see
 # docs/experiments.md for why): one turns into a failure the day it reproduces.
@@ -44,15 +45,7 @@ def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("name,check", sorted(REPRODUCED | set(NOT_YET)))
 def test_quick_primo_experiment_check(name: str, check: str, out_dir: Path) -> None:
-    report = quick_report(name, str(out_dir / name))
-    matching = [c for c in report.checks if c.name.startswith(check)]
-    assert len(matching) == 1, [c.name for c in report.checks]
-    (c,) = matching
-    if (name, check) in NOT_YET:
-        if c.passed:
-            pytest.fail(f"{name}: {c.name!r} now reproduces: move it to REPRODUCED")
-        pytest.xfail(NOT_YET[(name, check)])
-    assert c.passed, report.table_markdown()
+    judge_check(quick_report(name, str(out_dir / name)), name, check, NOT_YET)
 
 
 def test_every_check_is_listed(out_dir: Path) -> None:

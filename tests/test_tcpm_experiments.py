@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 import ccsim
 from ccsim.experiments import REGISTRY, ExperimentReport
 from ccsim.experiments import tcpm as t
+from conftest import judge_check, assert_every_check_listed
 
 EXPERIMENTS = ["tcpm-single", "tcpm-two-disjoint", "tcpm-two-shared", "tcpm-unicast", "tcpm-crash", "tcpm-reroute",
                "tcpm-fastrtx", "tcpm-random", "tcpm-fusion"]
@@ -355,23 +356,13 @@ def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("name,check", sorted(REPRODUCED | set(NOT_YET)))
 def test_quick_tcpm_experiment_check(name: str, check: str, out_dir: Path) -> None:
-    report = quick_report(name, str(out_dir / name))
-    matching = [c for c in report.checks if c.name.startswith(check)]
-    assert len(matching) == 1, [c.name for c in report.checks]
-    (c,) = matching
-    if (name, check) in NOT_YET:
-        if c.passed:
-            pytest.fail(f"{name}: {c.name!r} now reproduces ({c.describe()}): move it to REPRODUCED")
-        pytest.xfail(NOT_YET[(name, check)])
-    assert c.passed, report.table_markdown()
+    judge_check(quick_report(name, str(out_dir / name)), name, check, NOT_YET)
 
 
 @pytest.mark.parametrize("name", EXPERIMENTS)
 def test_every_check_is_listed_and_every_figure_written(name: str, out_dir: Path) -> None:
     report = quick_report(name, str(out_dir / name))
-    listed = [check for n, check in REPRODUCED | set(NOT_YET) if n == name]
-    for c in report.checks:
-        assert sum(c.name.startswith(check) for check in listed) == 1, c.name
+    assert_every_check_listed(report, name, REPRODUCED | set(NOT_YET))
     assert report.figures and all(f.stat().st_size > 10_000 for f in report.figures)
     assert (out_dir / name / "run" / "summary.json").exists() or name == "tcpm-fusion"
 

@@ -17,6 +17,7 @@ import ccsim
 from ccsim.experiments import REGISTRY, ExperimentReport
 from ccsim.experiments import xcp as x
 from ccsim.sweep import run_many
+from conftest import judge_check, assert_every_check_listed
 
 EXPERIMENTS = ["xcp-capacity", "xcp-rtt-fairness", "xcp-convergence"]
 
@@ -152,24 +153,14 @@ def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("name,check", sorted(REPRODUCED | set(NOT_YET)))
 def test_quick_xcp_experiment_check(name: str, check: str, out_dir: Path) -> None:
-    report = quick_report(name, str(out_dir / name))
-    matching = [c for c in report.checks if c.name.startswith(check)]
-    assert len(matching) == 1, [c.name for c in report.checks]
-    (c,) = matching
-    if (name, check) in NOT_YET:
-        if c.passed:
-            pytest.fail(f"{name}: {c.name!r} now reproduces ({c.describe()}): move it to REPRODUCED")
-        pytest.xfail(NOT_YET[(name, check)])
-    assert c.passed, report.table_markdown()
+    judge_check(quick_report(name, str(out_dir / name)), name, check, NOT_YET)
 
 
 @pytest.mark.parametrize("name", EXPERIMENTS)
 def test_every_check_is_listed_and_every_figure_written(name: str, out_dir: Path) -> None:
     report = quick_report(name, str(out_dir / name))
-    listed = [check for n, check in REPRODUCED | set(NOT_YET) if n == name]
-    for c in report.checks:
-        assert sum(c.name.startswith(check) for check in listed) == 1, c.name
-        assert c.unit
+    assert_every_check_listed(report, name, REPRODUCED | set(NOT_YET))
+    assert all(c.unit for c in report.checks)
     assert report.figures and all(f.stat().st_size > 10_000 for f in report.figures)
 
 
