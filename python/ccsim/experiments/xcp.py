@@ -97,9 +97,10 @@ def bdp_packets(capacity_bps: float, rtt: float) -> int:
 
 def dumbbell_spec(capacity_bps: float, flows: list[XcpFlow], *, bottleneck_delay: float, buffer_packets: int,
                   duration: float, warmup: float, series: list[str] | None = None, seed: int = 1,
-                  router: str = "paper") -> dict[str, Any]:
+                  router: str = "paper", protocol: str = "xcp", run: dict[str, Any] | None = None) -> dict[str, Any]:
     """The dumbbell: flow i runs s{i} -(access)- r1 -(bottleneck)- r2 -(1 ms)- d{i} (or back);
-    the access delay makes the flow's round-trip propagation time ``rtt``."""
+    the access delay makes the flow's round-trip propagation time ``rtt``. Every flow runs
+    ``protocol``; ``run`` adds keys to ``[run]``."""
     access_queue = f"{4 * buffer_packets}p"
     links: list[dict[str, Any]] = [{"between": ["r1", "r2"], "rate": _rate(capacity_bps),
                                     "delay": f"{bottleneck_delay * 1e3:g}ms", "queue": f"{buffer_packets}p"}]
@@ -113,12 +114,14 @@ def dumbbell_spec(capacity_bps: float, flows: list[XcpFlow], *, bottleneck_delay
         links.append({"between": ["r2", f"d{i}"], "rate": _rate(ACCESS_FACTOR * capacity_bps), "delay": "1ms",
                       "queue": access_queue})
         src, dst = (f"d{i}", f"s{i}") if f.reverse else (f"s{i}", f"d{i}")
-        specs.append({"name": f.name, "protocol": "xcp", "from": src, "to": dst, "packet_size": f"{PACKET}B",
+        specs.append({"name": f.name, "protocol": protocol, "from": src, "to": dst, "packet_size": f"{PACKET}B",
                       "start": f"{f.start * 1e3:.6g}ms"})
     out: dict[str, Any] = {"series": list(series or [])}
     if series:
         out["interval"] = f"{INTERVAL * 1e3:g}ms"
-    return {"run": {"duration": f"{duration:g}s", "warmup": f"{warmup:g}s", "seed": seed, "xcp_router": router},
+    run_keys = {"duration": f"{duration:g}s", "warmup": f"{warmup:g}s", "seed": seed, "xcp_router": router,
+                **(run or {})}
+    return {"run": run_keys,
             "links": links, "flows": specs, "output": out}
 
 
