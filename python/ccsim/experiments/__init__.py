@@ -9,6 +9,7 @@ from __future__ import annotations
 from .base import Check, Experiment, ExperimentReport
 from .cbraa import EXPERIMENTS as CBRAA_EXPERIMENTS
 from .dumbbell import DumbbellNewReno
+from .obp import EXPERIMENTS as OBP_EXPERIMENTS
 from .primo import EXPERIMENTS as PRIMO_EXPERIMENTS
 from .satellite import EXPERIMENTS as SATELLITE_EXPERIMENTS
 from .tcpm import EXPERIMENTS as TCPM_EXPERIMENTS
@@ -17,6 +18,6 @@ from .xcp import EXPERIMENTS as XCP_EXPERIMENTS
 
 REGISTRY: dict[str, Experiment] = {e.name: e for e in [DumbbellNewReno(), *TICP_EXPERIMENTS, *SATELLITE_EXPERIMENTS,
                                                 *CBRAA_EXPERIMENTS, *PRIMO_EXPERIMENTS, *TCPM_EXPERIMENTS,
-                                                *XCP_EXPERIMENTS]}
+                                                *XCP_EXPERIMENTS, *OBP_EXPERIMENTS]}
 
 __all__ = ["Check", "Experiment", "ExperimentReport", "REGISTRY"]
