@@ -131,7 +131,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         links.push((format!("{b}->{a}"), sim.add_link(node(b), node(a), config)));
     }
     let link_list: Vec<LinkId> = links.iter().map(|(_, id)| *id).collect();
-    crate::protocols::xcp::install_routers(spec, &mut sim, &link_list);
+    crate::protocols::assist::install_routers(spec, &mut sim, &link_list);
     let mut flows = Vec::new();
     let mut flow_ids = BTreeMap::new();
     for f in &spec.flows {

@@ -361,7 +361,8 @@ pub(crate) fn summarize(
                 retransmitted_packets: fs.retransmitted_packets - f0.retransmitted_packets,
                 timeouts: ss.timeouts - ss0.timeouts,
                 completion_time_s: ss.completed_at.map(|t| (t.0 - f.start.0 .0) as f64 / 1e9),
-                greedy: f.protocol.is_rate_based() || (f.protocol.is_tcp() && f.size.is_none()),
+                greedy: f.size.is_none()
+                    && crate::protocols::family(f.protocol) != crate::protocols::Family::Udp,
                 mean_delay_s: (received > 0).then(|| delay_ns as f64 / 1e9 / received as f64),
             },
         );

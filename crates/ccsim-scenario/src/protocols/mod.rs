@@ -16,6 +16,8 @@ use crate::error::ScenarioError;
 use crate::run::{NetSim, RunOptions};
 use crate::spec::flows::{refuse_keys, FlowSpec, Protocol};
 
+pub mod assist;
+pub mod obp;
 pub mod rate;
 pub mod tcp;
 pub mod tcpm;
@@ -44,7 +46,11 @@ pub fn family(protocol: Protocol) -> Family {
         | Protocol::Sack
         | Protocol::Vegas
         | Protocol::Xcp => Family::Tcp,
-        Protocol::Tfrc | Protocol::TcpFriend | Protocol::Cbraa | Protocol::Primo => Family::Rate,
+        Protocol::Tfrc
+        | Protocol::TcpFriend
+        | Protocol::Cbraa
+        | Protocol::Primo
+        | Protocol::Obp => Family::Rate,
         Protocol::Cbr | Protocol::Poisson => Family::Udp,
     }
 }
@@ -52,6 +58,9 @@ pub fn family(protocol: Protocol) -> Family {
 /// The header bytes of a protocol's data packets (a packet must be larger).
 #[must_use]
 pub fn header_bytes(protocol: Protocol) -> u32 {
+    if protocol == Protocol::Obp {
+        return ccsim_protocols::TCP_HEADER_BYTES;
+    }
     match family(protocol) {
         Family::Tcp => ccsim_protocols::TCP_HEADER_BYTES,
         Family::Rate => ccsim_protocols::RATE_HEADER_BYTES,

@@ -153,7 +153,7 @@ fn validate_rate_options(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(),
             format!("{name} flows set their own rate; bound it with min_rate and max_rate"),
         );
     }
-    if f.size.is_some() {
+    if f.size.is_some() && f.protocol != Protocol::Obp {
         return err(
             p("size"),
             format!("{name} flows always have data to send; use stop to end them"),
@@ -166,11 +166,11 @@ fn validate_rate_options(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(),
                 format!("applies to tcp-friend and cbraa flows only, not {name}"),
             );
         }
-        if f.initial_rate.is_some() {
+        if f.initial_rate.is_some() && f.protocol != Protocol::Obp {
             return err(
                 p("initial_rate"),
                 format!(
-                    "applies to tcp-friend and cbraa flows only ({name} sets its first rate itself)"
+                    "applies to tcp-friend, cbraa and obp flows only ({name} sets its first rate itself)"
                 ),
             );
         }
@@ -196,6 +196,7 @@ fn validate_rate_options(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(),
     if let Some(c) = &f.primo {
         validate_primo(c, p)?;
     }
+    super::obp::validate(f, p)?;
     if let Some(d) = f.report_interval {
         if d.0 < ccsim_core::Dur::from_millis(1) || d.0 > ccsim_core::Dur::from_secs(3600) {
             return err(
@@ -398,6 +399,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
                 AnyAgent::ReportReceiver(Box::new(ReportReceiver::new(interval))),
             )
         }
+        Protocol::Obp => super::obp::build(f, cx),
         Protocol::Primo => {
             let cfg = PrimoConfig {
                 pacer: PacerConfig {

@@ -4,24 +4,17 @@
 //! XCP is a window protocol on our TCP machinery, so it is in the TCP family: the TCP keys
 //! (`initial_window`, `max_window`, `min_rto`, `delayed_ack`, ...) apply. `ecn` and the Vegas,
 //! slow-start and pacing options do not.
-//! CHOICE: when any flow or web generator of a scenario runs XCP, every link direction's egress
-//! port runs the XCP router function (`[run] xcp_router` chooses the paper's or ns-2.35's
-//! settings); it sees every packet offered to the port, so other traffic on the link counts in
-//! the input rate, and it changes only packets with an XCP header.
+//! The router function on every link is in [`super::assist`] (`[run] xcp_router` chooses the
+//! paper's or ns-2.35's settings).
 
-use ccsim_core::SimTime;
-use ccsim_engine::{PortState, RouterHook, Verdict};
-use ccsim_protocols::{
-    AnyAgent, Hdr, TcpConfig, TcpSink, XcpParams, XcpPort, XcpReceiver, XcpRecovery, XcpRouter,
-    XcpRouterConfig, XcpSender,
-};
+use ccsim_protocols::{AnyAgent, TcpConfig, TcpSink, XcpParams, XcpReceiver, XcpRecovery, XcpSender};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::FlowContext;
 use crate::error::ScenarioError;
 use crate::spec::flows::{FlowSpec, Protocol};
-use crate::spec::{err, show, Spec};
+use crate::spec::{err, show};
 use crate::units::RateStr;
 
 /// An XCP flow's own keys.
@@ -120,59 +113,4 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext, cfg: &TcpConfig) -> (AnyAgen
         AnyAgent::XcpSender(Box::new(XcpSender::new(cx.flow, cx.receiver, cfg, params))),
         AnyAgent::XcpReceiver(Box::new(XcpReceiver::new(TcpSink::new(delack)))),
     )
-}
-
-/// Whether any flow or web generator runs XCP.
-pub(crate) fn in_use(spec: &Spec) -> bool {
-    spec.flows.iter().any(|f| f.protocol == Protocol::Xcp)
-        || spec
-            .traffic
-            .iter()
-            .any(|t| t.protocol == Some(Protocol::Xcp))
-}
-
-/// The XCP router function at one egress port.
-struct XcpHook(XcpRouter);
-
-impl RouterHook<Hdr> for XcpHook {
-    fn on_enqueue(
-        &mut self,
-        now: u64,
-        pkt: &mut ccsim_core::Packet<Hdr>,
-        port: &PortState,
-    ) -> Verdict {
-        self.0.on_packet(
-            SimTime(now),
-            pkt,
-            XcpPort {
-                rate: port.rate,
-                queue_bytes: port.queue_bytes,
-                bytes_offered: port.bytes_offered,
-            },
-        );
-        Verdict::Forward
-    }
-}
-
-/// Put the XCP router function on every link direction whose link has `assist` (the
-/// default), if any flow runs XCP. `links` holds both directions of each spec link, in order.
-pub(crate) fn install_routers(
-    spec: &Spec,
-    sim: &mut crate::run::NetSim,
-    links: &[ccsim_engine::LinkId],
-) {
-    if !in_use(spec) {
-        return;
-    }
-    let cfg = match spec.run.xcp_router {
-        XcpRouterSpec::Paper => XcpRouterConfig::paper(),
-        XcpRouterSpec::Ns235 => XcpRouterConfig::ns2_35(),
-    };
-    for (link, directions) in spec.links.iter().zip(links.chunks(2)) {
-        if link.assist {
-            for &l in directions {
-                sim.set_router_hook(l, Box::new(XcpHook(XcpRouter::new(cfg))));
-            }
-        }
-    }
 }

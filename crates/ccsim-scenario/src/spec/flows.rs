@@ -48,6 +48,9 @@ pub enum Protocol {
     Primo,
     /// XCP, the eXplicit Control Protocol (Katabi, Handley, Rohrs 2002): router feedback.
     Xcp,
+    /// OBP, the Open Box Transport Protocol (Loureiro and Monteiro): rate from the available
+    /// bandwidth routers stamp.
+    Obp,
 }
 
 impl Protocol {
@@ -67,6 +70,7 @@ impl Protocol {
             Protocol::Cbraa => "cbraa",
             Protocol::Primo => "primo",
             Protocol::Xcp => "xcp",
+            Protocol::Obp => "obp",
         }
     }
     /// Whether this is a TCP variant.
@@ -82,7 +86,11 @@ impl Protocol {
     pub fn is_rate_based(self) -> bool {
         matches!(
             self,
-            Protocol::Tfrc | Protocol::TcpFriend | Protocol::Cbraa | Protocol::Primo
+            Protocol::Tfrc
+                | Protocol::TcpFriend
+                | Protocol::Cbraa
+                | Protocol::Primo
+                | Protocol::Obp
         )
     }
     /// Whether the sender is steered by RTCP-style receiver reports.
@@ -176,6 +184,9 @@ pub struct FlowSpec {
     /// Primo constants (only with `protocol = "primo"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primo: Option<PrimoSpec>,
+    /// OBP's constants.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub obp: Option<crate::protocols::obp::ObpSpec>,
 }
 
 impl FlowSpec {
@@ -193,7 +204,7 @@ impl FlowSpec {
         ]
     }
     /// The rate-based-only keys set on this flow, by name.
-    pub(crate) fn rate_keys_set(&self) -> [(&'static str, bool); 7] {
+    pub(crate) fn rate_keys_set(&self) -> [(&'static str, bool); 8] {
         [
             ("report_interval", self.report_interval.is_some()),
             ("initial_rate", self.initial_rate.is_some()),
@@ -202,6 +213,7 @@ impl FlowSpec {
             ("cbraa", self.cbraa.is_some()),
             ("tfrc", self.tfrc.is_some()),
             ("primo", self.primo.is_some()),
+            ("obp", self.obp.is_some()),
         ]
     }
 }

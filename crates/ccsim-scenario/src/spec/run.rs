@@ -31,6 +31,16 @@ pub struct RunSpec {
     /// The XCP router function's settings when flows run XCP: "paper" or "ns2.35".
     #[serde(default, skip_serializing_if = "XcpRouterSpec::is_paper")]
     pub xcp_router: XcpRouterSpec,
+    /// The OBP router function's measurement period when flows run OBP (10ms).
+    #[serde(default = "default_obp_period", skip_serializing_if = "is_default_obp_period")]
+    pub obp_period: DurStr,
+}
+
+fn default_obp_period() -> DurStr {
+    DurStr(ccsim_protocols::ObpRouterConfig::default().period)
+}
+fn is_default_obp_period(d: &DurStr) -> bool {
+    *d == default_obp_period()
 }
 
 fn default_seed() -> u64 {
@@ -65,6 +75,13 @@ pub(crate) fn validate(run: &RunSpec) -> Result<(), ScenarioError> {
                 show(&run.warmup),
                 show(&run.duration)
             ),
+        );
+    }
+    let period = run.obp_period.0;
+    if period < ccsim_core::Dur::from_micros(10) || period > ccsim_core::Dur::from_secs(10) {
+        return err(
+            "run.obp_period".into(),
+            format!("must be between 10us and 10s, found {}", show(&run.obp_period)),
         );
     }
     Ok(())

@@ -56,7 +56,7 @@ pub struct TrafficSpec {
     pub name: String,
     /// "web", "voice" or "streaming".
     pub kind: TrafficKind,
-    /// Web: the protocol of each transfer, a TCP variant.
+    /// Web: the protocol of each transfer, a TCP variant or OBP.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<Protocol>,
     /// Sending nodes: web draws one per flow (seeded); voice and streaming take them in turn.
@@ -352,14 +352,16 @@ fn validate_web(
     let Some(protocol) = t.protocol else {
         return err(
             p("protocol"),
-            "web generators need a protocol, a TCP variant such as \"newreno\"".into(),
+            "web generators need a protocol, a TCP variant such as \"newreno\", or \"obp\"".into(),
         );
     };
-    if crate::protocols::family(protocol) != crate::protocols::Family::Tcp {
+    if crate::protocols::family(protocol) != crate::protocols::Family::Tcp
+        && protocol != Protocol::Obp
+    {
         return err(
             p("protocol"),
             format!(
-                "web transfers are finite, so a TCP variant is needed (tahoe, reno, newreno, sack, vegas), found {:?}",
+                "web transfers are finite, so a TCP variant (tahoe, reno, newreno, sack, vegas, xcp) or obp is needed, found {:?}",
                 protocol.name()
             ),
         );
