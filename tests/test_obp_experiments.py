@@ -180,8 +180,52 @@ def test_metrics_of_a_short_run_average_both_directions() -> None:
 
 # --- the quick experiments against the paper ---------------------------------------------------
 
-REPRODUCED: set[tuple[str, str]] = set()
-NOT_YET: dict[tuple[str, str], str] = {}
+REPRODUCED = {
+    ("obp-capacity", "10 Mbit/s: OBP drops"), ("obp-capacity", "10 Mbit/s: OBP mean queue"),
+    ("obp-capacity", "10 Mbit/s: XCP utilisation"),
+    ("obp-capacity", "40 Mbit/s: OBP drops"), ("obp-capacity", "40 Mbit/s: OBP mean queue"),
+    ("obp-capacity", "40 Mbit/s: XCP utilisation"),
+    ("obp-capacity", "XCP drops over the sweep"), ("obp-capacity", "Reno (RED, ECN) drops over the sweep"),
+    ("obp-capacity", "SACK (RED, ECN) drops over the sweep"),
+    ("obp-rtt", "RTT 20 ms: OBP mean queue"), ("obp-rtt", "RTT 20 ms: OBP drops"),
+    ("obp-rtt", "RTT 200 ms: OBP mean queue"), ("obp-rtt", "RTT 200 ms: OBP drops"),
+    ("obp-jain", "RTT 20 ms: OBP Jain"), ("obp-jain", "RTT 200 ms: OBP Jain"), ("obp-jain", "RTT 20 ms: XCP Jain"),
+    ("obp-jain", "Reno (RED, ECN): Jain"), ("obp-jain", "SACK (RED, ECN): Jain"),
+    ("obp-convergence", "10 Mbit/s: OBP Jain's index of the 2 flows"),
+    ("obp-convergence", "10 Mbit/s: OBP Jain's index of the 3 flows"),
+    ("obp-convergence", "20 Mbit/s: OBP Jain's index of the 2 flows"),
+    ("obp-convergence", "20 Mbit/s: OBP Jain's index of the 3 flows"),
+    ("obp-parking-flows", "1 flows: OBP utilisation"), ("obp-parking-flows", "1 flows: OBP mean queue"),
+    ("obp-parking-flows", "10 flows: OBP utilisation"), ("obp-parking-flows", "10 flows: OBP mean queue"),
+    ("obp-parking-rtt", "RTT 20 ms: OBP utilisation"), ("obp-parking-rtt", "RTT 20 ms: OBP mean queue"),
+    ("obp-parking-rtt", "RTT 20 ms: OBP drops"),
+    ("obp-parking-rtt", "RTT 200 ms: OBP utilisation"), ("obp-parking-rtt", "RTT 200 ms: OBP mean queue"),
+    ("obp-parking-rtt", "RTT 200 ms: OBP drops"),
+}
+# The cause of OBP's shortfall on one bottleneck, measured with forward OBP flows alone on
+# 20 Mbit/s, 10-20 s (20 ms samples of the flows' total sending rate): one flow holds exactly the
+# link at 20 and 200 ms (TR clamped at Max.TR); 2 flows 0.972 and 0.937, 10 flows 0.941 and 0.837,
+# their total swinging from 0.28 to 1.20 of the link at 200 ms with the queue empty in 38 % of
+# the samples. Every flow reads the same AB and multiplies its TR by the same factor, so the
+# aggregate overshoots within a round trip and all cut together: a synchronised oscillation whose
+# troughs leave the link idle, deeper with more flows and longer RTTs. The traffic mix is not
+# the cause: without web, voice, streaming and reverse flows the 200 ms run gives 0.837 too.
+OSCILLATION = "OBP flows oscillate in lock step (see the comment above NOT_YET)"
+# XCP's queue: the two-way traffic. Without the reverse FTP flows the same runs hold 4.9 %
+# (10 Mbit/s) and 0.5 % (40 Mbit/s) forward; with FTP alone both ways 39-46 %: the ACKs of each
+# direction queue behind the other's data and come back in bursts (docs/validation.md, XCP).
+TWO_WAY_XCP = "the two-way traffic (see the comment above NOT_YET)"
+NOT_YET = {
+    ("obp-capacity", "10 Mbit/s: OBP utilisation"): f"0.888: {OSCILLATION}",
+    ("obp-capacity", "40 Mbit/s: OBP utilisation"): f"0.874: {OSCILLATION}",
+    ("obp-capacity", "10 Mbit/s: XCP mean queue"): f"27.4 % of the buffer: {TWO_WAY_XCP}",
+    ("obp-capacity", "40 Mbit/s: XCP mean queue"): f"58.5 % of the buffer: {TWO_WAY_XCP}",
+    ("obp-rtt", "RTT 20 ms: OBP utilisation"): f"0.947: {OSCILLATION}",
+    ("obp-rtt", "RTT 200 ms: OBP utilisation"): f"0.869: {OSCILLATION}",
+    ("obp-rtt", "OBP utilisation, highest less lowest"): f"0.079: {OSCILLATION}, deeper at 200 ms than at 20 ms",
+    ("obp-rtt", "highest RTT (200 ms): OBP utilisation less XCP's"):
+        f"-0.004 (0.869 against 0.872): {OSCILLATION}; XCP is held below full by {TWO_WAY_XCP}",
+}
 
 
 @cache

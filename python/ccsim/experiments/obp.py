@@ -507,7 +507,7 @@ def rtt_checks(report: ExperimentReport, sweep: Sweep, window: str, util_min: fl
                                "not sensitive to RTT variations (ours: within 0.05)", 0.0, UTIL_SPREAD, SOURCE,
                                unit="ratio"))
     top = sweep.xs[-1]
-    report.checks.append(Check(f"{_rtt_label(top)}: OBP utilisation less XCP's ({window})",
+    report.checks.append(Check(f"highest RTT ({top * 1e3:g} ms): OBP utilisation less XCP's ({window})",
                                sweep.rows[(top, "obp")].utilisation - sweep.rows[(top, "xcp")].utilisation,
                                "for high RTTs, OBP higher than XCP", 0.0, math.inf, SOURCE, unit="ratio",
                                open_low=True))
