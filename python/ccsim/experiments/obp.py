@@ -67,7 +67,8 @@ CHOICE: measurement window: from 20 s to the end of the 100 s run (the paper giv
 length only); quick variants shorter, stated in each check's name.
 CHOICE: utilisation, queue and drop rate are means over the two directions of each bottleneck
 (and over the seven bottlenecks of the parking lot); the drop rate is the bottleneck drops over
-the packets offered to the bottleneck (transmitted plus dropped), in %.
+the packets offered to the bottleneck (transmitted plus dropped), in %. obp-jain, whose traffic
+is one-way, counts the forward direction alone.
 CHOICE: obp-convergence: five flows (the paper does not say how many; the XCP paper's
 convergence run has five) arriving 200 s apart, RTT 100 ms (Fig. 4's), no other traffic (the
 paper lists none for Fig. 6, and an equal share is only defined among the long flows); the
