@@ -79,7 +79,7 @@ the paper's 2488); RTTs 10, 50, 100, 200, 500 and 1000 ms; forward FTP flows 1, 
 CHOICE: OBP flows use the protocol's defaults (delta 0.9, gamma 0.09) and the routers' 10 ms
 measurement period (``[run] obp_period``'s default); XCP the paper's router (``xcp_router``'s
 default, ``"paper"``).
-CHOICE: quick variants (the tests') keep each set-up's shape at small rates: links of 10-40
+CHOICE: quick variants (the tests') keep each set-up's shape at small rates: links of 10-155
 Mbit/s, fewer flows where the paper's would leave under a packet of BDP each, 2 voice and 2
 streaming sources each way, the web rate scaled to the same share of the link as 100 flows/s of
 30 kB offer of 1 Gbit/s (2.4 %), 20 s runs measured after 10 s (obp-convergence: three flows 10 s
@@ -112,11 +112,11 @@ ACCESS_DELAY = 0.001  # s, the dumbbell's access links
 CROSS_ACCESS_DELAY = 0.0005  # s, the parking lot's cross hosts
 BOTTLENECKS = 7
 HOP_DELAY_MAX = 0.005  # s
-WEB_MEAN_SIZE = "30kB"
+WEB_MEAN_BYTES = 30_000
 WEB_SHAPE = 1.35
 WEB_ARRIVALS = 100.0  # per second
 #: The share of a 1 Gbit/s link that 100 web flows/s of 30 kB offer; quick variants keep it.
-WEB_SHARE = WEB_ARRIVALS * 30e3 * 8 / 1e9
+WEB_SHARE = WEB_ARRIVALS * WEB_MEAN_BYTES * 8 / 1e9
 START_JITTER = 1.0  # s
 DURATION, WARMUP = 100.0, 20.0
 
@@ -194,7 +194,7 @@ def traffic(protocol: str, mix: Mix, src: str, dst: str) -> list[dict[str, Any]]
     out: list[dict[str, Any]] = []
     if mix.web > 0:
         web: dict[str, Any] = {"name": "web", "kind": "web", "protocol": protocol, "from": [src], "to": [dst],
-                               "arrivals": mix.web, "mean_size": WEB_MEAN_SIZE, "shape": WEB_SHAPE,
+                               "arrivals": mix.web, "mean_size": f"{WEB_MEAN_BYTES}B", "shape": WEB_SHAPE,
                                "packet_size": f"{PACKET}B"}
         if flow_keys(protocol):
             web["options"] = flow_keys(protocol)
@@ -411,7 +411,7 @@ def _window(duration: float, warmup: float) -> str:
 # obp-capacity (Fig. 4)
 
 CAPACITIES = [10e6, 100e6, 155e6, 622e6, 1e9, 2.488e9]
-QUICK_CAPACITIES = [10e6, 40e6]
+QUICK_CAPACITIES = [10e6, 155e6]  # 155: one point where Reno and SACK "cannot fill"
 CAPACITY_RTT = 0.100
 CAPACITY_MIX = Mix(ftp_fwd=20, ftp_rev=20, web=WEB_ARRIVALS, voice=10, streaming=10)
 
@@ -419,7 +419,7 @@ CAPACITY_MIX = Mix(ftp_fwd=20, ftp_rev=20, web=WEB_ARRIVALS, voice=10, streaming
 def quick_web(capacity_bps: float) -> float:
     """Web arrivals per second offering the same share of ``capacity_bps`` as 100/s of 30 kB
     offer of 1 Gbit/s."""
-    return WEB_SHARE * capacity_bps / (30e3 * 8)
+    return WEB_SHARE * capacity_bps / (WEB_MEAN_BYTES * 8)
 
 
 def capacity_mix(capacity_bps: float, quick: bool) -> Mix:
