@@ -207,7 +207,8 @@ REPRODUCED = {
 # 20 Mbit/s, 10-20 s (20 ms samples of the flows' total sending rate): one flow holds exactly the
 # link at 20 and 200 ms (TR clamped at Max.TR); 2 flows 0.972 and 0.937, 10 flows 0.941 and 0.837,
 # their total swinging from 0.28 to 1.20 of the link at 200 ms with the queue empty in 38 % of
-# the samples. Every flow reads the same AB and multiplies its TR by the same factor, so the
+# the samples; the flows' sending rates correlate (pairwise 0.73 on average, at least 0.61) and
+# the total swings with a period of 0.48 s (2.4 round trips). Every flow reads the same AB and multiplies its TR by the same factor, so the
 # aggregate overshoots within a round trip and all cut together: a synchronised oscillation whose
 # troughs leave the link idle, deeper with more flows and longer RTTs. The traffic mix is not
 # the cause: without web, voice, streaming and reverse flows the 200 ms run gives 0.837 too.
