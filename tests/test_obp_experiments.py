@@ -263,3 +263,35 @@ def test_every_check_is_listed_and_every_figure_and_table_written(name: str, out
 def test_the_experiments_are_registered() -> None:
     assert set(EXPERIMENTS) <= set(REGISTRY)
     assert all(REGISTRY[n].title and REGISTRY[n].source for n in EXPERIMENTS)
+
+
+def test_the_full_variants_run_their_own_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The full variants (``ccsim reproduce`` without --quick) at toy sizes: every sweep point,
+    check and figure of the full path is built, with the full set-ups' checks (Reno's above
+    100 Mbit/s, the parking lot's drops)."""
+    monkeypatch.setattr(o, "DURATION", 3.0)
+    monkeypatch.setattr(o, "WARMUP", 1.0)
+    monkeypatch.setattr(o, "CAPACITIES", [2e6, 120e6])
+    monkeypatch.setattr(o, "CAPACITY_MIX", o.Mix(2, 2, 1.0, 1, 1))
+    monkeypatch.setattr(o, "RTTS", [0.02, 0.05, 0.1])
+    monkeypatch.setattr(o, "RTT_CAPACITY", 5e6)
+    monkeypatch.setattr(o, "RTT_MIX", o.Mix(2, 2, 1.0, 1, 1))
+    monkeypatch.setattr(o, "JAIN_FLOWS", 3)
+    monkeypatch.setattr(o, "CONVERGENCE_CAPACITIES", [5e6])
+    monkeypatch.setattr(o, "CONVERGENCE_FLOWS", 2)
+    monkeypatch.setattr(o, "GAP", 1.5)
+    monkeypatch.setattr(o, "PARKING_CAPACITY", 5e6)
+    monkeypatch.setattr(o, "PARKING_FLOWS", [1, 2])
+    monkeypatch.setattr(o, "parking_mix", lambda n, quick: o.Mix(n, 1, 0.5, 1, 1))
+    counts = {}
+    for name in EXPERIMENTS:
+        report = REGISTRY[name].run(tmp_path / name, quick=False, jobs=2)
+        assert report.figures and (tmp_path / name / "points.md").exists()
+        counts[name] = [c.name for c in report.checks]
+    assert any(n.startswith("120 Mbit/s: Reno (RED, ECN) utilisation") for n in counts["obp-capacity"])
+    assert not any(n.startswith("2 Mbit/s: Reno") for n in counts["obp-capacity"])
+    assert len(counts["obp-rtt"]) == 3 * 3 + 2
+    assert len(counts["obp-jain"]) == 3 + 2 + 2  # OBP at each RTT, XCP below the highest, Reno and SACK
+    assert len(counts["obp-convergence"]) == 1
+    assert len(counts["obp-parking-flows"]) == 2 * 2 and len(counts["obp-parking-rtt"]) == 3 * 3
+    assert all("(1-3 s)" in n for n in counts["obp-rtt"])
