@@ -190,7 +190,7 @@ REPRODUCED = {
     ("obp-capacity", "SACK (RED, ECN) drops over the sweep"),
     ("obp-rtt", "RTT 20 ms: OBP mean queue"), ("obp-rtt", "RTT 20 ms: OBP drops"),
     ("obp-rtt", "RTT 200 ms: OBP mean queue"), ("obp-rtt", "RTT 200 ms: OBP drops"),
-    ("obp-jain", "RTT 20 ms: OBP Jain"), ("obp-jain", "RTT 200 ms: OBP Jain"), ("obp-jain", "RTT 20 ms: XCP Jain"),
+    ("obp-jain", "RTT 200 ms: OBP Jain"), ("obp-jain", "RTT 20 ms: XCP Jain"),
     ("obp-jain", "Reno (RED, ECN): Jain"), ("obp-jain", "SACK (RED, ECN): Jain"),
     ("obp-convergence", "10 Mbit/s: OBP Jain's index of the 2 flows"),
     ("obp-convergence", "10 Mbit/s: OBP Jain's index of the 3 flows"),
@@ -218,7 +218,17 @@ OSCILLATION = "OBP flows oscillate in lock step (see the comment above NOT_YET)"
 # 39-56 %: the ACKs of each direction queue behind the other's data and come back in bursts
 # (docs/validation.md, XCP).
 TWO_WAY_XCP = "the two-way traffic (see the comment above NOT_YET)"
+# OBP's fairness among many flows drifts away: the same forward OBP flows on 100 Mbit/s, Jain's
+# index of their goodputs in successive 10 s windows (per-flow series): 50 flows started together
+# at 20 ms 0.974, 0.917, 0.845, 0.824, 0.785, 0.740 over 60 s (at 200 ms 0.996 to 0.976); 100
+# flows each way at 100 ms 0.672 falling to 0.456 over 80 s (the lowest flow at 0.01 of the mean,
+# the highest at 3.3), while 20 flows each way rise to 0.99 within 40 s. With n flows near C / n each,
+# expression (3)'s fairness fraction delta EP / sqrt(EP^2 + (Max.TR / 2)^2) is about 2 delta / n
+# (0.036 at n = 50) and the multiplicative increase and decrease keep the flows' ratios: MIMD with
+# a fairness term too weak at many flows to pull them together, faster at short RTTs (more steps).
+DRIFT = "OBP's fairness drifts with many flows (see the comment above NOT_YET)"
 NOT_YET = {
+    ("obp-jain", "RTT 20 ms: OBP Jain"): f"0.917 for 50 flows (10-20 s): {DRIFT}",
     ("obp-capacity", "10 Mbit/s: OBP utilisation"): f"0.888: {OSCILLATION}",
     ("obp-capacity", "155 Mbit/s: OBP utilisation"): f"0.863: {OSCILLATION}",
     ("obp-capacity", "10 Mbit/s: XCP mean queue"): f"27.4 % of the buffer: {TWO_WAY_XCP}",
