@@ -15,7 +15,8 @@ Six registered recipes, each a sweep with one run per protocol and point:
   flows and 100 reverse, 5 cross flows on each bottleneck, web, 50 voice and 50 streaming each way;
 - obp-parking-rtt (Fig. 9): the same with 100 FTP flows each way and the RTT 10 ms to 1 s.
 
-Everywhere: 1000 B data packets (40 B ACKs: every protocol's ACK is a bare IP and TCP header),
+Everywhere: 1000 B data packets (40 B ACKs: OBP's, XCP's and Reno's are bare IP and TCP headers;
+SACK's carry the SACK option, 12-28 B more, when they report a hole),
 bottleneck buffer one bandwidth-delay product, 100 s runs. Metrics as the paper's: bottleneck
 utilisation, mean queue (% of the buffer) and drop rate, averaged over both directions (and on
 the parking lot over the seven bottlenecks: "the average of all the results obtained in all the
