@@ -90,6 +90,7 @@ apart).
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -378,7 +379,7 @@ def sweep_figure(sweep: Sweep, title: str, path: Path, *, log_x: bool = True,
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize="small")
     axes[-1, 0].set_xlabel(sweep.parameter)
-    fig.suptitle(title)
+    fig.suptitle("\n".join(textwrap.wrap(title, 75)), fontsize="medium")
     return save(fig, path)
 
 
