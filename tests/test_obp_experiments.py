@@ -1,0 +1,307 @@
+"""The OBP experiments (docs/experiments.md, OBP): the dumbbell and parking-lot builders against
+closed forms (round trips, buffers, ns-2.35's automatic RED), the measuring helpers against
+hand-made numbers, determinism, and the quick variants against the OBP paper's bands (strict
+xfails where they do not reproduce)."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+
+import ccsim
+from ccsim.experiments import REGISTRY, ExperimentReport
+from ccsim.experiments import obp as o
+from ccsim.sweep import run_many
+from conftest import assert_every_check_listed, judge_check
+
+EXPERIMENTS = ["obp-capacity", "obp-rtt", "obp-convergence", "obp-jain", "obp-parking-flows", "obp-parking-rtt"]
+
+
+def _ms(s: str) -> float:
+    """A duration as the builders and ccsim.topology write it, in ms."""
+    for unit, scale in (("ns", 1e-6), ("us", 1e-3), ("ms", 1.0), ("s", 1e3)):
+        if s.endswith(unit):
+            return float(s[:-len(unit)]) * scale
+    raise AssertionError(s)
+
+
+def round_trip_ms(spec: dict[str, Any], flow: str) -> float:
+    """Twice the propagation delay of ``flow``'s shortest path (by hops; each path here is the
+    only one)."""
+    f = next(f for f in spec["flows"] if f["name"] == flow)
+    g = nx.Graph()
+    for link in spec["links"]:
+        g.add_edge(*link["between"], delay=_ms(link["delay"]))
+    path = nx.shortest_path(g, f["from"], f["to"])
+    return 2 * sum(g.edges[a, b]["delay"] for a, b in zip(path, path[1:]))
+
+
+def bottlenecks_crossed(spec: dict[str, Any], flow: str) -> list[tuple[str, str]]:
+    f = next(f for f in spec["flows"] if f["name"] == flow)
+    g = nx.Graph([link["between"] for link in spec["links"]])
+    path = nx.shortest_path(g, f["from"], f["to"])
+    return [(a, b) for a, b in zip(path, path[1:]) if a.startswith("r") and b.startswith("r")]
+
+
+# --- the builders ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rtt", [0.010, 0.100, 1.0])
+def test_every_dumbbell_flow_has_the_rtt_and_the_buffer_is_one_bdp(rtt: float) -> None:
+    spec = o.dumbbell_spec("xcp", 1e9, rtt, o.RTT_MIX, duration=10, warmup=1)
+    fwd = [f for f in spec["flows"] if f["from"] == "s"]
+    rev = [f for f in spec["flows"] if f["from"] == "d"]
+    assert len(fwd) == len(rev) == 100
+    for f in spec["flows"]:
+        assert round_trip_ms(spec, f["name"]) == pytest.approx(rtt * 1e3)
+        assert f["packet_size"] == "1000B" and f["protocol"] == "xcp" and "ecn" not in f
+    bottleneck = spec["links"][1]
+    assert bottleneck["between"] == ["r1", "r2"] and bottleneck["rate"] == "1e+06kbps"
+    assert bottleneck["queue"] == f"{round(1e9 * rtt / 8000)}p"
+    starts = [_ms(f["start"]) for f in spec["flows"]]
+    assert all(0 <= s < 1000 for s in starts) and len(set(starts)) == 200
+    assert o.dumbbell_spec("xcp", 1e9, rtt, o.RTT_MIX, duration=10, warmup=1) == spec  # seeded
+
+
+def test_the_paper_traffic_both_ways() -> None:
+    spec = o.dumbbell_spec("obp", 1e9, 0.1, o.RTT_MIX, duration=10, warmup=1)
+    gens = {g["name"]: g for g in spec["traffic"]}
+    assert set(gens) == {"web", "voice-fwd", "voice-rev", "streaming-fwd", "streaming-rev"}
+    assert gens["web"]["protocol"] == "obp" and gens["web"]["arrivals"] == 100.0 and "options" not in gens["web"]
+    assert gens["web"]["mean_size"] == "30000B" and gens["web"]["packet_size"] == "1000B"
+    for kind in ("voice", "streaming"):
+        assert gens[f"{kind}-fwd"]["count"] == gens[f"{kind}-rev"]["count"] == 50
+        assert (gens[f"{kind}-fwd"]["from"], gens[f"{kind}-rev"]["from"]) == (["s"], ["d"])
+
+
+def test_reno_and_sack_run_over_ns2_automatic_red_with_ecn() -> None:
+    for protocol in ("reno", "sack"):
+        spec = o.dumbbell_spec(protocol, 10e6, 0.1, o.CAPACITY_MIX, duration=10, warmup=1)
+        q = spec["links"][1]["queue"]
+        # ns-2.35 red.cc at 10 Mbit/s, 48 ms: ptc = 10e6 / 4000 = 2500 packets/s; min_th =
+        # max(5, 0.005 * 2500 / 2) = 6.25; w_q = 1 - exp(-1 / (10 * 3 * (0.048 + 1 / 2500) * 2500)).
+        assert q["kind"] == "red" and q["ecn"] is True and q["limit"] == "125p"
+        assert q["min_th"] == pytest.approx(6.25) and q["max_th"] == pytest.approx(18.75)
+        assert q["w_q"] == pytest.approx(1 - math.exp(-1 / 3630))
+        assert q["max_p"] == 0.1 and q["gentle"] is True
+        assert all(f["ecn"] is True for f in spec["flows"])
+        assert spec["traffic"][0]["options"] == {"ecn": True}
+    # The floor of 5 packets, and the 100 ms floor of rtt: at 1 Mbit/s and 1 ms, ptc = 250.
+    red = o.red_queue(1e6, 0.001, 40)
+    assert red["min_th"] == 5.0 and red["w_q"] == pytest.approx(1 - math.exp(-1 / 250))
+    # 1 Gbit/s: min_th = 625 packets.
+    assert o.red_queue(1e9, 0.048, 12500)["min_th"] == pytest.approx(625.0)
+    assert o.dumbbell_spec("obp", 10e6, 0.1, o.CAPACITY_MIX, duration=10, warmup=1)["links"][1]["queue"] == "125p"
+
+
+@pytest.mark.parametrize("rtt", [0.010, 0.080, 1.0])
+def test_the_parking_lot_long_flows_have_the_rtt_and_cross_flows_one_bottleneck(rtt: float) -> None:
+    spec = o.parking_spec("xcp", 1e9, rtt, o.parking_mix(10, quick=False), 5, duration=10, warmup=1)
+    names = {tuple(link["between"]) for link in spec["links"]}
+    assert {(f"r{i}", f"r{i + 1}") for i in range(1, 8)} <= names
+    for f in spec["flows"]:
+        if f["name"][0] in "fr":
+            assert round_trip_ms(spec, f["name"]) == pytest.approx(rtt * 1e3)
+            assert len(bottlenecks_crossed(spec, f["name"])) == 7
+        else:
+            i = int(f["name"][1:].split("_")[0])
+            assert bottlenecks_crossed(spec, f["name"]) == [(f"r{i}", f"r{i + 1}")]
+    assert sum(f["name"].startswith("c") for f in spec["flows"]) == 35
+    assert sum(f["name"].startswith("r") for f in spec["flows"]) == 100
+    hop = next(link for link in spec["links"] if link["between"] == ["r1", "r2"])
+    assert _ms(hop["delay"]) == pytest.approx(min(5.0, rtt * 1e3 / 16))
+    assert hop["queue"] == f"{round(1e9 * rtt / 8000)}p"
+    # Fig. 8: at 80 ms every bottleneck is the cross flows' 5 ms.
+    assert o.hop_delay(0.080) == 0.005
+    assert set(o.PARKING_LINKS) == {f"r{i}->r{i + 1}" for i in range(1, 8)} | {f"r{i + 1}->r{i}" for i in range(1, 8)}
+
+
+@pytest.mark.parametrize("protocol", o.PROTOCOLS)
+def test_the_specs_validate(protocol: str) -> None:
+    for spec in (o.dumbbell_spec(protocol, 10e6, 0.1, o.CAPACITY_MIX, duration=5, warmup=1),
+                 o.parking_spec(protocol, 20e6, 0.2, o.parking_mix(10, quick=True), 2, duration=5, warmup=1),
+                 o.convergence_spec(protocol, 10e6, 3, 10.0)):
+        ccsim.validate(spec)
+
+
+def test_an_rtt_too_short_for_the_dumbbell_is_refused() -> None:
+    with pytest.raises(ValueError, match="no delay for the bottleneck"):
+        o.dumbbell_spec("xcp", 10e6, 0.004, o.CAPACITY_MIX, duration=1, warmup=0)
+
+
+def test_quick_web_keeps_the_paper_share_of_the_link() -> None:
+    # 100 flows/s of 30 kB on 1 Gbit/s offer 2.4 %; so do 2 flows/s on 20 Mbit/s.
+    assert o.WEB_SHARE == pytest.approx(0.024)
+    assert o.quick_web(1e9) == pytest.approx(100.0)
+    assert o.quick_web(20e6) == pytest.approx(2.0)
+
+
+# --- the measuring helpers ---------------------------------------------------------------------
+
+
+def test_jain_closed_forms() -> None:
+    assert o.jain([3.0] * 50) == pytest.approx(1.0)
+    assert o.jain([1.0] + [0.0] * 9) == pytest.approx(0.1)
+    assert o.jain([1.0, 2.0]) == pytest.approx(0.9)
+    assert math.isnan(o.jain([]))
+
+
+def test_epoch_jain_takes_each_epochs_last_half_of_the_active_flows() -> None:
+    t = np.round(np.arange(1, 31) * 1.0, 6)  # 1 s samples of a 3-flow, 10 s gap run
+    f0 = [10.0] * 10 + [9.0] * 5 + [5.0] * 5 + [99.0] * 5 + [4.0] * 5
+    f1 = [0.0] * 10 + [1.0] * 5 + [5.0] * 5 + [99.0] * 5 + [2.0] * 5
+    f2 = [0.0] * 20 + [0.0] * 5 + [4.0] * 5
+    rates = pd.DataFrame({"f0": f0, "f1": f1, "f2": f2}, index=t)
+    # Epoch 1 (2 flows): samples in (15, 20]: 5 and 5, equal. Epoch 2: (25, 30]: 4, 2, 4.
+    assert o.epoch_jain(rates, 3, 10.0) == pytest.approx([1.0, 100 / (3 * 36)])
+
+
+def test_metrics_of_a_short_run_average_both_directions() -> None:
+    spec = o.dumbbell_spec("reno", 10e6, 0.1, o.Mix(4, 4, 1.0, 1, 1), duration=4, warmup=1)
+    (res,) = run_many([spec], jobs=1)
+    m = o.metrics(res, o.DUMBBELL_LINKS, 125)
+    links = res.links().loc[o.DUMBBELL_LINKS]
+    assert m.utilisation == pytest.approx(links["utilization"].mean())
+    assert m.drops == links["drops"].sum()
+    assert m.drop_pct == pytest.approx(100 * m.drops / (links["tx_packets"].sum() + m.drops))
+    assert m.queue_pct == pytest.approx(links["mean_queue_packets"].mean() / 125 * 100)
+    goodput = res.flows().loc[[f"f{i}" for i in range(4)], "goodput_bps"]
+    assert m.jain == pytest.approx(o.jain(list(goodput)))
+    (again,) = run_many([spec], jobs=1)
+    assert o.metrics(again, o.DUMBBELL_LINKS, 125) == m  # deterministic
+
+
+# --- the quick experiments against the paper ---------------------------------------------------
+
+REPRODUCED = {
+    ("obp-capacity", "10 Mbit/s: OBP drops"), ("obp-capacity", "10 Mbit/s: OBP mean queue"),
+    ("obp-capacity", "10 Mbit/s: XCP utilisation"),
+    ("obp-capacity", "155 Mbit/s: OBP drops"), ("obp-capacity", "155 Mbit/s: OBP mean queue"),
+    ("obp-capacity", "155 Mbit/s: XCP utilisation"), ("obp-capacity", "155 Mbit/s: Reno (RED, ECN) utilisation"),
+    ("obp-capacity", "155 Mbit/s: SACK (RED, ECN) utilisation"),
+    ("obp-capacity", "Reno (RED, ECN) drops over the sweep"),
+    ("obp-capacity", "SACK (RED, ECN) drops over the sweep"),
+    ("obp-rtt", "RTT 20 ms: OBP mean queue"), ("obp-rtt", "RTT 20 ms: OBP drops"),
+    ("obp-rtt", "RTT 200 ms: OBP mean queue"), ("obp-rtt", "RTT 200 ms: OBP drops"),
+    ("obp-jain", "RTT 200 ms: OBP Jain"), ("obp-jain", "RTT 20 ms: XCP Jain"),
+    ("obp-jain", "Reno (RED, ECN): Jain"), ("obp-jain", "SACK (RED, ECN): Jain"),
+    ("obp-convergence", "10 Mbit/s: OBP Jain's index of the 2 flows"),
+    ("obp-convergence", "10 Mbit/s: OBP Jain's index of the 3 flows"),
+    ("obp-convergence", "20 Mbit/s: OBP Jain's index of the 2 flows"),
+    ("obp-convergence", "20 Mbit/s: OBP Jain's index of the 3 flows"),
+    ("obp-parking-flows", "1 flows: OBP utilisation"), ("obp-parking-flows", "1 flows: OBP mean queue"),
+    ("obp-parking-flows", "10 flows: OBP utilisation"), ("obp-parking-flows", "10 flows: OBP mean queue"),
+    ("obp-parking-rtt", "RTT 20 ms: OBP utilisation"), ("obp-parking-rtt", "RTT 20 ms: OBP mean queue"),
+    ("obp-parking-rtt", "RTT 20 ms: OBP drops"),
+    ("obp-parking-rtt", "RTT 200 ms: OBP utilisation"), ("obp-parking-rtt", "RTT 200 ms: OBP mean queue"),
+    ("obp-parking-rtt", "RTT 200 ms: OBP drops"),
+}
+# The cause of OBP's shortfall on one bottleneck, measured with forward OBP flows alone on
+# 20 Mbit/s, 10-20 s (20 ms samples of the flows' total sending rate): one flow holds exactly the
+# link at 20 and 200 ms (TR clamped at Max.TR); 2 flows 0.972 and 0.937, 10 flows 0.941 and 0.837,
+# their total swinging from 0.28 to 1.20 of the link at 200 ms with the queue empty in 38 % of
+# the samples; the flows' sending rates correlate (pairwise 0.73 on average, at least 0.61) and
+# the total swings with a period of 0.48 s (2.4 round trips). Every flow reads the same AB and multiplies its TR by the same factor, so the
+# aggregate overshoots within a round trip and all cut together: a synchronised oscillation whose
+# troughs leave the link idle, deeper with more flows and longer RTTs. The traffic mix is not
+# the cause: without web, voice, streaming and reverse flows the 200 ms run gives 0.837 too.
+OSCILLATION = "OBP flows oscillate in lock step (see the comment above NOT_YET)"
+# XCP's queue: the two-way traffic. Without the reverse FTP flows the obp-capacity runs hold
+# 4.9 % (10 Mbit/s), 0.5 % (40 Mbit/s) and 0.2 % (155 Mbit/s) forward; with FTP alone both ways
+# 39-56 %: the ACKs of each direction queue behind the other's data and come back in bursts
+# (docs/validation.md, XCP).
+TWO_WAY_XCP = "the two-way traffic (see the comment above NOT_YET)"
+# OBP's fairness among many flows drifts away: the same forward OBP flows on 100 Mbit/s, Jain's
+# index of their goodputs in successive 10 s windows (per-flow series): 50 flows started together
+# at 20 ms 0.974, 0.917, 0.845, 0.824, 0.785, 0.740 over 60 s (at 200 ms 0.996 to 0.976); 100
+# flows each way at 100 ms 0.672 falling to 0.456 over 80 s (the lowest flow at 0.01 of the mean,
+# the highest at 3.3), while 20 flows each way rise to 0.99 within 40 s. With n flows near C / n each,
+# expression (3)'s fairness fraction delta EP / sqrt(EP^2 + (Max.TR / 2)^2) is about 2 delta / n
+# (0.036 at n = 50) and the multiplicative increase and decrease keep the flows' ratios: MIMD with
+# a fairness term too weak at many flows to pull them together, faster at short RTTs (more steps).
+DRIFT = "OBP's fairness drifts with many flows (see the comment above NOT_YET)"
+NOT_YET = {
+    ("obp-jain", "RTT 20 ms: OBP Jain"): f"0.917 for 50 flows (10-20 s): {DRIFT}",
+    ("obp-capacity", "10 Mbit/s: OBP utilisation"): f"0.888: {OSCILLATION}",
+    ("obp-capacity", "155 Mbit/s: OBP utilisation"): f"0.863: {OSCILLATION}",
+    ("obp-capacity", "10 Mbit/s: XCP mean queue"): f"27.4 % of the buffer: {TWO_WAY_XCP}",
+    ("obp-capacity", "155 Mbit/s: XCP mean queue"): f"25.5 % of the buffer: {TWO_WAY_XCP}",
+    ("obp-capacity", "XCP drops over the sweep"):
+        "0: our XCP drops nothing at 10 and 155 Mbit/s with this traffic; "
+        "at 40 Mbit/s the same set-up drops 671 packets, all in the two-way ACK bursts (no drop without the "
+        "reverse FTP flows). The paper's XCP dropped at 100 Mb/s and below",
+    ("obp-rtt", "RTT 20 ms: OBP utilisation"): f"0.947: {OSCILLATION}",
+    ("obp-rtt", "RTT 200 ms: OBP utilisation"): f"0.869: {OSCILLATION}",
+    ("obp-rtt", "OBP utilisation, highest less lowest"): f"0.079: {OSCILLATION}, deeper at 200 ms than at 20 ms",
+    ("obp-rtt", "highest RTT (200 ms): OBP utilisation less XCP's"):
+        f"-0.004 (0.869 against 0.872): {OSCILLATION}; XCP is held below full by {TWO_WAY_XCP}",
+}
+
+
+@cache
+def quick_report(name: str, out: str) -> ExperimentReport:
+    return REGISTRY[name].run(Path(out), quick=True, jobs=2)
+
+
+@pytest.fixture(scope="module")
+def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("obp")
+
+
+@pytest.mark.parametrize("name,check", sorted(REPRODUCED | set(NOT_YET)))
+def test_quick_obp_experiment_check(name: str, check: str, out_dir: Path) -> None:
+    judge_check(quick_report(name, str(out_dir / name)), name, check, NOT_YET)
+
+
+@pytest.mark.parametrize("name", EXPERIMENTS)
+def test_every_check_is_listed_and_every_figure_and_table_written(name: str, out_dir: Path) -> None:
+    report = quick_report(name, str(out_dir / name))
+    assert report.checks
+    assert_every_check_listed(report, name, REPRODUCED | set(NOT_YET))
+    assert report.figures and all(f.stat().st_size > 10_000 for f in report.figures)
+    points = (out_dir / name / "points.md").read_text()
+    assert all(label in points for label in o.LABELS.values())
+
+
+def test_the_experiments_are_registered() -> None:
+    assert set(EXPERIMENTS) <= set(REGISTRY)
+    assert all(REGISTRY[n].title and REGISTRY[n].source for n in EXPERIMENTS)
+
+
+def test_the_full_variants_run_their_own_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The full variants (``ccsim reproduce`` without --quick) at toy sizes: every sweep point,
+    check and figure of the full path is built, with the full set-ups' checks (Reno's above
+    100 Mbit/s, the parking lot's drops)."""
+    monkeypatch.setattr(o, "DURATION", 3.0)
+    monkeypatch.setattr(o, "WARMUP", 1.0)
+    monkeypatch.setattr(o, "CAPACITIES", [2e6, 120e6])
+    monkeypatch.setattr(o, "CAPACITY_MIX", o.Mix(2, 2, 1.0, 1, 1))
+    monkeypatch.setattr(o, "RTTS", [0.02, 0.05, 0.1])
+    monkeypatch.setattr(o, "RTT_CAPACITY", 5e6)
+    monkeypatch.setattr(o, "RTT_MIX", o.Mix(2, 2, 1.0, 1, 1))
+    monkeypatch.setattr(o, "JAIN_FLOWS", 3)
+    monkeypatch.setattr(o, "CONVERGENCE_CAPACITIES", [5e6])
+    monkeypatch.setattr(o, "CONVERGENCE_FLOWS", 2)
+    monkeypatch.setattr(o, "GAP", 1.5)
+    monkeypatch.setattr(o, "PARKING_CAPACITY", 5e6)
+    monkeypatch.setattr(o, "PARKING_FLOWS", [1, 2])
+    monkeypatch.setattr(o, "parking_mix", lambda n, quick: o.Mix(n, 1, 0.5, 1, 1))
+    counts = {}
+    for name in EXPERIMENTS:
+        report = REGISTRY[name].run(tmp_path / name, quick=False, jobs=2)
+        assert report.figures and (tmp_path / name / "points.md").exists()
+        counts[name] = [c.name for c in report.checks]
+    assert any(n.startswith("120 Mbit/s: Reno (RED, ECN) utilisation") for n in counts["obp-capacity"])
+    assert not any(n.startswith("2 Mbit/s: Reno") for n in counts["obp-capacity"])
+    assert len(counts["obp-rtt"]) == 3 * 3 + 2
+    assert len(counts["obp-jain"]) == 3 + 2 + 2  # OBP at each RTT, XCP below the highest, Reno and SACK
+    assert len(counts["obp-convergence"]) == 1
+    assert len(counts["obp-parking-flows"]) == 2 * 2 and len(counts["obp-parking-rtt"]) == 3 * 3
+    assert all("(1-3 s)" in n for n in counts["obp-rtt"])
