@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import ccsim
 from conftest import EXAMPLES, cli
 
 
@@ -40,6 +41,22 @@ def test_bench_json_prints_one_object_per_benchmark() -> None:
     # those finished by 10 s on each of the 4 hops.
     expected = sum((10_000_000_000 - k * 1_000_000) // 8_000 - k for k in range(4))
     assert r["packet_transmissions"] == expected
+
+
+def test_the_large_benchmarks_are_the_largest_parking_lot_point() -> None:
+    from ccsim import bench
+    from ccsim.experiments import obp
+
+    for name, protocol in bench.LARGE_BENCHMARKS.items():
+        spec = bench.large_spec(name)
+        assert spec == obp.parking_flows_spec(1000, protocol)
+        assert sum(f["name"].startswith("f") for f in spec["flows"]) == 1000
+        assert spec["run"]["duration"] == "100s"
+    ccsim.validate(bench.large_spec("parking-1000-obp"))
+    assert set(bench.LARGE_BENCHMARKS) <= set(bench.names(large=True))
+    assert not set(bench.LARGE_BENCHMARKS) & set(bench.names())
+    proc = cli("bench", "nonesuch")
+    assert proc.returncode == 2 and "parking-1000-obp" in proc.stderr
 
 
 def test_reproduce_list_and_unknown() -> None:

@@ -57,7 +57,19 @@ def test_demo_exits_non_zero_only_when_an_experiment_did_not_run(tmp_path: Path,
     assert list(verdicts(captured.out)) == ["ticp-fwd"]
 
 
+def test_an_experiment_the_demo_runs_quick_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from ccsim.experiments import demo
+
+    monkeypatch.setattr(demo, "DEMO_QUICK", {"ticp-fwd"})
+    assert main(["ticp-fwd", "-o", str(tmp_path)]) == 0
+    assert list(verdicts(capsys.readouterr().out)) == ["ticp-fwd (quick)"]
+
+
 def test_make_demo_runs_the_demo_module_and_its_experiments_exist() -> None:
+    from ccsim.experiments.demo import DEMO_QUICK
+
+    assert DEMO_QUICK <= set(DEMO)
     assert set(DEMO) <= set(REGISTRY)
     # Run as from a shell even under `make test`, where a nested make would print its
     # "Entering/Leaving directory" lines.

@@ -166,10 +166,11 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
-    names = args.names or bench.names()
-    unknown = [n for n in names if n not in bench.names()]
+    names = args.names or bench.names(large=args.large)
+    known = bench.names(large=True)
+    unknown = [n for n in names if n not in known]
     if unknown:
-        raise SpecError(f"unknown benchmark {unknown[0]!r} (known: {', '.join(bench.names())})", "bench")
+        raise SpecError(f"unknown benchmark {unknown[0]!r} (known: {', '.join(known)})", "bench")
     engine = [n for n in names if n not in bench.SETUP_BENCHMARKS]
     if not args.json and engine:
         print(f"{'scenario':<16}{'events/s':>14}{'packets/s':>14}{'wall s':>9}{'peak RSS':>11}{'(sim part)':>12}")
@@ -317,7 +318,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=_cmd_schema)
 
     b = sub.add_parser("bench", help="run the engine benchmark", parents=[common])
-    b.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
+    b.add_argument("names", nargs="*", help="benchmarks to run (default: all but the large ones)")
+    b.add_argument("--large", action="store_true",
+                   help="also the large benchmarks: obp-parking-flows' 1000-flow point (minutes each)")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
     b.set_defaults(func=_cmd_bench)
 

@@ -697,6 +697,15 @@ def parking_mix(forward: int, quick: bool) -> Mix:
     return Mix(ftp_fwd=forward, ftp_rev=100, web=WEB_ARRIVALS, voice=50, streaming=50)
 
 
+def parking_flows_spec(forward: int, protocol: str, *, quick: bool = False) -> dict[str, Any]:
+    """One point of obp-parking-flows: ``forward`` FTP flows of ``protocol`` (the 1000-flow full
+    point is also `ccsim bench parking-1000-<protocol>`)."""
+    cap, cross = (QUICK_CAPACITY, QUICK_PARKING_CROSS) if quick else (PARKING_CAPACITY, PARKING_CROSS)
+    duration, warmup = (20.0, 10.0) if quick else (DURATION, WARMUP)
+    return parking_spec(protocol, cap, PARKING_RTT, parking_mix(forward, quick), cross, duration=duration,
+                        warmup=warmup)
+
+
 def parking_checks(report: ExperimentReport, sweep: Sweep, label: Any, window: str, drops: bool) -> None:
     for x in sweep.xs:
         m = sweep.rows[(x, "obp")]
@@ -721,8 +730,7 @@ class ObpParkingFlows(Experiment):
         cap, cross = (QUICK_CAPACITY, QUICK_PARKING_CROSS) if quick else (PARKING_CAPACITY, PARKING_CROSS)
         duration, warmup = (20.0, 10.0) if quick else (DURATION, WARMUP)
         sweep = run_sweep("forward FTP flows", [float(n) for n in counts],
-                          lambda p, n: parking_spec(p, cap, PARKING_RTT, parking_mix(int(n), quick), cross,
-                                                    duration=duration, warmup=warmup),
+                          lambda p, n: parking_flows_spec(int(n), p, quick=quick),
                           PARKING_LINKS, lambda n: bdp_packets(cap, PARKING_RTT), out_dir, jobs,
                           lambda n: f"n{int(n)}")
         report = ExperimentReport(self.name)
@@ -766,4 +774,4 @@ EXPERIMENTS: list[Experiment] = [ObpCapacity(), ObpRtt(), ObpConvergence(), ObpJ
                                  ObpParkingRtt()]
 
 __all__ = ["EXPERIMENTS", "Metrics", "Mix", "Sweep", "bdp_packets", "convergence_spec", "dumbbell_spec",
-           "epoch_jain", "jain", "metrics", "parking_spec", "red_queue"]
+           "epoch_jain", "jain", "metrics", "parking_flows_spec", "parking_spec", "red_queue"]
