@@ -62,13 +62,13 @@ class ObpPeriod(Experiment):
         window = f"{warmup:g}-{duration:g} s"
         buffer = bdp_packets(CAPACITY, RTT)
         report = ExperimentReport(self.name)
-        rows = []
+        rows: list[tuple[float, float, float, float, float]] = []
         for p, res in zip(periods, results):
             fwd = res.summary["links"][FORWARD]
             m = link_metrics(res, buffer)
             goodput = [f["goodput_bps"] for f in res.summary["flows"].values()]
             queue = 100.0 * fwd["mean_queue_packets"] / buffer
-            row = (p, fwd["utilization"], queue, m.drop_pct, jain(goodput))
+            row = (float(p), float(fwd["utilization"]), queue, m.drop_pct, jain(goodput))
             rows.append(row)
             label = f"period {p:g} ms"
             report.checks.append(Check(f"{label}: bottleneck utilisation ({window})", row[1], "above 0.95",
