@@ -1,5 +1,6 @@
-"""The OBP experiments (Loureiro, Mascolo and Monteiro, "Open Box Protocol", seed 004, section IV,
-Figures 4-9; the OBP table of ../shared/EXPERIMENTS.md): OBP against XCP, Reno and SACK (Reno and
+"""The OBP experiments (Loureiro and Monteiro, "What if the end systems knew the bandwidth
+available in the network?", the Open Box Transport Protocol; seed 004, section IV, Figures 4-9;
+the OBP table of ../shared/EXPERIMENTS.md): OBP against XCP, Reno and SACK (Reno and
 SACK over RED with ECN) on one bottleneck and on a parking lot of seven, with the paper's traffic.
 
 Six registered recipes, each a sweep with one run per protocol and point:
@@ -103,7 +104,7 @@ from ..sweep import run_many
 from .base import Check, Experiment, ExperimentReport
 from .figures import RATE_UNITS, pyplot, save, time_axis
 
-SOURCE = "OBP paper (Loureiro et al.), section IV"
+SOURCE = "OBP paper (Loureiro and Monteiro), section IV"
 PROTOCOLS = ("obp", "xcp", "reno", "sack")
 LABELS = {"obp": "OBP", "xcp": "XCP", "reno": "Reno (RED, ECN)", "sack": "SACK (RED, ECN)"}
 MARKERS = {"obp": "o-", "xcp": "s-", "reno": "^--", "sack": "v--"}
