@@ -103,6 +103,7 @@ from ..results import Result
 from ..sweep import run_many
 from .base import Check, Experiment, ExperimentReport
 from .figures import RATE_UNITS, pyplot, save, time_axis
+from .xcp import bdp_packets, jain
 
 SOURCE = "OBP paper (Loureiro and Monteiro), section IV"
 PROTOCOLS = ("obp", "xcp", "reno", "sack")
@@ -157,10 +158,6 @@ def _rate(bps: float) -> str:
 def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.6g}ms"
 
-
-def bdp_packets(capacity_bps: float, rtt: float) -> int:
-    """The bandwidth-delay product in 1000 B packets (at least 2)."""
-    return max(2, round(capacity_bps * rtt / 8 / PACKET))
 
 
 def flow_keys(protocol: str) -> dict[str, Any]:
@@ -312,11 +309,6 @@ class Metrics:
     drops: int
     jain: float
 
-
-def jain(xs: list[float]) -> float:
-    """Jain's fairness index (sum x)^2 / (n sum x^2)."""
-    a = np.asarray(xs, dtype=float)
-    return float(a.sum() ** 2 / (len(a) * (a * a).sum())) if len(a) and (a * a).sum() > 0 else math.nan
 
 
 def metrics(res: Result, bottlenecks: list[str], buffer_packets: int) -> Metrics:
