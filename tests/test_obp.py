@@ -34,6 +34,8 @@ def spec(**flow: Any) -> dict[str, Any]:
     ({"size": "0B"}, "flows[0].size", "must be positive"),
     ({"min_rate": "2Mbps", "initial_rate": "1Mbps"}, "flows[0].initial_rate", "at least min_rate"),
     ({"ecn": True}, "flows[0].ecn", "TCP flows"),
+    ({"rate": "1Mbps"}, "flows[0].rate", "from below with min_rate"),
+    ({"min_rto": "61s"}, "flows[0].min_rto", "at most the 60 s maximum RTO"),
     ({"delayed_ack": True}, "flows[0].delayed_ack", "TCP flows"),
     ({"protocol": "newreno", "obp": {}}, "flows[0].obp", "rate-based flows"),
     ({"protocol": "tfrc", "obp": {}}, "flows[0].obp", "need protocol = \"obp\""),
@@ -69,6 +71,20 @@ def test_web_transfers_may_run_obp() -> None:
     t = ccsim.run(s, progress=False).summary["traffic"]["web"]
     assert t["started"] > 100, t
     assert t["completed"] == t["started"], t
+
+
+def test_a_lone_web_transfer_runs_as_fast_as_alone() -> None:
+    # Transfers far apart each run alone on the link; the slowdown compares a transfer with its
+    # run alone on an empty copy of its path, router functions included, so it is 1 (within a
+    # few packet times of start-up jitter) for OBP as for TCP.
+    s = spec()
+    s["flows"] = []
+    s["run"]["duration"] = "30s"
+    s["traffic"] = [{"name": "web", "kind": "web", "protocol": "obp", "from": ["a"], "to": ["b"],
+                     "arrivals": 0.2, "mean_size": "200kB", "stop": "25s"}]
+    t = ccsim.run(s, progress=False).summary["traffic"]["web"]
+    assert t["completed"] >= 3, t
+    assert 0.99 <= t["slowdown"]["min"] and t["slowdown"]["median"] <= 1.01, t
 
 
 def test_tshark_reads_the_capacity_the_router_stamps(tmp_path: Path) -> None:

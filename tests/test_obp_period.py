@@ -39,8 +39,9 @@ REPRODUCED = {
     (NAME, "period 50 ms: mean queue"), (NAME, "period 50 ms: drop rate"),
 }
 OSCILLATION = (
-    "the flows' summed rate swings around the capacity once every few round trips (at 10 ms, five flows "
-    "on 100 Mbit/s: 64 to 113 Mbit/s, the queue peaking near 70 packets): at AB >= 0 expression (1) still "
+    "the flows' summed rate swings around the capacity once every few round trips (a diagnostic run at 10 ms "
+    "with five flows on 100 Mbit/s, rates sampled every 10 ms: 64 to 113 Mbit/s, the queue peaking near 70 "
+    "packets): at AB >= 0 expression (1) still "
     "adds gamma = 9 % a round trip, and the queue that builds counts in AB as BI / T (70 kB over 10 ms is "
     "56 Mbit/s), so expression (4) cuts every rate by a third at once")
 NOT_YET = {

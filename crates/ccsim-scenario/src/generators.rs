@@ -320,7 +320,7 @@ impl Generators {
             f.sender_stats = sim.retire_agent(f.sender);
             f.receiver_stats = sim.retire_agent(f.receiver);
             if f.fct_ns().is_some() {
-                f.ideal_fct_ns = ideal_fct(spec.run.seed, sim, &t, options);
+                f.ideal_fct_ns = ideal_fct(spec, sim, &t, options);
             }
         }
     }
@@ -363,8 +363,9 @@ const IDEAL_EVENT_BUDGET: u64 = 50_000_000;
 
 /// The completion time of a transfer alone on an empty network: the links of its route each
 /// way when it started, without random loss, simulated by themselves. `None` if it has no
-/// route or does not complete within [`IDEAL_EVENT_BUDGET`] events.
-fn ideal_fct(seed: u64, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) -> Option<u64> {
+/// route or does not complete within [`IDEAL_EVENT_BUDGET`] events. Links keep their router
+/// functions (XCP, OBP), fresh.
+fn ideal_fct(spec: &Spec, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) -> Option<u64> {
     let (f, from, to) = (&t.flow, t.from, t.to);
     // A transfer that started with no route (a failure, rerouted tables) is compared with its
     // run on the whole topology intact.
@@ -375,7 +376,8 @@ fn ideal_fct(seed: u64, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) ->
     } else {
         (&t.forward, &t.back)
     };
-    let mut lone = NetSim::new(seed);
+    let mut lone = NetSim::new(spec.run.seed);
+    let routers = crate::protocols::assist::RouterPlan::of(spec);
     let mut nodes: HashMap<u32, NodeId> = HashMap::new();
     let mut node = |lone: &mut NetSim, n: u32| -> NodeId {
         *nodes
@@ -387,7 +389,10 @@ fn ideal_fct(seed: u64, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) ->
         let mut config = sim.link_config(l).clone();
         config.loss = 0.0;
         let (a, b) = (node(&mut lone, a.0), node(&mut lone, b.0));
-        lone.add_link(a, b, config);
+        let lone_link = lone.add_link(a, b, config);
+        if crate::protocols::assist::assisted(spec, l) {
+            routers.install(&mut lone, lone_link);
+        }
     }
     let (a, b) = (node(&mut lone, from.0), node(&mut lone, to.0));
     let flow = lone.add_flow("lone");

@@ -22,7 +22,9 @@
 //! CHOICE: T in expression (5) is the number of TRs summed, so EP is their mean (the text
 //! says "the sum of all the TRs calculated in the previous RTT period"; a sum would grow with
 //! the ACK rate, and EP must be a rate comparable to TR in (1) and (4)). An RTT with no ACK
-//! keeps EP.
+//! keeps EP. The mean is per ACK, not over time (the integral of TR over the RTT, divided by
+//! its length): where ACKs come faster, their TRs count more. The paper's "sum of all the TRs
+//! calculated" names the per-ACK values.
 //! CHOICE: AB = 0 takes expression (1) (TR = EP (1 + gamma (...)), the paper's "small
 //! oscillation" around EP); the paper gives (1) for positive and (4) for negative AB.
 //! CHOICE: TR is clamped to [min_rate, Max.TR]: the paper calls the narrow-link capacity

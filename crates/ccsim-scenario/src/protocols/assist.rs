@@ -65,6 +65,48 @@ impl RouterHook<Hdr> for AssistHook {
     }
 }
 
+/// The router functions a scenario's flows need, with their settings.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RouterPlan {
+    xcp: Option<XcpRouterConfig>,
+    obp: Option<ObpRouterConfig>,
+}
+
+impl RouterPlan {
+    /// XCP's when any flow or web generator runs XCP, OBP's when any runs OBP.
+    pub(crate) fn of(spec: &Spec) -> Self {
+        RouterPlan {
+            xcp: in_use(spec, Protocol::Xcp).then(|| match spec.run.xcp_router {
+                XcpRouterSpec::Paper => XcpRouterConfig::paper(),
+                XcpRouterSpec::Ns235 => XcpRouterConfig::ns2_35(),
+            }),
+            obp: in_use(spec, Protocol::Obp).then(|| ObpRouterConfig {
+                period: spec.run.obp_period.0,
+            }),
+        }
+    }
+
+    /// Run fresh router functions at link direction `l`'s egress port (nothing if none is needed).
+    pub(crate) fn install(&self, sim: &mut crate::run::NetSim, l: ccsim_engine::LinkId) {
+        if self.xcp.is_none() && self.obp.is_none() {
+            return;
+        }
+        sim.set_router_hook(
+            l,
+            Box::new(AssistHook {
+                xcp: self.xcp.map(XcpRouter::new),
+                obp: self.obp.map(ObpRouter::new),
+            }),
+        );
+    }
+}
+
+/// Whether the spec link that link direction `l` of the run's network belongs to is assisted:
+/// `run::build` adds both directions of each spec link, in spec order, and no other links.
+pub(crate) fn assisted(spec: &Spec, l: ccsim_engine::LinkId) -> bool {
+    spec.links.get(l.0 as usize / 2).is_some_and(|link| link.assist)
+}
+
 /// Put the router functions the scenario's flows need on every link direction whose link has
 /// `assist` (the default). `links` holds both directions of each spec link, in order.
 pub(crate) fn install_routers(
@@ -72,27 +114,10 @@ pub(crate) fn install_routers(
     sim: &mut crate::run::NetSim,
     links: &[ccsim_engine::LinkId],
 ) {
-    let xcp = in_use(spec, Protocol::Xcp).then(|| match spec.run.xcp_router {
-        XcpRouterSpec::Paper => XcpRouterConfig::paper(),
-        XcpRouterSpec::Ns235 => XcpRouterConfig::ns2_35(),
-    });
-    let obp = in_use(spec, Protocol::Obp).then(|| ObpRouterConfig {
-        period: spec.run.obp_period.0,
-    });
-    if xcp.is_none() && obp.is_none() {
-        return;
-    }
-    for (link, directions) in spec.links.iter().zip(links.chunks(2)) {
-        if link.assist {
-            for &l in directions {
-                sim.set_router_hook(
-                    l,
-                    Box::new(AssistHook {
-                        xcp: xcp.map(XcpRouter::new),
-                        obp: obp.map(ObpRouter::new),
-                    }),
-                );
-            }
+    let plan = RouterPlan::of(spec);
+    for &l in links {
+        if assisted(spec, l) {
+            plan.install(sim, l);
         }
     }
 }

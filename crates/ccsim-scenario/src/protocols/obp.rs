@@ -27,8 +27,8 @@ pub struct ObpSpec {
     /// takes back at the equilibrium point (0.9).
     #[serde(default = "default_delta")]
     pub delta: f64,
-    /// gamma of expression (4): the decrease gain when the available bandwidth is negative
-    /// (0.09).
+    /// gamma of the control factor, expression (2): (AB + gamma Max.TR) / Max.TR, the
+    /// increase still granted at AB = 0 (0.09).
     #[serde(default = "default_gamma")]
     pub gamma: f64,
     /// The round-trip time assumed before the first sample (1s, RFC 6298's initial RTO).
@@ -72,6 +72,15 @@ pub(crate) fn validate(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), S
     }
     if f.size.is_some_and(|s| s.0 .0 == 0) {
         return err(p("size"), "must be positive, found \"0B\"".into());
+    }
+    if f.min_rto.0 > Dur::from_secs(60) {
+        return err(
+            p("min_rto"),
+            format!(
+                "must be at most the 60 s maximum RTO, found {}",
+                show(&f.min_rto)
+            ),
+        );
     }
     if f.max_rate.is_some() {
         return err(

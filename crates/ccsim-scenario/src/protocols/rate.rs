@@ -150,7 +150,11 @@ fn validate_rate_options(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(),
     if f.rate.is_some() {
         return err(
             p("rate"),
-            format!("{name} flows set their own rate; bound it with min_rate and max_rate"),
+            if f.protocol == Protocol::Obp {
+                "obp flows set their own rate; bound it from below with min_rate".into()
+            } else {
+                format!("{name} flows set their own rate; bound it with min_rate and max_rate")
+            },
         );
     }
     if f.size.is_some() && f.protocol != Protocol::Obp {
