@@ -9,9 +9,8 @@ use serde_json::{json, Value};
 
 fn dumbbell(n: usize, rtt_ms: u64, rate: &str, duration: &str, extra_flows: Vec<Value>) -> Value {
     // Bottleneck r1-r2 with 1 ms; access delays make the RTT.
-    let mut links = vec![
-        json!({"between": ["r1", "r2"], "rate": rate, "delay": "1ms", "queue": "1000p"}),
-    ];
+    let mut links =
+        vec![json!({"between": ["r1", "r2"], "rate": rate, "delay": "1ms", "queue": "1000p"})];
     let mut flows = Vec::new();
     for i in 0..n {
         let access = (rtt_ms - 4) / 2;

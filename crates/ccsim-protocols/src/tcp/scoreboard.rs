@@ -6,6 +6,12 @@
 //! CHOICE: a segment counts twice in the pipe while it is unSACKed, not lost, and was
 //! retransmitted in this recovery, tracked per segment rather than by RFC 6675's HighRxt
 //! bound, which would also count skipped segments below HighRxt.
+//!
+//! IsLost's bound and the pipe are kept up to date as segments are sent, SACKed and
+//! acknowledged, so that SetPipe on every ACK of a recovery costs O(1) rather than a pass over
+//! the window (the bound only moves up, so the passes that move it add up to one window per
+//! recovery); `tests::the_kept_counts_match_rfc_6675_recomputed` checks them against the
+//! definitions.
 
 use std::collections::VecDeque;
 
@@ -26,16 +32,39 @@ pub struct Seg {
 }
 
 /// Segments `base ..` not yet cumulatively acknowledged.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Scoreboard {
+    /// DupThresh of RFC 6675's IsLost.
+    dupthresh: u64,
     base: u64,
     segs: VecDeque<Seg>,
     /// One past the highest SACKed segment (`base` when none).
     high_sacked: u64,
     sacked: u64,
+    /// IsLost's bound ([`Scoreboard::lost_below`]).
+    lost_below: u64,
+    /// UnSACKed segments below `lost_below` (the lost ones).
+    unsacked_lost: u64,
+    /// UnSACKed segments retransmitted in this recovery.
+    rexmit_unsacked: u64,
 }
 
 impl Scoreboard {
+    /// An empty scoreboard; a segment is lost with `dupthresh` SACKed segments above it.
+    #[must_use]
+    pub fn new(dupthresh: u32) -> Self {
+        Scoreboard {
+            dupthresh: u64::from(dupthresh),
+            base: 0,
+            segs: VecDeque::new(),
+            high_sacked: 0,
+            sacked: 0,
+            lost_below: 0,
+            unsacked_lost: 0,
+            rexmit_unsacked: 0,
+        }
+    }
+
     fn idx(&self, seq: u64) -> Option<usize> {
         let i = usize::try_from(seq.checked_sub(self.base)?).ok()?;
         (i < self.segs.len()).then_some(i)
@@ -48,7 +77,12 @@ impl Scoreboard {
             let s = &mut self.segs[i];
             s.snap = snap;
             s.retx |= retx;
-            s.rexmit |= in_recovery && retx;
+            if in_recovery && retx && !s.rexmit {
+                s.rexmit = true;
+                if !s.sacked {
+                    self.rexmit_unsacked += 1;
+                }
+            }
         } else {
             debug_assert_eq!(seq, self.base + self.segs.len() as u64, "new data in order");
             self.segs.push_back(Seg {
@@ -81,12 +115,23 @@ impl Scoreboard {
                 if s.sacked {
                     self.sacked -= 1;
                 } else {
+                    // Below the bound: the bound is a SACKed segment at or above the base.
+                    self.unsacked_lost = self.unsacked_lost.saturating_sub(1);
+                    if s.rexmit {
+                        self.rexmit_unsacked -= 1;
+                    }
                     f(&s);
                 }
             }
             self.base += 1;
         }
         self.high_sacked = self.high_sacked.max(self.base);
+        // The bound is the DupThresh-th highest SACKed segment; removing the lowest ones
+        // leaves it in place unless fewer than DupThresh remain.
+        if self.sacked < self.dupthresh {
+            self.lost_below = self.base;
+            self.unsacked_lost = 0;
+        }
     }
 
     /// Mark the blocks SACKed, calling `f` for each newly SACKed segment. Returns whether
@@ -100,9 +145,13 @@ impl Scoreboard {
                 let s = &mut self.segs[i];
                 if !s.sacked {
                     s.sacked = true;
+                    if s.rexmit {
+                        self.rexmit_unsacked -= 1;
+                    }
                     self.sacked += 1;
                     any = true;
                     f(s);
+                    self.raise_lost_bound(seq);
                 }
             }
             self.high_sacked = self.high_sacked.max(end);
@@ -110,58 +159,65 @@ impl Scoreboard {
         any
     }
 
+    /// Segment `seq` has just been SACKed (and counted): move IsLost's bound, the
+    /// DupThresh-th highest SACKed segment, up to where it now is.
+    fn raise_lost_bound(&mut self, seq: u64) {
+        if self.sacked < self.dupthresh {
+            return;
+        }
+        let sacked_at = |b: &Self, at: u64| {
+            b.segs[usize::try_from(at - b.base).expect("index fits usize")].sacked
+        };
+        let from = if self.sacked == self.dupthresh {
+            // The first time there are DupThresh: the bound is the lowest SACKed segment.
+            self.unsacked_lost = 0;
+            self.base
+        } else if seq < self.lost_below {
+            // One more SACKed below the bound leaves it, and one fewer lost.
+            self.unsacked_lost -= 1;
+            return;
+        } else {
+            // One more above it: the bound moves to the next SACKed segment above.
+            self.lost_below + 1
+        };
+        let mut at = from;
+        while !sacked_at(self, at) {
+            self.unsacked_lost += 1;
+            at += 1;
+        }
+        self.lost_below = at;
+    }
+
     /// Start of a loss recovery: no segment has been retransmitted in it yet.
     pub fn start_recovery(&mut self) {
         for s in &mut self.segs {
             s.rexmit = false;
         }
+        self.rexmit_unsacked = 0;
     }
 
     /// RFC 6675 IsLost as a bound: every unSACKed segment below the returned one has at
-    /// least `dupthresh` SACKed segments above it (IsLost is monotone in the sequence).
+    /// least DupThresh SACKed segments above it (IsLost is monotone in the sequence).
     #[must_use]
-    pub fn lost_below(&self, dupthresh: u32) -> u64 {
-        if self.sacked < u64::from(dupthresh) {
-            return self.base;
-        }
-        let mut seen = 0;
-        for (i, s) in self.segs.iter().enumerate().rev() {
-            if s.sacked {
-                seen += 1;
-                if seen == dupthresh {
-                    return self.base + i as u64;
-                }
-            }
-        }
-        self.base
+    pub fn lost_below(&self) -> u64 {
+        self.lost_below.max(self.base)
     }
 
-    /// RFC 6675 SetPipe, in segments, over the outstanding segments.
+    /// RFC 6675 SetPipe, in segments, over the outstanding segments: the unSACKed ones not
+    /// lost, plus those retransmitted in this recovery.
     #[must_use]
-    pub fn pipe(&self, dupthresh: u32) -> u64 {
-        let lost_below = self.lost_below(dupthresh);
-        let mut pipe = 0;
-        for (i, s) in self.segs.iter().enumerate() {
-            if s.sacked {
-                continue;
-            }
-            if self.base + i as u64 >= lost_below {
-                pipe += 1;
-            }
-            if s.rexmit {
-                pipe += 1;
-            }
-        }
-        pipe
+    pub fn pipe(&self) -> u64 {
+        let unsacked = self.segs.len() as u64 - self.sacked;
+        unsacked - self.unsacked_lost + self.rexmit_unsacked
     }
 
     /// RFC 6675 NextSeg rule 1 (`lost_only`) or rule 3: the lowest unSACKed segment from
     /// `from` not yet retransmitted in this recovery, below the highest SACKed segment
     /// (and, for rule 1, lost).
     #[must_use]
-    pub fn next_hole(&self, from: u64, dupthresh: u32, lost_only: bool) -> Option<u64> {
+    pub fn next_hole(&self, from: u64, lost_only: bool) -> Option<u64> {
         let bound = if lost_only {
-            self.lost_below(dupthresh)
+            self.lost_below()
         } else {
             self.high_sacked
         };
@@ -175,7 +231,7 @@ mod tests {
     use super::*;
 
     fn board(n: u64) -> Scoreboard {
-        let mut b = Scoreboard::default();
+        let mut b = Scoreboard::new(3);
         for seq in 0..n {
             b.on_send(seq, SendSnapshot::default(), false, false);
         }
@@ -190,10 +246,10 @@ mod tests {
     fn is_lost_needs_dupthresh_sacked_segments_above() {
         let mut b = board(10);
         sack(&mut b, 3, 5); // 3, 4 SACKed: two above 0..2
-        assert_eq!(b.lost_below(3), 0, "two SACKed segments are not enough");
+        assert_eq!(b.lost_below(), 0, "two SACKed segments are not enough");
         sack(&mut b, 6, 7); // third SACKed segment above 0..2 (and above 5)
                             // Segments 0, 1, 2 have 3 SACKed above; 5 has only one (6) above it.
-        assert_eq!(b.lost_below(3), 3);
+        assert_eq!(b.lost_below(), 3);
     }
 
     #[test]
@@ -202,11 +258,11 @@ mod tests {
         let mut b = board(10);
         sack(&mut b, 3, 6);
         // Unsacked: 0,1,2 (lost) and 6,7,8,9 (not lost): pipe = 4.
-        assert_eq!(b.pipe(3), 4);
+        assert_eq!(b.pipe(), 4);
         b.start_recovery();
         b.on_send(0, SendSnapshot::default(), true, true);
         // The retransmission of 0 adds one.
-        assert_eq!(b.pipe(3), 5);
+        assert_eq!(b.pipe(), 5);
     }
 
     #[test]
@@ -215,14 +271,14 @@ mod tests {
         sack(&mut b, 2, 3);
         sack(&mut b, 5, 8);
         // Lost: unsacked below the third-highest SACKed segment (6): 0, 1, 3, 4.
-        assert_eq!(b.next_hole(0, 3, true), Some(0));
+        assert_eq!(b.next_hole(0, true), Some(0));
         b.start_recovery();
         b.on_send(0, SendSnapshot::default(), true, true);
         b.on_send(1, SendSnapshot::default(), true, true);
-        assert_eq!(b.next_hole(0, 3, true), Some(3));
-        assert_eq!(b.next_hole(5, 3, true), None);
+        assert_eq!(b.next_hole(0, true), Some(3));
+        assert_eq!(b.next_hole(5, true), None);
         // Rule 3 reaches up to the highest SACKed segment but not beyond.
-        assert_eq!(b.next_hole(8, 3, false), None);
+        assert_eq!(b.next_hole(8, false), None);
     }
 
     #[test]
@@ -232,6 +288,74 @@ mod tests {
         let mut delivered = 0;
         b.advance(4, |_| delivered += 1);
         assert_eq!(delivered, 3);
-        assert_eq!(b.pipe(3), 1);
+        assert_eq!(b.pipe(), 1);
+    }
+
+    /// RFC 6675's IsLost bound and SetPipe, recomputed from the segments as the RFC
+    /// defines them.
+    fn recomputed(b: &Scoreboard) -> (u64, u64) {
+        let k = b.dupthresh;
+        let mut lost_below = b.base;
+        if b.sacked >= k {
+            let mut seen = 0;
+            for (i, s) in b.segs.iter().enumerate().rev() {
+                if s.sacked {
+                    seen += 1;
+                    if seen == k {
+                        lost_below = b.base + i as u64;
+                        break;
+                    }
+                }
+            }
+        }
+        let mut pipe = 0;
+        for (i, s) in b.segs.iter().enumerate() {
+            if !s.sacked {
+                pipe += u64::from(b.base + i as u64 >= lost_below) + u64::from(s.rexmit);
+            }
+        }
+        (lost_below, pipe)
+    }
+
+    #[test]
+    fn the_kept_counts_match_rfc_6675_recomputed() {
+        // Random sends, retransmissions, SACK blocks, cumulative ACKs and recoveries.
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut rand = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for dupthresh in [1, 3, 5] {
+            let mut b = Scoreboard::new(dupthresh);
+            let mut next = 0u64;
+            for _ in 0..20_000 {
+                let outstanding = next - b.base;
+                match rand(10) {
+                    0..=2 => {
+                        b.on_send(next, SendSnapshot::default(), false, false);
+                        next += 1;
+                    }
+                    3 if outstanding > 0 => {
+                        let seq = b.base + rand(outstanding);
+                        b.on_send(seq, SendSnapshot::default(), true, rand(3) > 0);
+                    }
+                    4..=6 if outstanding > 0 => {
+                        let start = b.base + rand(outstanding);
+                        sack(&mut b, start, start + 1 + rand(4));
+                    }
+                    7 | 8 if outstanding > 0 => {
+                        let ack = b.base + rand(outstanding.min(6) + 1);
+                        b.advance(ack, |_| {});
+                    }
+                    9 => b.start_recovery(),
+                    _ => {}
+                }
+                let (lost_below, pipe) = recomputed(&b);
+                assert_eq!(b.lost_below(), lost_below);
+                assert_eq!(b.pipe(), pipe);
+            }
+        }
     }
 }

@@ -301,7 +301,7 @@ impl TcpSender {
             rxt_next: 0,
             cc: cfg.algorithm.controller(),
             recovery: cfg.algorithm.recovery(),
-            board: Scoreboard::default(),
+            board: Scoreboard::new(cfg.dupack_threshold),
             rate: DeliveryRate::default(),
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             timed: None,
@@ -704,7 +704,7 @@ impl TcpSender {
         // recovery has already reduced to about the same.
         if !self.backed_off {
             self.ssthresh = if self.recovery == Recovery::Sack {
-                let pipe = self.board.pipe(self.dupack_threshold);
+                let pipe = self.board.pipe();
                 let w = Window {
                     flight: pipe * self.mss,
                     ..self.window()

@@ -104,7 +104,9 @@ impl RouterPlan {
 /// Whether the spec link that link direction `l` of the run's network belongs to is assisted:
 /// `run::build` adds both directions of each spec link, in spec order, and no other links.
 pub(crate) fn assisted(spec: &Spec, l: ccsim_engine::LinkId) -> bool {
-    spec.links.get(l.0 as usize / 2).is_some_and(|link| link.assist)
+    spec.links
+        .get(l.0 as usize / 2)
+        .is_some_and(|link| link.assist)
 }
 
 /// Put the router functions the scenario's flows need on every link direction whose link has

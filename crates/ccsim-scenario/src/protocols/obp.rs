@@ -85,8 +85,7 @@ pub(crate) fn validate(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), S
     if f.max_rate.is_some() {
         return err(
             p("max_rate"),
-            "OBP takes its top rate from the narrow-link field the routers stamp; remove it"
-                .into(),
+            "OBP takes its top rate from the narrow-link field the routers stamp; remove it".into(),
         );
     }
     if let (Some(lo), Some(first)) = (f.min_rate, f.initial_rate) {
@@ -103,19 +102,35 @@ pub(crate) fn validate(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), S
     }
     let c = f.obp.unwrap_or_default();
     let checks = [
-        ("delta", c.delta, c.delta > 0.0 && c.delta < 1.0, "in (0, 1)"),
-        ("gamma", c.gamma, c.gamma > 0.0 && c.gamma <= 1.0, "in (0, 1]"),
+        (
+            "delta",
+            c.delta,
+            c.delta > 0.0 && c.delta < 1.0,
+            "in (0, 1)",
+        ),
+        (
+            "gamma",
+            c.gamma,
+            c.gamma > 0.0 && c.gamma <= 1.0,
+            "in (0, 1]",
+        ),
     ];
     for (key, x, ok, what) in checks {
         if !x.is_finite() || !ok {
-            return err(p(&format!("obp.{key}")), format!("must be {what}, found {x}"));
+            return err(
+                p(&format!("obp.{key}")),
+                format!("must be {what}, found {x}"),
+            );
         }
     }
     let rtt = c.initial_rtt.0;
     if rtt < Dur::from_micros(1) || rtt > Dur::from_secs(60) {
         return err(
             p("obp.initial_rtt"),
-            format!("must be between 1us and 60s, found {}", show(&c.initial_rtt)),
+            format!(
+                "must be between 1us and 60s, found {}",
+                show(&c.initial_rtt)
+            ),
         );
     }
     Ok(())

@@ -7,7 +7,9 @@
 //! The router function on every link is in [`super::assist`] (`[run] xcp_router` chooses the
 //! paper's or ns-2.35's settings).
 
-use ccsim_protocols::{AnyAgent, TcpConfig, TcpSink, XcpParams, XcpReceiver, XcpRecovery, XcpSender};
+use ccsim_protocols::{
+    AnyAgent, TcpConfig, TcpSink, XcpParams, XcpReceiver, XcpRecovery, XcpSender,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

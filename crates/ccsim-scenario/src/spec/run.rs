@@ -32,7 +32,10 @@ pub struct RunSpec {
     #[serde(default, skip_serializing_if = "XcpRouterSpec::is_paper")]
     pub xcp_router: XcpRouterSpec,
     /// The OBP router function's measurement period when flows run OBP (10ms).
-    #[serde(default = "default_obp_period", skip_serializing_if = "is_default_obp_period")]
+    #[serde(
+        default = "default_obp_period",
+        skip_serializing_if = "is_default_obp_period"
+    )]
     pub obp_period: DurStr,
 }
 
@@ -81,7 +84,10 @@ pub(crate) fn validate(run: &RunSpec) -> Result<(), ScenarioError> {
     if period < ccsim_core::Dur::from_micros(10) || period > ccsim_core::Dur::from_secs(10) {
         return err(
             "run.obp_period".into(),
-            format!("must be between 10us and 10s, found {}", show(&run.obp_period)),
+            format!(
+                "must be between 10us and 10s, found {}",
+                show(&run.obp_period)
+            ),
         );
     }
     Ok(())

@@ -37,7 +37,7 @@ impl TcpSender {
         }
         let threshold = self.dupack_threshold;
         let triggered = if self.recovery == Recovery::Sack {
-            self.dupacks >= threshold || self.board.lost_below(threshold) > self.snd_una
+            self.dupacks >= threshold || self.board.lost_below() > self.snd_una
         } else {
             self.dupacks == threshold
         };
@@ -133,10 +133,9 @@ impl TcpSender {
 
     /// RFC 6675 section 5 step (C): send NextSeg() while cwnd - pipe >= 1 segment.
     pub(super) fn sack_transmit<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        let dupthresh = self.dupack_threshold;
-        let mut pipe = self.board.pipe(dupthresh);
+        let mut pipe = self.board.pipe();
         while self.cwnd >= (pipe + 1) * self.mss {
-            let hole = self.board.next_hole(self.rxt_next, dupthresh, true);
+            let hole = self.board.next_hole(self.rxt_next, true);
             let new_data =
                 self.snd_nxt < self.data_limit() && self.snd_nxt - self.snd_una < self.max_window;
             if let Some(seq) = hole {
@@ -147,7 +146,7 @@ impl TcpSender {
                 self.send_segment(seq, ctx);
                 self.snd_nxt += 1;
                 self.snd_max = self.snd_max.max(self.snd_nxt);
-            } else if let Some(seq) = self.board.next_hole(self.rxt_next, dupthresh, false) {
+            } else if let Some(seq) = self.board.next_hole(self.rxt_next, false) {
                 self.rxt_next = seq + 1; // rule 3
                 self.send_segment(seq, ctx);
             } else {
