@@ -100,7 +100,7 @@ import numpy as np
 
 from .. import topology
 from ..results import Result
-from ..sweep import run_many
+from ..sweep import replica_seed, run_many
 from .base import Check, Experiment, ExperimentReport
 from .figures import RATE_UNITS, pyplot, save, time_axis
 from .xcp import bdp_packets, jain
@@ -236,7 +236,7 @@ def dumbbell_spec(protocol: str, capacity_bps: float, rtt: float, mix: Mix, *, d
              {"between": ["r1", "r2"], "rate": _rate(capacity_bps), "delay": _ms(delay),
               "queue": bottleneck_queue(protocol, capacity_bps, delay, buffer)},
              {"between": ["r2", "d"], **access}]
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(replica_seed(seed))
     fwd = ftp_starts if ftp_starts is not None else starts(mix.ftp_fwd, jitter, rng)
     rev = starts(mix.ftp_rev, jitter, rng)
     flows = ftp_flows(protocol, "f", "s", "d", fwd) + ftp_flows(protocol, "r", "d", "s", rev)
@@ -278,7 +278,7 @@ def parking_spec(protocol: str, capacity_bps: float, rtt: float, mix: Mix, cross
         a, b = link["between"]
         if a.startswith("r") and b.startswith("r"):
             link["queue"] = bottleneck_queue(protocol, capacity_bps, h, buffer)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(replica_seed(seed))
     flows = (ftp_flows(protocol, "f", "s0", "d0", starts(mix.ftp_fwd, jitter, rng))
              + ftp_flows(protocol, "r", "d0", "s0", starts(mix.ftp_rev, jitter, rng)))
     for i in range(1, BOTTLENECKS + 1):

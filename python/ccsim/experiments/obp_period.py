@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..sweep import run_many
+from ..sweep import replica_seed, run_many
 from .base import Check, Experiment, ExperimentReport
 from .figures import pyplot, save
 from .xcp import FORWARD, XcpFlow, bdp_packets, dumbbell_spec, jain, link_metrics
@@ -42,7 +42,7 @@ JAIN_MIN = 0.95
 
 def period_spec(period_ms: float, *, flows: int, duration: float, warmup: float) -> dict[str, Any]:
     """``flows`` OBP flows at RTT 100 ms on 100 Mbit/s, the routers measuring over ``period_ms``."""
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(replica_seed(1))
     fl = [XcpFlow(f"o{i}", RTT, float(rng.uniform(0, 1.0))) for i in range(flows)]
     return dumbbell_spec(CAPACITY, fl, bottleneck_delay=RTT / 2 - 0.002, buffer_packets=bdp_packets(CAPACITY, RTT),
                          duration=duration, warmup=warmup, protocol="obp",

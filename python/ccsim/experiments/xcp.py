@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from ..results import Result
-from ..sweep import run_many
+from ..sweep import replica_seed, run_many
 from .base import Check, Experiment, ExperimentReport
 from .figures import RATE_UNITS, pyplot, save, time_axis
 
@@ -138,7 +138,7 @@ def capacity_spec(capacity_bps: float, *, duration: float, warmup: float, jitter
                   flows: int = CAPACITY_FLOWS) -> dict[str, Any]:
     """``flows`` forward and ``flows`` reverse flows at RTT 80 ms, each starting at a uniform
     instant in [0, ``jitter``) (numpy, seed 1), on ``capacity_bps`` with one BDP of buffer."""
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(replica_seed(1))
     fl = []
     for i in range(flows):
         fl.append(XcpFlow(f"f{i}", CAPACITY_RTT, float(rng.uniform(0, jitter)) if jitter else 0.0))

@@ -1,0 +1,161 @@
+"""The result cache: a run's results kept under the key of what determines them, so that
+running the same spec again with the same ccsim reads them instead of simulating.
+
+The key is the SHA-256 of the build's fingerprint (ccsim's version, its build profile and the
+SHA-256 of the native library) and of the canonical spec (defaults filled in, seed included):
+two runs with one key give bit-identical results (ccsim is deterministic), so a hit is the run.
+
+CHOICE: the whole native library is the build's part of the key. Any change to the Rust code
+re-runs every spec; a change to an experiment's Python code re-runs only the specs it changes.
+
+An entry is one file, ``v1/<first two hex digits>/<key>.ccres``: a header line with the format
+and the SHA-256 of the payload, then the payload (:func:`ccsim.stored.pack`). An entry is written
+to a temporary file and renamed into place, so a reader never sees half an entry; an entry
+whose checksum or format does not match (a truncated or corrupt file) is removed and run again,
+never trusted.
+
+The folder holds a ``CACHEDIR.TAG`` (https://bford.info/cachedir/), which backup tools skip; a
+folder that holds files but no ccsim tag is refused (ccsim never writes into, nor deletes from,
+a folder it did not make).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import _ccsim
+from .errors import SpecError
+from .results import Result
+from .stored import FORMAT, pack, packable, unpack
+
+_TAG_SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"
+_TAG = f"{_TAG_SIGNATURE}\n# This folder is ccsim's result cache (docs/experiments.md, The result cache).\n"
+_MAGIC = b"ccsim-cache 1 "
+
+
+def default_cache_dir() -> Path:
+    """``$CCSIM_CACHE_DIR``, else ``$XDG_CACHE_HOME/ccsim``, else ``~/.cache/ccsim``."""
+    if os.environ.get("CCSIM_CACHE_DIR"):
+        return Path(os.environ["CCSIM_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "ccsim"
+
+
+@functools.cache
+def build_fingerprint() -> str:
+    """ccsim's version, build profile and the first 16 hex digits of its native library's SHA-256."""
+    digest = hashlib.sha256(Path(_ccsim.__file__).read_bytes()).hexdigest()[:16]
+    return f"{_ccsim.__version__}+{_ccsim.build_profile}+{digest}"
+
+
+def canonical_text(spec: dict[str, Any]) -> str:
+    """A validated spec as one text: keys sorted, no spaces."""
+    return json.dumps(spec, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def cache_key(spec: dict[str, Any]) -> str:
+    """The cache key of the validated ``spec`` with this build."""
+    return hashlib.sha256(f"{build_fingerprint()}\n{canonical_text(spec)}".encode()).hexdigest()
+
+
+def cacheable(spec: dict[str, Any]) -> bool:
+    """A spec that writes pcap captures is not cached: its captures are files of their own."""
+    return not spec.get("output", {}).get("pcap")
+
+
+@dataclass
+class CacheStats:
+    """What a cache did: hits, misses (runs), entries stored and corrupt entries dropped."""
+
+    hits: int = 0
+    misses: int = 0
+    stored: int = 0
+    corrupt: list[str] = field(default_factory=list)
+
+
+class ResultCache:
+    """A cache folder (made, with its tag, on first use)."""
+
+    def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
+        self.folder = Path(folder) if folder is not None else default_cache_dir()
+        self.stats = CacheStats()
+        self._ready = False
+
+    def _prepare(self) -> None:
+        if self._ready:
+            return
+        tag = self.folder / "CACHEDIR.TAG"
+        if self.folder.exists():
+            if not self.folder.is_dir():
+                raise SpecError(f"{self.folder} exists and is not a folder", "cache")
+            try:
+                ours = tag.read_text(encoding="utf-8", errors="replace").startswith(_TAG_SIGNATURE)
+            except OSError:
+                ours = False
+            if not ours and any(self.folder.iterdir()):
+                raise SpecError(f"{self.folder} holds files and is not a ccsim cache (no CACHEDIR.TAG); "
+                                "choose another cache folder", "cache")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            if not tag.exists():
+                tag.write_text(_TAG, encoding="utf-8")
+        except OSError as e:
+            raise SpecError(f"cannot use the cache folder {self.folder}: {e.strerror or e}", "cache") from None
+        self._ready = True
+
+    def path(self, key: str) -> Path:
+        return self.folder / "v1" / key[:2] / f"{key}.ccres"
+
+    def get(self, key: str) -> Result | None:
+        """The result stored under ``key``, or None (a miss, or an entry that fails its check,
+        which is then removed)."""
+        self._prepare()
+        path = self.path(key)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError:
+            return None
+        header, newline, payload = data.partition(b"\n")
+        ok = newline and header.startswith(_MAGIC) and header[len(_MAGIC):] == hashlib.sha256(payload).hexdigest().encode()
+        if ok:
+            try:
+                result = unpack(payload)
+            except Exception:  # noqa: BLE001 - a payload that passed its checksum but does not read
+                ok = False
+        if not ok:
+            self.stats.corrupt.append(key)
+            path.unlink(missing_ok=True)
+            return None
+        self.stats.hits += 1
+        return result
+
+    def put(self, key: str, result: Result) -> None:
+        """Store ``result`` under ``key`` (nothing for a run with pcap captures)."""
+        if not packable(result):
+            return
+        self._prepare()
+        payload = pack(result)
+        path = self.path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{key[:8]}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(_MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n")
+                f.write(payload)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        self.stats.stored += 1
+
+
+__all__ = ["FORMAT", "ResultCache", "build_fingerprint", "cache_key", "cacheable", "default_cache_dir"]
