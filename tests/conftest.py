@@ -14,6 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 
+@pytest.fixture(autouse=True)
+def _private_result_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's `ccsim reproduce` calls (and their subprocesses) use a fresh cache of their own,
+    never the user's nor another test's."""
+    monkeypatch.setenv("CCSIM_CACHE_DIR", str(tmp_path_factory.mktemp("ccsim-cache")))
+
+
 def small_spec(**run: Any) -> dict[str, Any]:
     spec: dict[str, Any] = {
         "run": {"duration": "5s", "seed": 1, **run},

@@ -10,9 +10,7 @@ import argparse
 import json
 import os
 import re
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -193,40 +191,44 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from .experiments import REGISTRY
 
-    if args.list or not args.name:
+    if args.list or (not args.names and not args.all):
         for name, e in REGISTRY.items():
             print(f"{name:<22} {e.title}")
         return 0
-    if args.name not in REGISTRY:
-        raise SpecError(f"unknown experiment {args.name!r} (known: {', '.join(REGISTRY)})", "reproduce")
-    exp = REGISTRY[args.name]
-    from .results import prepare_output_dir, refuse_foreign_folder, replace_folder, write_folder_manifest
+    if args.all and args.names:
+        raise SpecError("give experiment names or --all, not both", "reproduce")
+    unknown = [n for n in args.names if n not in REGISTRY]
+    if unknown:
+        raise SpecError(f"unknown experiment {unknown[0]!r} (known: {', '.join(REGISTRY)})", "reproduce")
+    names = list(REGISTRY) if args.all else list(dict.fromkeys(args.names))
+    from .cache import ResultCache
+    from .reproduce import reproduce
 
-    parent = prepare_output_dir(args.output)
-    out = parent / exp.name
-    refuse_foreign_folder(out)  # the folder is replaced whole: it must hold only what ccsim wrote
-    umask = os.umask(0)
-    os.umask(umask)
-    start = time.perf_counter()
-    if not args.quiet:
+    cache = None if args.no_cache else ResultCache(args.cache)
+    if not args.quiet and len(names) == 1:
+        exp = REGISTRY[names[0]]
         print(f"{exp.name}: {exp.title}{' (quick)' if args.quick else ''}", file=sys.stderr)
-    # The experiment's folder is replaced whole at the end, so results of an earlier run
-    # (another variant, more sweep points) never mix with these; an interrupted run leaves
-    # the old folder as it was.
-    tmp = Path(tempfile.mkdtemp(prefix=f".{exp.name}.tmp-", dir=parent))
-    try:
-        report = exp.run(tmp, quick=args.quick, jobs=args.jobs)
-        report.write(tmp)
-        write_folder_manifest(tmp)
-        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp made it private; the folder is the user's
-        replace_folder(tmp, out)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    verdict = "reproduced" if report.passed else "NOT reproduced"
-    if not args.quiet:
-        print(report.table_markdown(), end="")
-    print(f"{exp.name}: {verdict} in {time.perf_counter() - start:.1f} s; results in {out}/")
-    return 0 if report.passed else 3
+
+    def echo(line: str) -> None:
+        print(line, flush=True)
+
+    start = time.perf_counter()
+    outcomes = reproduce([REGISTRY[n] for n in names], args.output, quick=args.quick, jobs=args.jobs,
+                         seeds=args.seeds, cache=cache, scheduler=args.scheduler, progress=not args.quiet,
+                         keep_going=len(names) > 1, echo=None if len(names) == 1 else echo)
+    if len(names) == 1:
+        if not args.quiet:
+            print((Path(args.output) / names[0] / "table.md").read_text().partition("\n\n")[2], end="")
+        print(outcomes[0].line(Path(args.output)))
+    else:
+        counts = {v: sum(o.verdict == v for o in outcomes) for v in ("reproduced", "not reproduced", "inconclusive",
+                                                                      "failed")}
+        print(f"{len(outcomes)} experiments in {time.perf_counter() - start:.1f} s: "
+              + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+              + f"; report: {Path(args.output) / 'index.html'}")
+    if any(o.status != "ran" for o in outcomes):
+        return 1
+    return 0 if all(o.verdict == "reproduced" for o in outcomes) else 3
 
 
 def _cmd_topology(args: argparse.Namespace) -> int:
@@ -324,12 +326,23 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true", help="one JSON object per line")
     b.set_defaults(func=_cmd_bench)
 
-    e = sub.add_parser("reproduce", help="run a registered experiment", parents=[common])
-    e.add_argument("name", nargs="?", help="experiment name")
+    e = sub.add_parser("reproduce", help="run registered experiments and write their report", parents=[common],
+                       description="Run experiments over their seed replicas; write each one's folder, and "
+                                   "DIR/index.html, the report of them all (docs/experiments.md).")
+    e.add_argument("names", nargs="*", metavar="NAME", help="experiments (see --list)")
+    e.add_argument("--all", action="store_true", help="every registered experiment")
     e.add_argument("--list", action="store_true", help="list the experiments")
-    e.add_argument("--quick", action="store_true", help="the reduced variant (seconds)")
+    e.add_argument("--quick", action="store_true", help="the reduced variants (seconds each)")
     e.add_argument("-o", "--output", default="out", help="output folder (default: out)")
     e.add_argument("-j", "--jobs", type=_positive_int, default=None, help="parallel runs (default: all cores)")
+    e.add_argument("--seeds", type=_positive_int, default=None, metavar="K",
+                   help="seed replicas of each experiment (default: each experiment's own; 1 for those "
+                        "that no seed changes)")
+    e.add_argument("--cache", metavar="DIR", default=None,
+                   help="result cache folder (default: $CCSIM_CACHE_DIR, else ~/.cache/ccsim)")
+    e.add_argument("--no-cache", action="store_true", help="run every spec, read and store nothing")
+    e.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run on a Dask cluster, e.g. tcp://host:8786 (default: the local cores)")
     e.add_argument("-q", "--quiet", action="store_true")
     e.set_defaults(func=_cmd_reproduce)
     _add_topology_parser(sub, common)

@@ -48,8 +48,8 @@ def _checked(specs: Sequence[SpecLike]) -> list[dict[str, Any]]:
     return out
 
 
-#: Called after each run of a sweep with whether the cache gave it.
-RunObserver = Callable[[bool], None]
+#: Called after each run of a sweep with its result and whether the cache gave it.
+RunObserver = Callable[[Result, bool], None]
 
 
 @dataclass
@@ -121,7 +121,7 @@ class _SweepBar:
         self._bar.set_postfix_str(f"cache hits {hits}")
         self._lock = threading.Lock()
 
-    def __call__(self, hit: bool) -> None:
+    def __call__(self, _result: Result, hit: bool) -> None:
         with self._lock:
             self.hits += hit
             self._bar.set_postfix_str(f"cache hits {self.hits}", refresh=False)
@@ -165,9 +165,10 @@ def run_many(specs: Sequence[SpecLike], jobs: int | None = None, progress: bool 
     results: list[Result | None] = [None] * len(canonical)
     for i, key in enumerate(keys):
         if key is not None and store is not None:
-            results[i] = store.get(key)
-            if results[i] is not None and options.on_run is not None:
-                options.on_run(True)
+            hit = store.get(key)
+            results[i] = hit
+            if hit is not None and options.on_run is not None:
+                options.on_run(hit, True)
     pending = [i for i, r in enumerate(results) if r is None]
     bar = _SweepBar(len(canonical), len(canonical) - len(pending)) if progress and len(canonical) > 1 else None
     lock = threading.Lock()
@@ -181,7 +182,7 @@ def run_many(specs: Sequence[SpecLike], jobs: int | None = None, progress: bool 
         results[i] = result
         for observe in (options.on_run, bar):
             if observe is not None:
-                observe(False)
+                observe(result, False)
 
     try:
         if scheduler is not None and pending:

@@ -27,6 +27,8 @@ class Check:
     source: str = ""
     unit: str = field(default="", kw_only=True)
     open_low: bool = field(default=False, kw_only=True)
+    #: The value of each seed replica when there are several (``measured`` is then their mean).
+    samples: list[float] = field(default_factory=list, kw_only=True)
 
     def __post_init__(self) -> None:
         self.measured = float(self.measured)
@@ -38,10 +40,44 @@ class Check:
 
     @property
     def passed(self) -> bool:
-        if math.isnan(self.measured):
-            return False
-        above = self.low < self.measured if self.open_low else self.low <= self.measured
-        return above and self.measured <= self.high
+        """Whether the measured value (the mean over the seeds) lies in the band."""
+        return not math.isnan(self.measured) and self.contains(self.measured)
+
+    def contains(self, x: float) -> bool:
+        """Whether ``x`` lies in the band."""
+        above = self.low < x if self.open_low else self.low <= x
+        return above and x <= self.high
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """The 95 % confidence interval of the mean over the seed replicas (Student's t), or
+        None with fewer than two."""
+        finite = [x for x in self.samples if not math.isnan(x)]
+        if len(self.samples) < 2 or len(finite) < len(self.samples):
+            return None
+        n = len(finite)
+        mean = sum(finite) / n
+        sd = math.sqrt(sum((x - mean) ** 2 for x in finite) / (n - 1))
+        half = student_t_975(n - 1) * sd / math.sqrt(n)
+        return mean - half, mean + half
+
+    @property
+    def verdict(self) -> str:
+        """"reproduced" when the value (with several seeds: its whole confidence interval) lies
+        in the band, "not reproduced" when it (the whole interval) lies outside, else
+        "inconclusive": the interval straddles an edge of the band."""
+        if math.isnan(self.measured) or any(math.isnan(x) for x in self.samples):
+            return "not reproduced"
+        ci = self.interval
+        if ci is None or ci[0] == ci[1]:
+            return "reproduced" if self.passed else "not reproduced"
+        lo, hi = ci
+        if self.contains(lo) and self.contains(hi):
+            return "reproduced"
+        below = hi < self.low or (self.open_low and hi <= self.low)
+        if below or lo > self.high:
+            return "not reproduced"
+        return "inconclusive"
 
     @property
     def band(self) -> str:
@@ -62,6 +98,46 @@ class Check:
         return f"{self.name}: {self.measured:.4g} {self.unit}, band {self.band}"
 
 
+#: Student's t at 97.5 % (two-sided 95 %) for 1 to 30 degrees of freedom, from the standard
+#: table (e.g. NIST/SEMATECH e-Handbook of Statistical Methods, section 1.3.6.7.2).
+_T_975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+          2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+          2.045, 2.042)
+#: Beyond 30: the table's rows for 40, 60, 120 and infinity (the normal's 1.960).
+_T_975_TAIL = ((40, 2.021), (60, 2.000), (120, 1.980))
+
+
+def student_t_975(df: int) -> float:
+    """The 97.5 % quantile of Student's t with ``df`` degrees of freedom (the half-width of a 95 %
+    interval is this times the standard error); beyond 30, the next row of the table at or
+    below ``df`` (a slightly wider interval)."""
+    if df < 1:
+        raise ValueError("a confidence interval needs at least two samples")
+    if df <= len(_T_975):
+        return _T_975[df - 1]
+    value = _T_975[-1]
+    for row, t in _T_975_TAIL:
+        if df >= row:
+            value = t
+    return 1.960 if df > 1000 else value
+
+
+def combine(runs: list[list[Check]]) -> list[Check]:
+    """The checks of several seed replicas of one experiment as one list: each check (matched by
+    name, in the first replica's order) with its mean as ``measured`` and every replica's value
+    in ``samples`` (NaN for a replica that lacks it, which makes the verdict "not reproduced")."""
+    if len(runs) == 1:
+        return runs[0]
+    out: list[Check] = []
+    by_name = [{c.name: c for c in run} for run in runs]
+    for first in runs[0]:
+        samples = [r[first.name].measured if first.name in r else math.nan for r in by_name]
+        mean = sum(samples) / len(samples)
+        out.append(Check(first.name, mean, first.expected, first.low, first.high, first.source, unit=first.unit,
+                         open_low=first.open_low, samples=samples))
+    return out
+
+
 def _finite(x: float) -> float | None:
     return None if math.isinf(x) else x
 
@@ -78,19 +154,42 @@ class ExperimentReport:
     def passed(self) -> bool:
         return all(c.passed for c in self.checks)
 
+    @property
+    def verdict(self) -> str:
+        """"reproduced" when every check is, "not reproduced" when one is not, else "inconclusive"."""
+        verdicts = {c.verdict for c in self.checks}
+        if "not reproduced" in verdicts:
+            return "not reproduced"
+        return "inconclusive" if "inconclusive" in verdicts else "reproduced"
+
     def table_markdown(self) -> str:
-        rows = ["| check | measured | unit | expected | band | source | ok |", "|---|---|---|---|---|---|---|"]
+        seeds = max((len(c.samples) for c in self.checks), default=0)
+        if seeds < 2:
+            rows = ["| check | measured | unit | expected | band | source | ok |", "|---|---|---|---|---|---|---|"]
+            for c in self.checks:
+                rows.append(f"| {c.name} | {c.measured:.4g} | {c.unit} | {c.expected} | {c.band} | {c.source} | "
+                            f"{'yes' if c.passed else 'NO'} |")
+            return "\n".join(rows) + "\n"
+        rows = [f"| check | mean of {seeds} seeds | 95 % interval | unit | expected | band | source | verdict |",
+                "|---|---|---|---|---|---|---|---|"]
         for c in self.checks:
-            rows.append(f"| {c.name} | {c.measured:.4g} | {c.unit} | {c.expected} | {c.band} | {c.source} | "
-                        f"{'yes' if c.passed else 'NO'} |")
+            ci = c.interval
+            shown = "n/a" if ci is None else f"[{ci[0]:.4g}, {ci[1]:.4g}]"
+            rows.append(f"| {c.name} | {c.measured:.4g} | {shown} | {c.unit} | {c.expected} | {c.band} | {c.source} | "
+                        f"{c.verdict} |")
         return "\n".join(rows) + "\n"
 
     def write(self, out_dir: Path) -> None:
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / "table.md").write_text(f"# {self.name}\n\n" + self.table_markdown())
         # An open end of a band is null in JSON (which has no infinity); ``band`` spells it out.
-        data = [dict(asdict(c), low=_finite(c.low), high=_finite(c.high), band=c.band, passed=c.passed)
-                for c in self.checks]
+        data = []
+        for c in self.checks:
+            ci = c.interval
+            data.append(dict(asdict(c), low=_finite(c.low), high=_finite(c.high),
+                             band=c.band, passed=c.passed, samples=c.samples or [c.measured],
+                             mean=c.measured, ci_low=None if ci is None else ci[0],
+                             ci_high=None if ci is None else ci[1], verdict=c.verdict))
         (out_dir / "table.json").write_text(json.dumps(data, indent=2) + "\n")
 
 
@@ -100,6 +199,18 @@ class Experiment:
     name: str = ""
     title: str = ""
     source: str = ""
+    #: What makes the results depend on the seed ("web traffic", "random start times", ...); ""
+    #: for an experiment whose results no seed changes (it then runs once).
+    randomness: str = ""
+    #: Seed replicas of a full run, and of a quick run, when ``randomness`` is set.
+    seeds: int = 5
+    quick_seeds: int = 3
+
+    def default_seeds(self, quick: bool) -> int:
+        """How many seed replicas ``reproduce`` runs unless told (``--seeds``)."""
+        if not self.randomness:
+            return 1
+        return self.quick_seeds if quick else self.seeds
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         raise NotImplementedError

@@ -1,0 +1,283 @@
+"""``ccsim reproduce``: run registered experiments, each over its seed replicas, into one folder,
+and write the report of what ran (``index.html``; python/ccsim/report.py).
+
+Layout of the output folder ``DIR`` (the report reads it; docs/experiments.md, The report):
+
+- ``DIR/reproduce.json``: the invocation: ccsim's version, build and commit, the machine, the
+  start, the wall time, quick or full, jobs, scheduler, cache, runs and cache hits, and the
+  experiments in order.
+- ``DIR/NAME/``: what the experiment writes (figures, per-run folders), replaced whole on each
+  run; ``table.json`` and ``table.md`` hold the checks combined over the seed replicas (mean,
+  95 % interval, verdict); ``reproduce.json`` the experiment's metadata (seeds, runs, cache hits,
+  spec hashes, figures, wall time, status). Replicas 2 to K write into ``NAME/seeds/replica-K/``.
+
+CHOICE: index.html covers the experiments of the invocation that wrote it, not every folder in
+``DIR``: a report never mixes runs of two ccsim builds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from . import _ccsim
+from .cache import ResultCache, build_fingerprint
+from .errors import SpecError
+from .experiments.base import Experiment, ExperimentReport, combine
+from .results import Result, prepare_output_dir, refuse_foreign_folder, replace_folder, write_folder_manifest
+from .sweep import sweep_options
+
+#: Files ``reproduce`` writes at the top of its output folder, listed in :data:`REPORT_MANIFEST`.
+TOP_FILES = ("index.html", "reproduce.json")
+REPORT_MANIFEST = ".ccsim-report-manifest"
+_FIGURE_SUFFIXES = (".png", ".svg")
+
+
+def git_commit() -> str | None:
+    """The commit of the checkout ccsim runs from, if it runs from one (else None)."""
+    here = Path(__file__).resolve().parent
+    try:
+        proc = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = proc.stdout.strip()
+    if proc.returncode != 0 or not commit:
+        return None
+    dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True, timeout=5, check=False).stdout.strip()
+    return commit + ("+modified" if dirty else "")
+
+
+def machine() -> dict[str, Any]:
+    return {"hostname": socket.gethostname(), "platform": platform.platform(), "python": platform.python_version(),
+            "cpus": os.cpu_count()}
+
+
+@dataclass
+class Outcome:
+    """One experiment as ``reproduce`` ran it."""
+
+    name: str
+    status: str = "ran"
+    verdict: str = ""
+    in_band: int = 0
+    checks: int = 0
+    seconds: float = 0.0
+    runs: int = 0
+    cache_hits: int = 0
+    error: str | None = None
+    spec_hashes: list[str] = field(default_factory=list)
+
+    def line(self, out: Path) -> str:
+        if self.status != "ran":
+            return f"{self.name}: FAILED after {self.seconds:.1f} s: {self.error}"
+        verdict = {"not reproduced": "NOT reproduced"}.get(self.verdict, self.verdict)
+        hits = f", {self.cache_hits} of {self.runs} runs from the cache" if self.cache_hits else ""
+        return f"{self.name}: {verdict} in {self.seconds:.1f} s{hits}; results in {out / self.name}/"
+
+
+class _Bar:
+    """The progress of a whole ``reproduce``: replicas done of total, runs, cache hits, time left."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.runs = 0
+        self.hits = 0
+        self._bar: Any = None
+        if enabled and total > 1:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, unit="experiment", file=sys.stderr, leave=False, dynamic_ncols=True,
+                             bar_format="{desc}{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
+                                        "[{elapsed}<{remaining}{postfix}]")
+
+    def experiment(self, name: str) -> None:
+        if self._bar is not None:
+            self._bar.set_description_str(name)
+
+    def run(self, hit: bool) -> None:
+        self.runs += 1
+        self.hits += hit
+        if self._bar is not None:
+            self._bar.set_postfix_str(f"runs {self.runs}, cache hits {self.hits}")
+
+    def step(self) -> None:
+        if self._bar is not None:
+            self._bar.update(1)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+def _figures(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                  if p.suffix.lower() in _FIGURE_SUFFIXES and p.is_file()
+                  and not p.relative_to(folder).as_posix().startswith("seeds/"))
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | None, seeds: int | None,
+                   cache: ResultCache | None, scheduler: Any, bar: _Bar) -> Outcome:
+    """Run ``exp`` over its seed replicas into ``parent / exp.name`` (replaced whole when it
+    ends; an interrupted or failed run leaves the old folder as it was)."""
+    out = parent / exp.name
+    refuse_foreign_folder(out)  # the folder is replaced whole: it must hold only what ccsim wrote
+    umask = os.umask(0)
+    os.umask(umask)
+    outcome = Outcome(exp.name)
+    replicas = seeds or exp.default_seeds(quick)
+    start = time.perf_counter()
+
+    def observe(result: Result, hit: bool) -> None:
+        outcome.runs += 1
+        outcome.cache_hits += hit
+        outcome.spec_hashes.append(result.spec_hash)
+        bar.run(hit)
+
+    tmp = Path(tempfile.mkdtemp(prefix=f".{exp.name}.tmp-", dir=parent))
+    try:
+        reports: list[ExperimentReport] = []
+        for replica in range(1, replicas + 1):
+            bar.experiment(exp.name if replicas == 1 else f"{exp.name} (seed {replica} of {replicas})")
+            target = tmp if replica == 1 else tmp / "seeds" / f"replica-{replica}"
+            with sweep_options(cache=cache, scheduler=scheduler, replica=replica, on_run=observe):
+                report = exp.run(target, quick=quick, jobs=jobs)
+            if replica > 1:
+                report.write(target)
+            reports.append(report)
+            bar.step()
+        combined = ExperimentReport(exp.name, combine([r.checks for r in reports]), reports[0].figures)
+        combined.write(tmp)
+        outcome.verdict = combined.verdict
+        outcome.in_band = sum(c.verdict == "reproduced" for c in combined.checks)
+        outcome.checks = len(combined.checks)
+        outcome.seconds = time.perf_counter() - start
+        _write_json(tmp / "reproduce.json", {
+            "name": exp.name, "title": exp.title, "source": exp.source, "quick": quick,
+            "seeds": list(range(1, replicas + 1)), "randomness": exp.randomness,
+            "wall_seconds": round(outcome.seconds, 3), "runs": outcome.runs, "cache_hits": outcome.cache_hits,
+            "spec_hashes": sorted(set(outcome.spec_hashes)), "figures": _figures(tmp), "status": "ran",
+            "error": None, "verdict": outcome.verdict})
+        write_folder_manifest(tmp)
+        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp made it private; the folder is the user's
+        replace_folder(tmp, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return outcome
+
+
+def _failed(exp: Experiment, parent: Path, outcome: Outcome, quick: bool) -> None:
+    """Record a failed experiment: its folder holds only its reproduce.json."""
+    tmp = Path(tempfile.mkdtemp(prefix=f".{exp.name}.tmp-", dir=parent))
+    try:
+        _write_json(tmp / "reproduce.json", {
+            "name": exp.name, "title": exp.title, "source": exp.source, "quick": quick, "seeds": [],
+            "randomness": exp.randomness, "wall_seconds": round(outcome.seconds, 3), "runs": outcome.runs,
+            "cache_hits": outcome.cache_hits, "spec_hashes": sorted(set(outcome.spec_hashes)), "figures": [],
+            "status": "failed", "error": outcome.error, "verdict": "failed"})
+        write_folder_manifest(tmp)
+        replace_folder(tmp, parent / exp.name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _claim(out: Path, name: str) -> None:
+    """List ``out/name`` as ccsim's in the folder's report manifest, refusing a file ccsim did
+    not write."""
+    _write_top_check(out, name)
+    manifest = out / REPORT_MANIFEST
+    ours = set(manifest.read_text().split("\n")) if manifest.exists() else set()
+    manifest.write_text("".join(f"{n}\n" for n in sorted(ours | {name}) if n))
+
+
+def _write_top(out: Path, name: str, text: str) -> None:
+    """Write ``out/name`` through a temporary file, refusing to replace a file ccsim did not write."""
+    path = out / name
+    _claim(out, name)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=out)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+
+
+def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, quick: bool = False,
+              jobs: int | None = None, seeds: int | None = None, cache: ResultCache | None = None,
+              scheduler: Any = None, progress: bool = True, report: bool = True,
+              keep_going: bool = True, echo: Any = None) -> list[Outcome]:
+    """Run ``experiments`` into ``output`` and write its ``reproduce.json`` and ``index.html``.
+
+    ``seeds`` overrides every experiment's number of seed replicas. An experiment that fails
+    (an internal error) is recorded as failed and the others go on when ``keep_going``. Ctrl-C
+    stops the run: the report of the experiments that finished is written, finished runs stay
+    in the cache, and ``KeyboardInterrupt`` is raised.
+    """
+    parent = prepare_output_dir(output)
+    for name in TOP_FILES:
+        _write_top_check(parent, name)
+    started = datetime.now(timezone.utc)
+    start = time.perf_counter()
+    total = sum(seeds or e.default_seeds(quick) for e in experiments)
+    bar = _Bar(total, progress)
+    outcomes: list[Outcome] = []
+    interrupted = False
+    try:
+        for exp in experiments:
+            try:
+                outcome = run_experiment(exp, parent, quick=quick, jobs=jobs, seeds=seeds, cache=cache,
+                                         scheduler=scheduler, bar=bar)
+            except (KeyboardInterrupt, SpecError):
+                raise
+            except Exception as e:  # noqa: BLE001 - one experiment's failure is recorded, the others run
+                if not keep_going:
+                    raise
+                outcome = Outcome(exp.name, status="failed", verdict="failed",
+                                  error=f"{type(e).__name__}: {e}".splitlines()[0])
+                _failed(exp, parent, outcome, quick)
+            outcomes.append(outcome)
+            if echo is not None:
+                echo(outcome.line(parent))
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        bar.close()
+        if outcomes or interrupted:
+            meta = {"ccsim_version": _ccsim.__version__, "build": build_fingerprint(), "commit": git_commit(),
+                    "machine": machine(), "started_utc": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    "wall_seconds": round(time.perf_counter() - start, 3), "quick": quick, "jobs": jobs,
+                    "seeds": seeds, "scheduler": scheduler if isinstance(scheduler, str) or scheduler is None
+                    else repr(scheduler), "cache_dir": None if cache is None else str(cache.folder),
+                    "runs": bar.runs, "cache_hits": bar.hits, "interrupted": interrupted,
+                    "experiments": [o.name for o in outcomes]}
+            _write_top(parent, "reproduce.json", json.dumps(meta, indent=2) + "\n")
+            if report and outcomes:
+                from .report import write_report
+
+                _claim(parent, "index.html")
+                write_report(parent)
+    return outcomes
+
+
+def _write_top_check(out: Path, name: str) -> None:
+    """Refuse at the start, before any run, a top file that ccsim did not write."""
+    manifest = out / REPORT_MANIFEST
+    ours = set(manifest.read_text().split("\n")) if manifest.exists() else set()
+    if (out / name).exists() and name not in ours:
+        raise SpecError(f"{out / name} exists and was not written by ccsim (it is not listed in {manifest}); "
+                        "move it or choose another output folder", "output")
