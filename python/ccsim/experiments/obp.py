@@ -427,6 +427,8 @@ class ObpCapacity(Experiment):
     name = "obp-capacity"
     title = "OBP, XCP, Reno and SACK on one bottleneck of 10 Mbit/s to 2488 Mbit/s (RTT 100 ms)"
     source = "OBP paper section IV-A-1, Fig. 4"
+    randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
+    seeds = 3
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         caps = QUICK_CAPACITIES if quick else CAPACITIES
@@ -513,6 +515,8 @@ class ObpRtt(Experiment):
     name = "obp-rtt"
     title = "OBP, XCP, Reno and SACK on 1 Gbit/s with the RTT from 10 ms to 1 s"
     source = "OBP paper section IV-A-2, Fig. 5"
+    randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
+    seeds = 3
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         rtts, cap, mix = (QUICK_RTTS, QUICK_CAPACITY, QUICK_RTT_MIX) if quick else (RTTS, RTT_CAPACITY, RTT_MIX)
@@ -551,6 +555,7 @@ class ObpJain(Experiment):
     name = "obp-jain"
     title = "Jain's index of 50 flows started together on 1 Gbit/s, RTT 10 ms to 1 s"
     source = "OBP paper section IV-A-3, Fig. 7"
+    randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         rtts, cap = (QUICK_RTTS, QUICK_JAIN_CAPACITY) if quick else (RTTS, RTT_CAPACITY)
@@ -717,6 +722,9 @@ class ObpParkingFlows(Experiment):
     name = "obp-parking-flows"
     title = "Seven bottlenecks of 1 Gbit/s (RTT 80 ms) with 1 to 1000 forward FTP flows"
     source = "OBP paper section IV-B-1, Fig. 8"
+    randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
+    # CHOICE: one seed for the full run: one run of its 1000-flow point takes minutes.
+    seeds = 1
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         counts = QUICK_PARKING_FLOWS if quick else PARKING_FLOWS
@@ -741,6 +749,9 @@ class ObpParkingRtt(Experiment):
     name = "obp-parking-rtt"
     title = "Seven bottlenecks of 1 Gbit/s with the RTT from 10 ms to 1 s"
     source = "OBP paper section IV-B-2, Fig. 9"
+    randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
+    # CHOICE: one seed for the full run: one seed of it takes 45 minutes at -j 2.
+    seeds = 1
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         rtts = QUICK_RTTS if quick else RTTS

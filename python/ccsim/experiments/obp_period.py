@@ -53,6 +53,8 @@ class ObpPeriod(Experiment):
     name = "obp-period"
     title = "OBP against the routers' measurement period (ours: 10 ms), 100 Mbit/s, RTT 100 ms"
     source = "ours: the period the OBP paper leaves open (section III-B-2)"
+    randomness = "random start times"
+    seeds = 3
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         periods = QUICK_PERIODS_MS if quick else PERIODS_MS

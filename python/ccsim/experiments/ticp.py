@@ -191,6 +191,7 @@ class TicpUdp(_Ticp):
         self.reverse = reverse
         self.name = "ticp-udp-rev" if reverse else "ticp-udp-fwd"
         fig = "Fig. 6" if reverse else "Fig. 5"
+        self.randomness = "Poisson UDP cross traffic"
         self.title = f"TICP beside UDP at 80 % of each bottleneck, {'reverse' if reverse else 'forward'} ({fig})"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:

@@ -177,6 +177,8 @@ class XcpCapacity(Experiment):
     name = "xcp-capacity"
     title = "XCP fills the link without drops and with a small queue at every capacity (50 + 50 flows, 80 ms)"
     source = "XCP paper section 5.1, Figure 4"
+    randomness = "random start times"
+    seeds = 3
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         caps = QUICK_CAPACITIES if quick else CAPACITIES
