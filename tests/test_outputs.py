@@ -89,7 +89,9 @@ def test_reproduce_honours_the_umask(tmp_path: Path) -> None:
                           preexec_fn=lambda: os.umask(0o022))  # noqa: PLW1509 - sets the child's umask only
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "ticp-fwd").stat().st_mode & 0o777 == 0o755
-    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    # No temporary file is left; the one hidden file is the list of the report's files.
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == [".ccsim-report-manifest"]
+    assert (tmp_path / "index.html").stat().st_mode & 0o777 == 0o644
 
 
 def _interrupt_on_call(n: int) -> Any:

@@ -204,6 +204,9 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     from .cache import ResultCache
     from .reproduce import reproduce
 
+    from .results import check_output_dir
+
+    check_output_dir(args.output)  # a bad output folder is refused before anything is printed or run
     cache = None if args.no_cache else ResultCache(args.cache)
     if not args.quiet and len(names) == 1:
         exp = REGISTRY[names[0]]

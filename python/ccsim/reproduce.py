@@ -212,7 +212,9 @@ def _write_top(out: Path, name: str, text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=out)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)
-    os.chmod(tmp, 0o644)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
     os.replace(tmp, path)
 
 

@@ -123,13 +123,21 @@ def student_t_975(df: int) -> float:
 
 
 def combine(runs: list[list[Check]]) -> list[Check]:
-    """The checks of several seed replicas of one experiment as one list: each check (matched by
-    name, in the first replica's order) with its mean as ``measured`` and every replica's value
-    in ``samples`` (NaN for a replica that lacks it, which makes the verdict "not reproduced")."""
+    """The checks of several seed replicas of one experiment as one list: each check with its
+    mean as ``measured`` and every replica's value in ``samples``, named as the first replica
+    names it.
+
+    CHOICE: replicas that made the same number of checks are matched by position (a check's name
+    may hold a measured count, "(2 drops, 10-20 s)", which differs between seeds); otherwise by
+    name, and a replica that lacks a check gives NaN, which makes its verdict "not reproduced".
+    """
     if len(runs) == 1:
         return runs[0]
     out: list[Check] = []
-    by_name = [{c.name: c for c in run} for run in runs]
+    if all(len(run) == len(runs[0]) for run in runs):
+        by_name = [{first.name: run[i] for i, first in enumerate(runs[0])} for run in runs]
+    else:
+        by_name = [{c.name: c for c in run} for run in runs]
     for first in runs[0]:
         samples = [r[first.name].measured if first.name in r else math.nan for r in by_name]
         mean = sum(samples) / len(samples)

@@ -1,38 +1,22 @@
-"""``make demo``: reproduce a few experiments with ``ccsim reproduce`` and end with one table of
-every experiment run and its verdict.
+"""``make demo``: the quick report. Every registered experiment's quick variant is reproduced with
+``ccsim reproduce --all --quick`` (each over its seed replicas), the report is written to
+``DIR/index.html``, and the last screen is one table of every experiment and its verdict.
 
-``python -m ccsim.experiments.demo [NAME ...] [-o DIR] [--quick] [-j N]``. Each experiment is
-run exactly as ``ccsim reproduce NAME -o DIR`` runs it (its table is printed as it finishes);
-the last screen is the verdict table and where the full reproduction status is documented.
+``python -m ccsim.experiments.demo [NAME ...] [-o DIR] [--full] [-j N]``.
 
 Exit status: 0 when every experiment ran, whatever its verdict (an experiment that does not
-reproduce is a finding, documented in docs/experiments.md, not an error); otherwise the status
-``ccsim reproduce`` gave for the first one that did not run (2 bad input, 1 internal error,
-130 interrupted), after the table of those that did.
+reproduce is a finding, documented in docs/experiments.md, not an error); 1 when one failed;
+2 for bad input (an unknown name, a folder ccsim did not write); 130 when interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-#: The experiments ``make demo`` runs: one of each family, the headline ones first.
-DEMO: list[str] = ["dumbbell-newreno", "ticp-fwd", "ticp-rev", "sat-slowstart", "cbraa-vs-mathis",
-                   "cbraa-arrivals", "primo-bw", "primo-parking", "tcpm-single", "tcpm-fusion", "obp-capacity"]
-
-#: Experiments the demo runs in their quick variant even without ``--quick``: their full runs
-#: take many minutes (obp-capacity's full sweep reaches 2.488 Gbit/s for 100 s, four protocols).
-DEMO_QUICK: set[str] = {"obp-capacity"}
-
 STATUS_DOC = "docs/experiments.md"
-#: ``ccsim reproduce`` exit statuses of an experiment that ran.
-_REPRODUCED, _NOT_REPRODUCED = 0, 3
-
-
 @dataclass
 class Verdict:
     """One experiment's outcome as the demo's last table shows it."""
@@ -43,8 +27,12 @@ class Verdict:
     checks: int
     seconds: float
 
+    verdict_text: str = ""
+
     @property
     def verdict(self) -> str:
+        if self.verdict_text:
+            return self.verdict_text
         return "reproduced" if self.reproduced else "NOT reproduced"
 
 
@@ -59,53 +47,52 @@ def verdict_table(rows: list[Verdict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def summary(rows: list[Verdict]) -> str:
-    """The verdict table and the line that says where the full status is."""
+def summary(rows: list[Verdict], report: Path | None = None) -> str:
+    """The verdict table, where the report is, and where the full status is documented."""
     done = sum(r.reproduced for r in rows)
-    return (f"\n{verdict_table(rows)}\n{done} of {len(rows)} reproduced. The reproduction status of every "
-            f"experiment, with the measured cause of each band that fails: {STATUS_DOC}\n")
-
-
-def run_one(name: str, out: Path, *, quick: bool, jobs: int | None) -> tuple[int, Verdict | None]:
-    """Run ``ccsim reproduce name``; its exit status, and its verdict if it ran."""
-    from ..cli import main as ccsim
-
-    argv = ["reproduce", name, "-o", str(out), *(["--quick"] if quick else []), *(["-j", str(jobs)] if jobs else [])]
-    start = time.perf_counter()
-    status = ccsim(argv)
-    if status not in (_REPRODUCED, _NOT_REPRODUCED):
-        return status, None
-    table = json.loads((out / name / "table.json").read_text())
-    passed = sum(bool(row["passed"]) for row in table)
-    return status, Verdict(name, status == _REPRODUCED, passed, len(table), time.perf_counter() - start)
+    where = f"The report, with every figure and table: {report}\n" if report is not None else ""
+    return (f"\n{verdict_table(rows)}\n{where}{done} of {len(rows)} reproduced. The reproduction status of "
+            f"every experiment, with the measured cause of each band that fails: {STATUS_DOC}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m ccsim.experiments.demo",
-                                description="reproduce experiments and end with a table of their verdicts")
-    p.add_argument("names", nargs="*", default=DEMO, help=f"experiments (default: {' '.join(DEMO)})")
+                                description="reproduce the experiments' quick variants, write the report and "
+                                            "end with a table of their verdicts")
+    p.add_argument("names", nargs="*", help="experiments (default: all)")
     p.add_argument("-o", "--output", default="out", help="output folder (default: out)")
-    p.add_argument("--quick", action="store_true", help="the reduced variants")
+    p.add_argument("--full", action="store_true", help="the full variants (hours) instead of the quick ones")
     p.add_argument("-j", "--jobs", type=int, default=None, help="parallel runs (default: all cores)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..cache import ResultCache
+    from ..errors import SpecError
+    from ..reproduce import reproduce
+    from . import REGISTRY
+
     args = build_parser().parse_args(argv)
-    rows: list[Verdict] = []
-    for name in args.names:
-        forced_quick = name in DEMO_QUICK and not args.quick
-        status, verdict = run_one(name, Path(args.output), quick=args.quick or forced_quick, jobs=args.jobs)
-        if verdict is None:
-            break
-        if forced_quick:
-            verdict.name += " (quick)"
-        rows.append(verdict)
-    else:
-        status = 0
-    if rows:
-        print(summary(rows), end="")
-    return status
+    names = args.names or list(REGISTRY)
+    unknown = [n for n in names if n not in REGISTRY]
+    if unknown:
+        print(f"ccsim: error: reproduce: unknown experiment {unknown[0]!r} (known: {', '.join(REGISTRY)})",
+              file=sys.stderr)
+        return 2
+    try:
+        outcomes = reproduce([REGISTRY[n] for n in names], args.output, quick=not args.full, jobs=args.jobs,
+                             cache=ResultCache(), echo=lambda line: print(line, flush=True))
+    except SpecError as e:
+        print(f"ccsim: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ccsim: interrupted", file=sys.stderr)
+        return 130
+    rows = [Verdict(o.name, o.verdict == "reproduced", o.in_band, o.checks, o.seconds,
+                    verdict_text={"not reproduced": "NOT reproduced"}.get(o.verdict, o.verdict))
+            for o in outcomes]
+    print(summary(rows, Path(args.output) / "index.html"), end="")
+    return 0 if all(o.status == "ran" for o in outcomes) else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,186 @@
+"""`ccsim reproduce --all`: every experiment over its seed replicas, the cache, and the report it
+writes, loaded in a real browser (python/ccsim/reproduce.py; docs/experiments.md, The report).
+
+The whole quick reproduction runs once (module fixture, about a minute on two cores); the other
+tests use one or two experiments.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import cli
+from test_report import _body_counts, _chromium, browser
+
+import ccsim
+from ccsim.experiments import REGISTRY
+from ccsim.experiments.base import Check, Experiment, ExperimentReport
+from ccsim.reproduce import reproduce
+
+
+def _json(path: Path) -> Any:
+    return json.loads(path.read_text())
+
+
+@pytest.fixture(scope="module")
+def quick_all(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    out = tmp_path_factory.mktemp("reproduce-all")
+    env = dict(os.environ, CCSIM_CACHE_DIR=str(tmp_path_factory.mktemp("cache-all")))
+    proc = subprocess.run([sys.executable, "-m", "ccsim.cli", "reproduce", "--all", "--quick", "-o", str(out)],
+                          capture_output=True, text=True, timeout=900, env=env)
+    return out, proc
+
+
+def test_reproduce_all_quick_runs_every_experiment(quick_all: tuple[Path, Any]) -> None:
+    out, proc = quick_all
+    assert proc.returncode in (0, 3), proc.stderr[-2000:]
+    top = _json(out / "reproduce.json")
+    assert top["experiments"] == list(REGISTRY) and top["quick"] is True and not top["interrupted"]
+    assert top["build"].startswith(ccsim.__version__)
+    verdicts: dict[str, str] = {}
+    for name, exp in REGISTRY.items():
+        meta = _json(out / name / "reproduce.json")
+        assert meta["status"] == "ran", (name, meta["error"])
+        assert meta["seeds"] == list(range(1, exp.default_seeds(True) + 1))
+        assert meta["runs"] >= 1 and meta["spec_hashes"]
+        for fig in meta["figures"]:
+            assert (out / name / fig).is_file()
+        table = _json(out / name / "table.json")
+        assert table and all(len(c["samples"]) == len(meta["seeds"]) for c in table)
+        if exp.randomness:
+            # An experiment that says it is random gives other values with other seeds.
+            assert any(len(set(c["samples"])) > 1 for c in table), name
+            assert all((c["ci_low"] is None) == (c["samples"][0] != c["samples"][0]) for c in table
+                       if len(set(c["samples"])) > 1)
+        verdicts[name] = meta["verdict"]
+    summary = proc.stdout.strip().splitlines()[-1]
+    assert summary.startswith(f"{len(REGISTRY)} experiments in ")
+    counts = {v: list(verdicts.values()).count(v) for v in set(verdicts.values())}
+    for verdict, n in counts.items():
+        assert f"{n} {verdict}" in summary
+    assert proc.returncode == (0 if set(verdicts.values()) == {"reproduced"} else 3)
+
+
+@browser
+def test_the_quick_report_loads_in_chromium(quick_all: tuple[Path, Any], tmp_path: Path) -> None:
+    out, _ = quick_all
+    page = out / "index.html"
+    dom = _chromium(page, tmp_path / "profile", "--dump-dom")
+    assert _body_counts(dom) == ("0", "0")
+    figures = sum(len(_json(out / n / "reproduce.json")["figures"]) for n in REGISTRY)
+    assert dom.count("data:image/") >= figures > len(REGISTRY)
+    for name in REGISTRY:
+        assert f'id="{name}"' in dom
+    shot = tmp_path / "shot.png"
+    _chromium(page, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1280,4000")
+    assert shot.stat().st_size > 50_000
+    # Small enough to mail.
+    assert page.stat().st_size < 25 * 2**20
+
+
+def test_a_rerun_reads_every_run_from_the_cache_and_gives_the_same_tables(tmp_path: Path) -> None:
+    names = ["ticp-udp-fwd", "dumbbell-newreno"]
+    first = cli("reproduce", *names, "--quick", "-q", "--cache", str(tmp_path / "cache"), "-o", str(tmp_path / "a"))
+    assert first.returncode in (0, 3), first.stderr
+    second = cli("reproduce", *names, "--quick", "-q", "--cache", str(tmp_path / "cache"), "-o", str(tmp_path / "b"))
+    assert second.returncode == first.returncode, second.stderr
+    for name in names:
+        a, b = _json(tmp_path / "a" / name / "reproduce.json"), _json(tmp_path / "b" / name / "reproduce.json")
+        assert a["cache_hits"] == 0 and b["cache_hits"] == b["runs"] == a["runs"]
+        assert a["spec_hashes"] == b["spec_hashes"]
+        assert (tmp_path / "a" / name / "table.json").read_text() == (tmp_path / "b" / name / "table.json").read_text()
+    assert "runs from the cache" in second.stdout
+
+
+def test_seeds_override_and_no_cache_stores_nothing(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    proc = cli("reproduce", "ticp-udp-fwd", "--quick", "-q", "--seeds", "2", "--no-cache", "--cache", str(cache),
+               "-o", str(tmp_path / "out"))
+    assert proc.returncode in (0, 3), proc.stderr
+    meta = _json(tmp_path / "out" / "ticp-udp-fwd" / "reproduce.json")
+    assert meta["seeds"] == [1, 2] and meta["cache_hits"] == 0
+    assert (tmp_path / "out" / "ticp-udp-fwd" / "seeds" / "replica-2" / "table.json").is_file()
+    assert not cache.exists()
+    table = _json(tmp_path / "out" / "ticp-udp-fwd" / "table.json")
+    replica2 = {c["name"]: c["measured"] for c in _json(tmp_path / "out" / "ticp-udp-fwd" / "seeds" / "replica-2"
+                                                         / "table.json")}
+    for c in table:
+        assert c["samples"][1] == replica2[c["name"]]
+        assert c["mean"] == pytest.approx(sum(c["samples"]) / 2)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--all", "ticp-fwd"], "give experiment names or --all, not both"),
+    (["nonesuch"], "unknown experiment 'nonesuch'"),
+    (["ticp-fwd", "--seeds", "0"], "--seeds"),
+])
+def test_bad_arguments_are_one_line(args: list[str], message: str, tmp_path: Path) -> None:
+    proc = cli("reproduce", *args, "-o", str(tmp_path))
+    assert proc.returncode == 2 and message in proc.stderr.strip().splitlines()[-1]
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_report_file_of_the_users_is_never_replaced(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("my page")
+    proc = cli("reproduce", "ticp-fwd", "--quick", "-o", str(tmp_path))
+    assert proc.returncode == 2 and "index.html exists and was not written by ccsim" in proc.stderr
+    assert (tmp_path / "index.html").read_text() == "my page"
+    assert not (tmp_path / "ticp-fwd").exists()
+
+
+class _Broken(Experiment):
+    name = "broken"
+    title = "an experiment whose code fails"
+
+    def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
+        raise RuntimeError("boom")
+
+
+class _Tiny(Experiment):
+    name = "tiny"
+    title = "one check that always holds"
+
+    def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
+        return ExperimentReport(self.name, [Check("one", 1.0, "1", 1, 1, unit="ratio")])
+
+
+def test_a_failing_experiment_is_recorded_and_the_others_run(tmp_path: Path) -> None:
+    outcomes = reproduce([_Broken(), _Tiny()], tmp_path, progress=False)
+    assert [(o.name, o.status) for o in outcomes] == [("broken", "failed"), ("tiny", "ran")]
+    assert _json(tmp_path / "broken" / "reproduce.json")["error"] == "RuntimeError: boom"
+    assert _json(tmp_path / "tiny" / "reproduce.json")["verdict"] == "reproduced"
+    assert "broken" in (tmp_path / "index.html").read_text()
+
+
+def test_ctrl_c_stops_cleanly_writes_the_report_and_keeps_finished_runs(tmp_path: Path) -> None:
+    cache, out = tmp_path / "cache", tmp_path / "out"
+    env = dict(os.environ, CCSIM_CACHE_DIR=str(cache))
+    proc = subprocess.Popen([sys.executable, "-m", "ccsim.cli", "reproduce", "--all", "--quick", "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 120
+    while not (out / "ticp-fwd" / "reproduce.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr[-2000:]
+    assert stderr.rstrip().endswith("ccsim: interrupted")
+    top = _json(out / "reproduce.json")
+    assert top["interrupted"] is True and "ticp-fwd" in top["experiments"]
+    assert (out / "index.html").exists()
+    assert not [p for p in out.iterdir() if ".tmp-" in p.name]
+    stored = list(cache.rglob("*.ccres"))
+    assert len(stored) >= top["runs"] - top["cache_hits"] > 0
+    # What finished before Ctrl-C is read back, not run again.
+    again = subprocess.run([sys.executable, "-m", "ccsim.cli", "reproduce", "ticp-fwd", "--quick", "-q", "-o",
+                            str(tmp_path / "again")], capture_output=True, text=True, timeout=120, env=env)
+    assert again.returncode == 0, again.stderr
+    meta = _json(tmp_path / "again" / "ticp-fwd" / "reproduce.json")
+    assert meta["cache_hits"] == meta["runs"] > 0
