@@ -452,13 +452,35 @@ class _DocTree:
                 el.set("class", "doc")
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+
+
+def _lists_apart(text: str) -> str:
+    """A blank line before a list that follows a paragraph line: the docs are written for GitHub's
+    renderer, which starts a list there; Python-Markdown needs the blank line."""
+    out: list[str] = []
+    in_list = fenced = False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        if not fenced and _LIST_ITEM.match(line):
+            if out and out[-1].strip() and not in_list and not out[-1].lstrip().startswith("|"):
+                out.append("")
+            in_list = True
+        elif not line.strip():
+            in_list = False
+        out.append(line)
+    return "\n".join(out)
+
+
 def _render_markdown(text: str, shift: int, file: str) -> str:
-    md = markdown.Markdown(extensions=["tables", "fenced_code"], output_format="html")
+    # CHOICE: tab_length 2, since the docs nest lists by two spaces (GitHub's rule).
+    md = markdown.Markdown(extensions=["tables", "fenced_code"], output_format="html", tab_length=2)
     # The docs are shown as written: raw HTML in them is text, never markup.
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
     md.treeprocessors.register(_DocTree(shift, file), "ccsim_report", 0)
-    return str(md.convert(text))
+    return str(md.convert(_lists_apart(text)))
 
 
 # ---------------------------------------------------------------------------------------------
