@@ -135,7 +135,11 @@ OBP-FAMILY-TEXT: obp-beta falls short by a lock-step oscillation.
 
 ### Measured
 
-OBP-SUBSECTION-TEXT under the family.
+OBP-SUBSECTION-TEXT under the family. The causes, as GitHub renders a list:
+- FIRST-CAUSE, continued
+  on a second line;
+  - NESTED-CAUSE.
+- SECOND-CAUSE.
 """
 
 DOCS_VALIDATION = """# Validation
@@ -342,6 +346,12 @@ def test_the_explanations_come_from_the_docs_one_section_each(written: Path) -> 
     assert 'href="#_doc-obp-beta"' in text
     assert "PRIMO-FAMILY-TEXT" in _section_text(text, "primo-delta")
     assert text.count("OBP-FAMILY-TEXT") == 1
+    # A list right after a paragraph line, nested by two spaces, is a list (GitHub's rule).
+    causes = re.search(r"<ul>\s*<li>FIRST-CAUSE, continued\s+on a second line;\s*<ul>\s*<li>NESTED-CAUSE\.</li>\s*"
+                       r"</ul>\s*</li>\s*<li>SECOND-CAUSE\.</li>\s*</ul>", text)
+    assert causes, text[text.index("OBP-SUBSECTION-TEXT"):][:400]
+    # Headings of the docs sit under the experiment's <h3>: "### Measured" of a "##" section is an <h4>.
+    assert "<h4>Measured</h4>" in text
     assert '&lt;script&gt;alert("from the docs")&lt;/script&gt;' not in text  # the intro is not shown at all
 
 
@@ -432,6 +442,7 @@ def _garble(out: Path, rel: str, edit: Any) -> None:
     ("reproduce.json", None, r"out/reproduce.json: missing"),
     ("obp-beta/table.json", "{not json", r"obp-beta/table.json: is not JSON \(Expecting property name"),
     ("obp-beta/table.json", lambda d: d[1].update(low="a"), r"obp-beta/table.json: \[1\].low: expected a number or null, found \"a\""),
+    ("obp-beta/table.json", lambda d: d[2].update(low=2.0), r"\[2\].low: expected at most high \(1\), found 2.0"),
     ("obp-beta/table.json", lambda d: d[0].pop("samples"), r"obp-beta/table.json: \[0\].samples: missing"),
     ("obp-beta/table.json", lambda d: d[0].update(verdict="yes"), r"\[0\].verdict: expected one of"),
     ("ticp-alpha/reproduce.json", lambda d: d.update(name="other"), r"ticp-alpha/reproduce.json: name: expected \"ticp-alpha\""),

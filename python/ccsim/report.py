@@ -308,12 +308,18 @@ def _read_checks(file: Path) -> list[Check]:
         samples = f.items("samples")
         for j, s in enumerate(samples):
             samples[j] = _number(s, True, lambda what, v, j=j: f.fail(f"samples[{j}]", what, v))
+        low, high = f.number("low", null=True), f.number("high", null=True)
+        for key, end in (("low", low), ("high", high)):
+            if end is not None and math.isnan(end):
+                f.fail(key, "expected a number or null (an open end)", end)
+        if low is not None and high is not None and low > high:
+            f.fail("low", f"expected at most high ({high:g})", low)
         verdict = f.text("verdict")
         if verdict not in VERDICTS:
             f.fail("verdict", "expected one of " + ", ".join(json.dumps(v) for v in VERDICTS), verdict)
         checks.append(Check(
             name=f.text("name"), measured=f.number("measured", null=True), expected=f.text("expected"),
-            low=f.number("low", null=True), high=f.number("high", null=True), band=f.text("band"),
+            low=low, high=high, band=f.text("band"),
             source=f.text("source"), unit=f.text("unit"), open_low=f.flag("open_low"), passed=f.flag("passed"),
             samples=samples, mean=f.number("mean", null=True), ci_low=f.number("ci_low", null=True),
             ci_high=f.number("ci_high", null=True), verdict=verdict))
