@@ -538,7 +538,7 @@ _VERDICT_COLOUR = {"reproduced": "#1a7f37", "not reproduced": "#c62828", "inconc
 
 def _interval_svg(c: Check) -> str:
     """One axis: the band shaded, the samples as ticks, the CI as a whisker, the mean as a dot."""
-    w, h, pad_x, y = 300, 40, 10, 21
+    w, h, pad_x, y = 300, 44, 10, 25
     finite = [x for x in (c.low, c.high, c.value, c.ci_low, c.ci_high, *c.samples)
               if x is not None and math.isfinite(x)]
     label = (f"{c.name}: mean {_num(c.value)} {c.unit}"
@@ -570,7 +570,7 @@ def _interval_svg(c: Check) -> str:
         parts.append(f'<text x="{lx}" y="{h - 1}" class="ivt" text-anchor="middle">{_esc(text)}</text>')
     for s in c.samples:
         if s is not None and math.isfinite(s):
-            parts.append(f'<line x1="{x(s)}" y1="{y - 7}" x2="{x(s)}" y2="{y + 7}" class="smp"/>')
+            parts.append(f'<line x1="{x(s)}" y1="{y - 12}" x2="{x(s)}" y2="{y - 3}" class="smp"/>')
     colour = _VERDICT_COLOUR[c.verdict]
     if c.ci_low is not None and c.ci_high is not None and math.isfinite(c.ci_low) and math.isfinite(c.ci_high):
         a, b = x(c.ci_low), x(c.ci_high)
@@ -600,7 +600,7 @@ text-align:left}th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric
 figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{font-size:.85em;color:#555}
 svg.iv .ax{stroke:#777;stroke-width:1}svg.iv .band{fill:#1a7f37;fill-opacity:.18}
-svg.iv .smp{stroke:#555;stroke-width:1.2}svg.iv .ci{stroke-width:2;fill:none}
+svg.iv .smp{stroke:#666;stroke-width:1.5}svg.iv .ci{stroke-width:2;fill:none}
 svg.iv .ivt{font-size:9px;fill:#444}
 .doc{background:#fafafa;border-left:3px solid #bbb;padding:.2em 1em;margin:.5em 0}
 .doc table{font-size:.88em}.doclink{text-decoration:underline dotted}
@@ -718,9 +718,11 @@ def _experiment_section(e: Experiment, docs: list[_Section] | None, docs_where: 
         out.append("<h3>Measured against the paper</h3>")
         if e.checks:
             out.append(_checks_table(e))
+            legend = "Interval: the band shaded, each seed's value a grey tick above the axis, the mean a dot"
             if len(e.seeds) > 1:
-                out.append('<p class="meta">Mean over the seeds and its 95 % confidence interval (Student t); '
-                           "a check is inconclusive when the interval straddles an edge of the band.</p>")
+                legend += (", its 95 % confidence interval over the seeds (Student t) a whisker; a check is "
+                           "inconclusive when the interval straddles an edge of the band")
+            out.append(f'<p class="meta">{_esc(legend)}.</p>')
         else:
             out.append("<p>No checks.</p>")
     out.append(_explanation(e, docs, docs_where, shown))
