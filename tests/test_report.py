@@ -357,7 +357,7 @@ def test_the_explanations_come_from_the_docs_one_section_each(written: Path) -> 
 
 def test_the_run_metadata_is_reported(page: Page) -> None:
     for value in ("ab12cd34ef", "0123456789abcdef", "hostname lab", "cpus 2", "2026-11-23T10:00:00Z",
-                  "local, 2 cores", "/tmp/cache", "12.3 s", "01" * 32, "seeds 1, 2, 3 (randomness: random start times)"):
+                  "this machine, 2 parallel runs", "/tmp/cache", "12.3 s", "01" * 32, "seeds 1, 2, 3 (randomness: random start times)"):
         assert value in page.text, value
 
 
@@ -404,7 +404,7 @@ def test_the_checkouts_docs_explain_real_experiments(tmp_path: Path) -> None:
     assert first_paragraph("validation.md", "### xcp-capacity") in _section_text(text, "xcp-capacity")
     period = _section_text(text, "obp-period")
     assert "docs/validation.md, section “OBP's measurement period" in period
-    assert "tcp://h:8786" in Page(text).text
+    assert "Dask cluster tcp://h:8786" in Page(text).text
 
 
 def test_every_registered_experiment_has_a_docs_section_that_names_it() -> None:

@@ -698,7 +698,8 @@ def _experiment_section(e: Experiment, docs: list[_Section] | None, docs_where: 
                         shown: dict[str, str]) -> str:
     out = [f'<section id="{_esc(e.name)}" class="exp">',
            f"<h2>{_esc(e.title or e.name)}</h2>",
-           f"<p><code>{_esc(e.name)}</code> · {_esc(e.source)} · {_badge(e.verdict)}</p>"]
+           f"<p><code>{_esc(e.name)}</code> · {_esc(e.source)} · {_badge(e.verdict)} · "
+           '<a href="#_summary">back to the summary</a></p>']
     if e.status == "not run":
         out.append("<p>Not run: the run was interrupted before this experiment.</p></section>")
         return "\n".join(out)
@@ -732,7 +733,10 @@ def _experiment_section(e: Experiment, docs: list[_Section] | None, docs_where: 
 
 def _metadata(run: Run) -> str:
     machine = ", ".join(f"{k} {v}" for k, v in run.machine.items())
-    where = run.scheduler if run.scheduler else f"local, {run.jobs if run.jobs is not None else 'all'} cores"
+    if run.scheduler:
+        where = f"Dask cluster {run.scheduler}"
+    else:
+        where = f"this machine, {run.jobs if run.jobs is not None else 'one per core'} parallel runs"
     rows = [("ccsim version", run.version), ("build", run.build), ("commit", run.commit or "unknown"),
             ("machine", machine), ("started (UTC)", run.started_utc),
             ("wall time", _duration(run.wall_seconds)), ("variants", "quick" if run.quick else "full"),
