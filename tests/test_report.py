@@ -355,6 +355,14 @@ def test_the_explanations_come_from_the_docs_one_section_each(written: Path) -> 
     assert '&lt;script&gt;alert("from the docs")&lt;/script&gt;' not in text  # the intro is not shown at all
 
 
+def test_only_a_bullet_or_a_list_from_1_interrupts_a_paragraph() -> None:
+    """GitHub's rule (GFM): "2006. The paper" inside a paragraph stays text; "1." and "-" start a list."""
+    rendered = report._render_markdown("Published in\n2006. The paper\nsays:\n1. one\n2. two\n- a\n", 0, "x.md")
+    assert "<ol>" not in rendered.split("says:")[0]
+    assert re.search(r"<ol>\s*<li>one</li>\s*<li>two</li>\s*</ol>", rendered)
+    assert re.search(r"<ul>\s*<li>a</li>\s*</ul>", rendered)
+
+
 def test_the_run_metadata_is_reported(page: Page) -> None:
     for value in ("ab12cd34ef", "0123456789abcdef", "hostname lab", "cpus 2", "2026-11-23T10:00:00Z",
                   "this machine, 2 parallel runs", "/tmp/cache", "12.3 s", "01" * 32, "seeds 1, 2, 3 (randomness: random start times)"):

@@ -454,11 +454,11 @@ class _DocTree:
                 alt = el.get("alt", "")
                 el.tag, el.attrib = "span", {"class": "doclink"}
                 el.text = f"[image: {alt}]"
-            elif el.tag == "table":
-                el.set("class", "doc")
 
 
+# A list may interrupt a paragraph when it is a bullet list or a numbered one starting at 1 (GFM).
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_LIST_START = re.compile(r"^\s*(?:[-*+]|1[.)])\s+")
 
 
 def _lists_apart(text: str) -> str:
@@ -470,9 +470,12 @@ def _lists_apart(text: str) -> str:
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
         if not fenced and _LIST_ITEM.match(line):
-            if out and out[-1].strip() and not in_list and not out[-1].lstrip().startswith("|"):
+            prev = out[-1] if out else ""
+            if not prev.strip() or in_list:
+                in_list = True
+            elif _LIST_START.match(line) and not prev.lstrip().startswith("|"):
                 out.append("")
-            in_list = True
+                in_list = True
         elif not line.strip():
             in_list = False
         out.append(line)
@@ -481,7 +484,7 @@ def _lists_apart(text: str) -> str:
 
 def _render_markdown(text: str, shift: int, file: str) -> str:
     # CHOICE: tab_length 2, since the docs nest lists by two spaces (GitHub's rule).
-    md = markdown.Markdown(extensions=["tables", "fenced_code"], output_format="html", tab_length=2)
+    md = markdown.Markdown(extensions=["tables", "fenced_code", "sane_lists"], output_format="html", tab_length=2)
     # The docs are shown as written: raw HTML in them is text, never markup.
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
