@@ -357,7 +357,7 @@ def test_the_explanations_come_from_the_docs_one_section_each(written: Path) -> 
 
 def test_only_a_bullet_or_a_list_from_1_interrupts_a_paragraph() -> None:
     """GitHub's rule (GFM): "2006. The paper" inside a paragraph stays text; "1." and "-" start a list."""
-    rendered = report._render_markdown("Published in\n2006. The paper\nsays:\n1. one\n2. two\n- a\n", 0, "x.md")
+    rendered = report._render_markdown("Published in\n2006. The paper\nsays:\n1. one\n2. two\n\nThen:\n- a\n", 0, "x.md")
     assert "<ol>" not in rendered.split("says:")[0]
     assert re.search(r"<ol>\s*<li>one</li>\s*<li>two</li>\s*</ol>", rendered)
     assert re.search(r"<ul>\s*<li>a</li>\s*</ul>", rendered)
