@@ -599,6 +599,7 @@ text-align:left}th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric
 .v{display:inline-block;padding:0 .45em;border-radius:.7em;color:#fff;font-size:.85em;white-space:nowrap}
 .v-reproduced{background:#1a7f37}.v-not-reproduced{background:#c62828}.v-inconclusive{background:#b26a00}
 .v-failed{background:#444}.v-not-run,.v-no-checks{background:#888}
+td.name,td.band{white-space:nowrap}
 .meta{color:#555;font-size:.9em}.err{color:#c62828;font-family:monospace}
 figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{font-size:.85em;color:#555}
@@ -653,8 +654,8 @@ def _summary_table(run: Run) -> str:
             measured = e.error or ("no checks" if e.status == "ran" else "")
             band = ""
         wall = _duration(e.wall_seconds) if e.status != "not run" else ""
-        rows.append(f'<tr><td><a href="#{_esc(e.name)}">{_esc(e.name)}</a></td><td>{_esc(e.source)}</td>'
-                    f"<td>{_esc(e.title)}</td><td>{_esc(measured)}</td><td>{_esc(band)}</td>"
+        rows.append(f'<tr><td class="name"><a href="#{_esc(e.name)}">{_esc(e.name)}</a></td><td>{_esc(e.source)}</td>'
+                    f'<td>{_esc(e.title)}</td><td>{_esc(measured)}</td><td class="band">{_esc(band)}</td>'
                     f'<td>{_badge(e.verdict)}</td><td class="n">{_esc(wall)}</td></tr>')
     rows.append("</tbody></table>")
     return "\n".join(rows)
@@ -669,7 +670,7 @@ def _checks_table(e: Experiment) -> str:
         ci = f"<td class=\"n\">[{_esc(_num(c.ci_low))}, {_esc(_num(c.ci_high))}]</td>" if with_ci else ""
         src = f'<br><span class="meta">{_esc(c.source)}</span>' if c.source else ""
         rows.append(f"<tr><td>{_esc(c.name)}</td><td class=\"n\">{_esc(_num(c.value))}</td>{ci}"
-                    f"<td>{_esc(c.unit)}</td><td>{_esc(c.expected)}{src}</td><td>{_esc(c.band)}</td>"
+                    f"<td>{_esc(c.unit)}</td><td>{_esc(c.expected)}{src}</td><td class=\"band\">{_esc(c.band)}</td>"
                     f"<td>{_badge(c.verdict)}</td><td>{_interval_svg(c)}</td></tr>")
     rows.append("</tbody></table>")
     return "\n".join(rows)
