@@ -14,13 +14,16 @@ $(PY):
 	$(PIP) install -q --upgrade pip
 
 $(VENV)/.deps: pyproject.toml | $(PY)
-	$(PIP) install -q "maturin>=1.5,<2" "numpy>=1.24" "pandas>=2.0" "pyarrow>=14" "matplotlib>=3.7" "tqdm>=4.60" "networkx>=3.0" "pytest>=7" "mypy>=1.8" "ruff>=0.5"
+	$(PIP) install -q "maturin>=1.5,<2" "numpy>=1.24" "pandas>=2.0" "pyarrow>=14" "matplotlib>=3.7" "tqdm>=4.60" "networkx>=3.0" "markdown>=3.4" "pytest>=7" "mypy>=1.8" "ruff>=0.5"
 	touch $@
 
-# tshark (Wireshark's reader, Debian package) checks the pcap files in the tests.
+# tshark (Wireshark's reader, Debian package) checks the pcap files in the tests;
+# chromium (Debian package) loads the HTML report in the tests (tests/test_report.py).
 TSHARK_APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -q tshark
+CHROMIUM_APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
 install: $(VENV)/.deps
 	@command -v tshark >/dev/null || $(TSHARK_APT) || (apt-get update -q && $(TSHARK_APT))
+	@command -v chromium >/dev/null || $(CHROMIUM_APT) || (apt-get update -q && $(CHROMIUM_APT))
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
 
 demo: install
@@ -31,8 +34,9 @@ test: install test-rust test-python
 test-rust:
 	cargo test --workspace --exclude ccsim-py --profile fasttest
 
+# The browser test of the report must run here, never be skipped.
 test-python:
-	$(PY) -m pytest -q tests
+	CCSIM_REQUIRE_BROWSER=1 $(PY) -m pytest -q tests
 
 lint: install
 	cargo fmt --all -- --check
