@@ -184,3 +184,33 @@ def test_ctrl_c_stops_cleanly_writes_the_report_and_keeps_finished_runs(tmp_path
     assert again.returncode == 0, again.stderr
     meta = _json(tmp_path / "again" / "ticp-fwd" / "reproduce.json")
     assert meta["cache_hits"] == meta["runs"] > 0
+
+
+def _status_rows(text: str) -> dict[str, str]:
+    from ccsim.report import DOCS_BEGIN, DOCS_END
+
+    block = text.split(DOCS_BEGIN)[1].split(DOCS_END)[0]
+    rows = [line.strip("|").split("|") for line in block.splitlines() if line.startswith("| ")][1:]
+    return {cells[0].strip(): cells[1].strip().strip("*") for cells in rows}
+
+
+def test_the_docs_status_is_generated_from_a_run(quick_all: tuple[Path, Any], tmp_path: Path) -> None:
+    from ccsim.report import DOCS_BEGIN, DOCS_END, main
+
+    out, _ = quick_all
+    doc = tmp_path / "experiments.md"
+    doc.write_text(f"# Experiments\n\nbefore\n\n{DOCS_BEGIN}\nstale\n{DOCS_END}\n\nafter\n")
+    assert main([str(out), "--update-docs", str(doc)]) == 0
+    text = doc.read_text()
+    assert text.startswith("# Experiments\n\nbefore\n\n") and text.endswith("\n\nafter\n") and "stale" not in text
+    assert _status_rows(text) == {n: _json(out / n / "reproduce.json")["verdict"] for n in REGISTRY}
+    doc.write_text("no block here\n")
+    assert main([str(out), "--update-docs", str(doc)]) == 2
+
+
+def test_the_docs_status_covers_every_registered_experiment() -> None:
+    # Regenerate it (docs/experiments.md, Reproduction status) after adding an experiment.
+    text = (Path(__file__).resolve().parents[1] / "docs" / "experiments.md").read_text()
+    rows = _status_rows(text)
+    assert list(rows) == list(REGISTRY)
+    assert set(rows.values()) <= {"reproduced", "not reproduced", "inconclusive", "failed"}
