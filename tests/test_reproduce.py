@@ -214,3 +214,12 @@ def test_the_docs_status_covers_every_registered_experiment() -> None:
     rows = _status_rows(text)
     assert list(rows) == list(REGISTRY)
     assert set(rows.values()) <= {"reproduced", "not reproduced", "inconclusive", "failed"}
+
+
+def test_a_cache_folder_of_the_users_is_refused_before_any_run(tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep")
+    proc = cli("reproduce", "ticp-fwd", "--quick", "--cache", str(mine), "-o", str(tmp_path / "out"))
+    assert proc.returncode == 2 and "cache: " in proc.stderr and "not a ccsim cache" in proc.stderr
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"] and not (tmp_path / "out").exists()

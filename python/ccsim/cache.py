@@ -88,7 +88,8 @@ class ResultCache:
         self.stats = CacheStats()
         self._ready = False
 
-    def _prepare(self) -> None:
+    def prepare(self) -> None:
+        """Make the folder and its tag if needed; a SpecError if it cannot be this cache's."""
         if self._ready:
             return
         tag = self.folder / "CACHEDIR.TAG"
@@ -116,7 +117,7 @@ class ResultCache:
     def get(self, key: str) -> Result | None:
         """The result stored under ``key``, or None (a miss, or an entry that fails its check,
         which is then removed)."""
-        self._prepare()
+        self.prepare()
         path = self.path(key)
         try:
             data = path.read_bytes()
@@ -142,7 +143,7 @@ class ResultCache:
         """Store ``result`` under ``key`` (nothing for a run with pcap captures)."""
         if not packable(result):
             return
-        self._prepare()
+        self.prepare()
         payload = pack(result)
         path = self.path(key)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -229,6 +229,8 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
     stops the run: the report of the experiments that finished is written, finished runs stay
     in the cache, and ``KeyboardInterrupt`` is raised.
     """
+    if cache is not None:
+        cache.prepare()  # a folder that cannot be the cache is refused before anything runs
     parent = prepare_output_dir(output)
     for name in TOP_FILES:
         _write_top_check(parent, name)
