@@ -110,12 +110,12 @@ class StoredRunData:
 
     def __init__(self, packed: bytes) -> None:
         outer = _read_ipc(packed)
-        meta = {k.decode(): v.decode() for k, v in (outer.schema.metadata or {}).items()}
+        meta: dict[str, str] = {k.decode(): v.decode() for k, v in (outer.schema.metadata or {}).items()}
         if meta.get("format") != FORMAT:
             raise ValueError(f"not a packed ccsim result (format {meta.get('format')!r}, expected {FORMAT!r})")
         self._parts: dict[str, bytes] = dict(zip(outer.column("part").to_pylist(),
                                                  outer.column("data").to_pylist()))
-        self._meta = meta
+        self._meta: dict[str, str] = meta
         self._decoded: dict[str, Any] = {}
 
     @property
