@@ -18,7 +18,9 @@ from distributed import Client, LocalCluster
 
 import ccsim
 from ccsim import Result, SimulationError, SpecError
+from ccsim.cache import ResultCache
 from ccsim.distributed import run_on_cluster
+from ccsim.sweep import sweep_options
 
 ROOT = Path(__file__).resolve().parent.parent
 WALL = {"wall_seconds", "events_per_second", "packets_per_second", "peak_rss_bytes"}
@@ -185,7 +187,7 @@ def busy_worker(client: Any) -> tuple[str, int]:
 
 def test_a_worker_killed_mid_sweep_loses_nothing_and_counts_nothing_twice(two_workers: Any,
                                                                          tmp_path: Path) -> None:
-    specs = [ccsim.validate(dumbbell(k, "8s")) for k in range(1, 5)]  # about 1.2 s each
+    specs = [ccsim.validate(dumbbell(k, "5s")) for k in range(1, 5)]  # about 0.7 s each
     before = two_workers.run(os.getpid)
     reported: list[int] = []
     remote: dict[int, Result] = {}
@@ -240,23 +242,28 @@ def test_a_run_whose_workers_keep_dying_is_a_simulation_error(two_workers: Any, 
     assert killed
 
 
-def test_ctrl_c_cancels_the_runs_left_and_stops_the_ones_going(two_workers: Any, cluster: Any) -> None:
-    specs = [ccsim.validate(dumbbell(1, "1s"))] + [ccsim.validate(dumbbell(k, "20s")) for k in (2, 3, 4)]
-    reported: list[int] = []
+def test_ctrl_c_cancels_the_runs_left_stops_the_ones_going_and_keeps_the_finished(two_workers: Any, cluster: Any,
+                                                                                  tmp_path: Path) -> None:
+    specs = [dumbbell(1, "1s")] + [dumbbell(k, "40s") for k in (2, 3, 4)]
+    observed: list[bool] = []
 
-    def on_done(k: int, result: Result) -> None:
-        reported.append(k)
+    def on_run(hit: bool) -> None:  # called after the first run is stored in the cache
+        observed.append(hit)
         raise KeyboardInterrupt  # what Ctrl-C raises in the waiting thread
 
-    start = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        run_on_cluster(specs, two_workers, on_done)
-    assert reported == [0]
-    # a 20 s run takes about 3 s here: the one in progress stops within a fraction of that
+    with sweep_options(on_run=on_run), pytest.raises(KeyboardInterrupt):
+        ccsim.run_many(specs, scheduler=two_workers, cache=tmp_path)
+    interrupted = time.monotonic()
+    assert observed == [False]
+    # a 40 s run takes about 6 s here: the one in progress stops within a fraction of that
     while any(two_workers.run(lambda dask_worker: len(dask_worker.state.executing)).values()):
-        assert time.monotonic() - start < 2.0, "a run went on after Ctrl-C"
+        assert time.monotonic() - interrupted < 2.5, "a run went on after Ctrl-C"
         time.sleep(0.05)
     while scheduler_tasks(cluster):
-        assert time.monotonic() - start < 5.0, cluster.scheduler.tasks
+        assert time.monotonic() - interrupted < 5.0, cluster.scheduler.tasks
         time.sleep(0.05)
     assert two_workers.status == "running"
+    # the finished run was kept: run again, it is a hit, and no scheduler is needed for it
+    cache = ResultCache(tmp_path)
+    ccsim.run_many(specs[:1], scheduler=UNREACHABLE, cache=cache)
+    assert (cache.stats.hits, cache.stats.misses) == (1, 0)
