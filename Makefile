@@ -14,7 +14,7 @@ $(PY):
 	$(PIP) install -q --upgrade pip
 
 $(VENV)/.deps: pyproject.toml | $(PY)
-	$(PIP) install -q "maturin>=1.5,<2" "numpy>=1.24" "pandas>=2.0" "pyarrow>=14" "matplotlib>=3.7" "tqdm>=4.60" "networkx>=3.0" "markdown>=3.4" "pytest>=7" "mypy>=1.8" "ruff>=0.5"
+	$(PIP) install -q "maturin>=1.5,<2" "numpy>=1.24" "pandas>=2.0" "pyarrow>=14" "matplotlib>=3.7" "tqdm>=4.60" "networkx>=3.0" "dask[distributed]>=2024.1" "markdown>=3.4" "pytest>=7" "mypy>=1.8" "ruff>=0.5"
 	touch $@
 
 # tshark (Wireshark's reader, Debian package) checks the pcap files in the tests;
