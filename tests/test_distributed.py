@@ -247,7 +247,7 @@ def test_ctrl_c_cancels_the_runs_left_stops_the_ones_going_and_keeps_the_finishe
     specs = [dumbbell(1, "1s")] + [dumbbell(k, "40s") for k in (2, 3, 4)]
     observed: list[bool] = []
 
-    def on_run(hit: bool) -> None:  # called after the first run is stored in the cache
+    def on_run(_result: Result, hit: bool) -> None:  # called after the first run is stored in the cache
         observed.append(hit)
         raise KeyboardInterrupt  # what Ctrl-C raises in the waiting thread
 
@@ -267,3 +267,20 @@ def test_ctrl_c_cancels_the_runs_left_stops_the_ones_going_and_keeps_the_finishe
     cache = ResultCache(tmp_path)
     ccsim.run_many(specs[:1], scheduler=UNREACHABLE, cache=cache)
     assert (cache.stats.hits, cache.stats.misses) == (1, 0)
+
+
+def test_reproduce_on_the_cluster_gives_the_local_tables(two_workers: Any, cluster: Any, tmp_path: Path) -> None:
+    # ticp-udp-fwd has Poisson cross traffic and three seed replicas in its quick variant.
+    from conftest import cli
+
+    local = cli("reproduce", "ticp-udp-fwd", "--quick", "-q", "--no-cache", "-o", str(tmp_path / "local"))
+    before = cluster.scheduler.transition_counter
+    remote = cli("reproduce", "ticp-udp-fwd", "--quick", "-q", "--no-cache", "--scheduler",
+                 cluster.scheduler_address, "-o", str(tmp_path / "remote"))
+    assert remote.returncode == local.returncode and remote.returncode in (0, 3), remote.stderr
+    assert cluster.scheduler.transition_counter > before  # the runs went through the cluster
+    for part in ("table.json", "seeds/replica-2/table.json", "seeds/replica-3/table.json"):
+        assert (tmp_path / "remote" / "ticp-udp-fwd" / part).read_text() == \
+            (tmp_path / "local" / "ticp-udp-fwd" / part).read_text()
+    meta = json.loads((tmp_path / "remote" / "reproduce.json").read_text())
+    assert meta["scheduler"] == cluster.scheduler_address
