@@ -75,3 +75,19 @@ def test_a_report_is_inconclusive_only_without_a_failure() -> None:
     assert ExperimentReport("e", [good]).verdict == "reproduced"
     table = ExperimentReport("e", [good, unsure]).table_markdown()
     assert "mean of 3 seeds" in table and "inconclusive" in table
+
+
+def test_equal_and_infinite_samples_are_points_not_rounding_noise() -> None:
+    # 0.1 three times at the band's lower edge: one value, reproduced as one seed would be.
+    edge = combine([[Check("x", 0.1, "", 0.1, 1, unit="ratio")] for _ in range(3)])[0]
+    assert edge.measured == 0.1 and edge.interval == (0.1, 0.1) and edge.verdict == "reproduced"
+    always = combine([[Check("x", math.inf, "", 1, math.inf, unit="ratio")] for _ in range(3)])[0]
+    assert always.verdict == "reproduced"
+    mixed = combine([[Check("x", v, "", 1, math.inf, unit="ratio")] for v in (math.inf, 5.0, 6.0)])[0]
+    assert mixed.interval is None and mixed.verdict == "not reproduced"
+
+
+def test_checks_of_one_name_are_kept_apart() -> None:
+    one = [Check("share", 1.0, "", 0, 2, unit="ratio"), Check("share", 5.0, "", 0, 10, unit="ratio")]
+    two = [Check("share", 3.0, "", 0, 2, unit="ratio"), Check("share", 7.0, "", 0, 10, unit="ratio")]
+    assert [c.samples for c in combine([one, two])] == [[1.0, 3.0], [5.0, 7.0]]

@@ -376,7 +376,15 @@ def test_the_report_is_deterministic_and_prints_nothing(tmp_path: Path, docs: Pa
     second = report.write_report(out, docs_dir=docs).read_bytes()
     assert first == second
     assert capsys.readouterr() == ("", "")
-    assert sorted(p.name for p in out.iterdir() if p.is_file()) == ["index.html", "reproduce.json"]
+    # Nothing but the page, and the list that marks it as ccsim's (a user's index.html is never replaced).
+    assert sorted(p.name for p in out.iterdir() if p.is_file()) == [".ccsim-report-manifest", "index.html",
+                                                                     "reproduce.json"]
+    (out / "index.html").unlink()
+    (out / "index.html").write_text("mine")
+    (out / ".ccsim-report-manifest").unlink()
+    with pytest.raises(ccsim.SpecError, match="not written by ccsim"):
+        report.write_report(out, docs_dir=docs)
+    assert (out / "index.html").read_text() == "mine"
 
 
 def test_the_checkouts_docs_explain_real_experiments(tmp_path: Path) -> None:

@@ -101,14 +101,15 @@ def test_a_rerun_reads_every_run_from_the_cache_and_gives_the_same_tables(tmp_pa
 
 
 def test_seeds_override_and_no_cache_stores_nothing(tmp_path: Path) -> None:
-    cache = tmp_path / "cache"
-    proc = cli("reproduce", "ticp-udp-fwd", "--quick", "-q", "--seeds", "2", "--no-cache", "--cache", str(cache),
-               "-o", str(tmp_path / "out"))
+    cache = Path(os.environ["CCSIM_CACHE_DIR"])  # this test's own (tests/conftest.py)
+    proc = cli("reproduce", "ticp-udp-fwd", "--quick", "-q", "--seeds", "2", "--no-cache", "-o", str(tmp_path / "out"))
     assert proc.returncode in (0, 3), proc.stderr
     meta = _json(tmp_path / "out" / "ticp-udp-fwd" / "reproduce.json")
     assert meta["seeds"] == [1, 2] and meta["cache_hits"] == 0
     assert (tmp_path / "out" / "ticp-udp-fwd" / "seeds" / "replica-2" / "table.json").is_file()
-    assert not cache.exists()
+    assert not cache.exists() or not any(cache.iterdir())
+    meta_seeds = meta["run_seeds"]
+    assert 1 in meta_seeds and len(meta_seeds) == 2  # replica 2 ran with a seed of its own
     table = _json(tmp_path / "out" / "ticp-udp-fwd" / "table.json")
     replica2 = {c["name"]: c["measured"] for c in _json(tmp_path / "out" / "ticp-udp-fwd" / "seeds" / "replica-2"
                                                          / "table.json")}
@@ -121,6 +122,9 @@ def test_seeds_override_and_no_cache_stores_nothing(tmp_path: Path) -> None:
     (["--all", "ticp-fwd"], "give experiment names or --all, not both"),
     (["nonesuch"], "unknown experiment 'nonesuch'"),
     (["ticp-fwd", "--seeds", "0"], "--seeds"),
+    (["ticp-fwd", "--no-cache", "--cache", "somewhere"], "give --cache DIR or --no-cache, not both"),
+    (["ticp-fwd", "--cache", ""], "the cache folder is empty"),
+    (["ticp-fwd", "--scheduler", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler"),
 ])
 def test_bad_arguments_are_one_line(args: list[str], message: str, tmp_path: Path) -> None:
     proc = cli("reproduce", *args, "-o", str(tmp_path))
@@ -223,3 +227,21 @@ def test_a_cache_folder_of_the_users_is_refused_before_any_run(tmp_path: Path) -
     proc = cli("reproduce", "ticp-fwd", "--quick", "--cache", str(mine), "-o", str(tmp_path / "out"))
     assert proc.returncode == 2 and "cache: " in proc.stderr and "not a ccsim cache" in proc.stderr
     assert [p.name for p in mine.iterdir()] == ["notes.txt"] and not (tmp_path / "out").exists()
+
+
+def test_a_users_file_in_a_later_experiments_folder_stops_the_run_before_any_experiment(tmp_path: Path) -> None:
+    (tmp_path / "ticp-rev").mkdir()
+    (tmp_path / "ticp-rev" / "notes.txt").write_text("mine")
+    proc = cli("reproduce", "ticp-fwd", "ticp-rev", "--quick", "-o", str(tmp_path))
+    assert proc.returncode == 2 and "notes.txt exists and was not written by ccsim" in proc.stderr
+    assert not (tmp_path / "ticp-fwd").exists() and (tmp_path / "ticp-rev" / "notes.txt").read_text() == "mine"
+
+
+def test_another_tools_tagged_cache_is_refused(tmp_path: Path) -> None:
+    # cargo's target/ carries the same CACHEDIR.TAG signature; only ccsim's own tag is ccsim's.
+    (tmp_path / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n# cargo\n")
+    (tmp_path / "build.bin").write_bytes(b"x")
+    from ccsim.cache import ResultCache
+
+    with pytest.raises(ccsim.SpecError, match="not a ccsim cache"):
+        ResultCache(tmp_path).prepare()

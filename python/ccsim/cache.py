@@ -14,8 +14,9 @@ to a temporary file and renamed into place, so a reader never sees half an entry
 whose checksum or format does not match (a truncated or corrupt file) is removed and run again,
 never trusted.
 
-The folder holds a ``CACHEDIR.TAG`` (https://bford.info/cachedir/), which backup tools skip; a
-folder that holds files but no ccsim tag is refused (ccsim never writes into, nor deletes from,
+The folder holds a ``CACHEDIR.TAG`` (https://bford.info/cachedir/), which backup tools skip,
+worded as ccsim words it; a folder that holds files but not ccsim's tag (another tool's cache
+has a tag of its own) is refused (ccsim never writes into, nor deletes from,
 a folder it did not make).
 """
 
@@ -25,7 +26,9 @@ import functools
 import hashlib
 import json
 import os
+import sys
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,7 +87,11 @@ class ResultCache:
     """A cache folder (made, with its tag, on first use)."""
 
     def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
+        if folder is not None and os.fspath(folder) == "":
+            raise SpecError("the cache folder is empty; name a folder", "cache")
         self.folder = Path(folder) if folder is not None else default_cache_dir()
+        self._lock = threading.Lock()
+        self._warned = False
         self.stats = CacheStats()
         self._ready = False
 
@@ -97,7 +104,7 @@ class ResultCache:
             if not self.folder.is_dir():
                 raise SpecError(f"{self.folder} exists and is not a folder", "cache")
             try:
-                ours = tag.read_text(encoding="utf-8", errors="replace").startswith(_TAG_SIGNATURE)
+                ours = tag.read_text(encoding="utf-8", errors="replace") == _TAG  # ccsim's own tag, not any tool's
             except OSError:
                 ours = False
             if not ours and any(self.folder.iterdir()):
@@ -132,11 +139,12 @@ class ResultCache:
                 result = unpack(payload)
             except Exception:  # noqa: BLE001 - a payload that passed its checksum but does not read
                 ok = False
-        if not ok:
-            self.stats.corrupt.append(key)
-            path.unlink(missing_ok=True)
-            return None
-        self.stats.hits += 1
+        with self._lock:
+            if not ok:
+                self.stats.corrupt.append(key)
+                path.unlink(missing_ok=True)
+                return None
+            self.stats.hits += 1
         return result
 
     def put(self, key: str, result: Result) -> None:
@@ -146,17 +154,30 @@ class ResultCache:
         self.prepare()
         payload = pack(result)
         path = self.path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{key[:8]}.", suffix=".tmp", dir=path.parent)
+        tmp: str | None = None
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{key[:8]}.", suffix=".tmp", dir=path.parent)
             with os.fdopen(fd, "wb") as f:
                 f.write(_MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n")
                 f.write(payload)
             os.replace(tmp, path)
+        except OSError as e:
+            # The cache only saves time: a run whose entry cannot be written is still a result.
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+            with self._lock:
+                if not self._warned:
+                    self._warned = True
+                    print(f"ccsim: warning: cannot store results in the cache {self.folder}: {e.strerror or e}; "
+                          "going on without storing", file=sys.stderr)
+            return
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
             raise
-        self.stats.stored += 1
+        with self._lock:
+            self.stats.stored += 1
 
 
 __all__ = ["FORMAT", "ResultCache", "build_fingerprint", "cache_key", "cacheable", "default_cache_dir"]

@@ -195,6 +195,8 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         for name, e in REGISTRY.items():
             print(f"{name:<22} {e.title}")
         return 0
+    if args.no_cache and args.cache is not None:
+        raise SpecError("give --cache DIR or --no-cache, not both", "reproduce")
     if args.all and args.names:
         raise SpecError("give experiment names or --all, not both", "reproduce")
     unknown = [n for n in args.names if n not in REGISTRY]

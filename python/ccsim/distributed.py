@@ -121,7 +121,7 @@ def _probe(address: str) -> None:
         raise _unreachable(address, e.strerror or str(e) or type(e).__name__) from None
 
 
-def _connect(scheduler: Any) -> tuple[Any, bool]:
+def connect(scheduler: Any) -> tuple[Any, bool]:
     """The client for ``scheduler`` and whether it was made here (and is closed here)."""
     try:
         import distributed
@@ -153,7 +153,7 @@ def run_on_cluster(specs: list[dict[str, Any]], scheduler: Any,
     """
     if not specs:
         return
-    client, own = _connect(scheduler)
+    client, own = connect(scheduler)
     from distributed import KilledWorker, as_completed
 
     from .cache import build_fingerprint

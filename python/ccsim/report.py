@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import hashlib
 import html
 import json
 import math
@@ -808,10 +807,11 @@ def write_report(out_dir: Path, *, docs_dir: Path | None = None) -> Path:
         raise SpecError("is not a folder", f"docs_dir {docs_dir}")
     run = _read_run(out_dir)
     text = render(run, Path(docs_dir) if docs_dir is not None else None)
+    from .reproduce import _atomic_write, _claim
+
     target = out_dir / "index.html"
-    tmp = out_dir / f".index.html.{hashlib.sha1(text.encode()).hexdigest()[:8]}.tmp"
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(target)
+    _claim(out_dir, "index.html")  # never replaces an index.html that ccsim did not write
+    _atomic_write(target, text)
     return target
 
 

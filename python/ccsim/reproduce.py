@@ -79,6 +79,7 @@ class Outcome:
     cache_hits: int = 0
     error: str | None = None
     spec_hashes: list[str] = field(default_factory=list)
+    seeds: set[int] = field(default_factory=set)
 
     def line(self, out: Path) -> str:
         if self.status != "ran":
@@ -144,6 +145,7 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
     start = time.perf_counter()
 
     def observe(result: Result, hit: bool) -> None:
+        outcome.seeds.add(result.seed)
         outcome.runs += 1
         outcome.cache_hits += hit
         outcome.spec_hashes.append(result.spec_hash)
@@ -169,7 +171,7 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
         outcome.seconds = time.perf_counter() - start
         _write_json(tmp / "reproduce.json", {
             "name": exp.name, "title": exp.title, "source": exp.source, "quick": quick,
-            "seeds": list(range(1, replicas + 1)), "randomness": exp.randomness,
+            "seeds": list(range(1, replicas + 1)), "run_seeds": sorted(outcome.seeds), "randomness": exp.randomness,
             "wall_seconds": round(outcome.seconds, 3), "runs": outcome.runs, "cache_hits": outcome.cache_hits,
             "spec_hashes": sorted(set(outcome.spec_hashes)), "figures": _figures(tmp), "status": "ran",
             "error": None, "verdict": outcome.verdict})
@@ -202,20 +204,29 @@ def _claim(out: Path, name: str) -> None:
     _write_top_check(out, name)
     manifest = out / REPORT_MANIFEST
     ours = set(manifest.read_text().split("\n")) if manifest.exists() else set()
-    manifest.write_text("".join(f"{n}\n" for n in sorted(ours | {name}) if n))
+    _atomic_write(manifest, "".join(f"{n}\n" for n in sorted(ours | {name}) if n))
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    """Write ``path`` through a temporary file renamed into place (removed on any failure)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _write_top(out: Path, name: str, text: str) -> None:
     """Write ``out/name`` through a temporary file, refusing to replace a file ccsim did not write."""
     path = out / name
     _claim(out, name)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=out)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)
-    os.replace(tmp, path)
+    _atomic_write(path, text)
 
 
 def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, quick: bool = False,
@@ -234,6 +245,15 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
     parent = prepare_output_dir(output)
     for name in TOP_FILES:
         _write_top_check(parent, name)
+    for exp in experiments:  # every folder to be replaced is checked before the first run
+        refuse_foreign_folder(parent / exp.name)
+    address = scheduler
+    client, made_here = None, False
+    if scheduler is not None:
+        from .distributed import connect
+
+        client, made_here = connect(scheduler)  # an unreachable scheduler is refused before anything runs
+        scheduler = client
     started = datetime.now(timezone.utc)
     start = time.perf_counter()
     total = sum(seeds or e.default_seeds(quick) for e in experiments)
@@ -261,19 +281,20 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
         raise
     finally:
         bar.close()
+        if made_here:
+            client.close()
         if outcomes or interrupted:
             meta = {"ccsim_version": _ccsim.__version__, "build": build_fingerprint(), "commit": git_commit(),
                     "machine": machine(), "started_utc": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
                     "wall_seconds": round(time.perf_counter() - start, 3), "quick": quick, "jobs": jobs,
-                    "seeds": seeds, "scheduler": scheduler if isinstance(scheduler, str) or scheduler is None
-                    else repr(scheduler), "cache_dir": None if cache is None else str(cache.folder),
+                    "seeds": seeds, "scheduler": address if isinstance(address, str) or address is None
+                    else repr(address), "cache_dir": None if cache is None else str(cache.folder),
                     "runs": bar.runs, "cache_hits": bar.hits, "interrupted": interrupted,
                     "experiments": [o.name for o in outcomes]}
             _write_top(parent, "reproduce.json", json.dumps(meta, indent=2) + "\n")
             if report and outcomes:
                 from .report import write_report
 
-                _claim(parent, "index.html")
                 write_report(parent)
     return outcomes
 

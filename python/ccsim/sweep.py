@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from .api import run
 from .cache import ResultCache, cache_key, cacheable
-from .errors import SpecError
+from .errors import InternalError, SpecError
 from .results import Result
 from .spec import SpecLike, validate
 
@@ -176,13 +176,14 @@ def run_many(specs: Sequence[SpecLike], jobs: int | None = None, progress: bool 
     def finished(i: int, result: Result) -> None:
         key = keys[i]
         if key is not None and store is not None:
-            store.put(key, result)
-            with lock:
+            store.put(key, result)  # outside the lock: packing a large run takes a while
+        with lock:  # the observers are called from one thread at a time
+            if key is not None and store is not None:
                 store.stats.misses += 1
-        results[i] = result
-        for observe in (options.on_run, bar):
-            if observe is not None:
-                observe(result, False)
+            results[i] = result
+            for observe in (options.on_run, bar):
+                if observe is not None:
+                    observe(result, False)
 
     try:
         if scheduler is not None and pending:
@@ -197,7 +198,10 @@ def run_many(specs: Sequence[SpecLike], jobs: int | None = None, progress: bool 
     finally:
         if bar is not None:
             bar.close()
-    return [r for r in results if r is not None]
+    done = [r for r in results if r is not None]
+    if len(done) != len(results):
+        raise InternalError("internal error (please report): a sweep ended with runs missing")
+    return done
 
 
 def _run_local(canonical: list[dict[str, Any]], pending: list[int], jobs: int | None, *, progress: bool,

@@ -52,12 +52,16 @@ class Check:
     def interval(self) -> tuple[float, float] | None:
         """The 95 % confidence interval of the mean over the seed replicas (Student's t), or
         None with fewer than two."""
-        finite = [x for x in self.samples if not math.isnan(x)]
-        if len(self.samples) < 2 or len(finite) < len(self.samples):
+        samples = self.samples
+        if len(samples) < 2 or any(math.isnan(x) for x in samples):
             return None
-        n = len(finite)
-        mean = sum(finite) / n
-        sd = math.sqrt(sum((x - mean) ** 2 for x in finite) / (n - 1))
+        if min(samples) == max(samples):  # equal values (infinite ones too): a point
+            return samples[0], samples[0]
+        if any(math.isinf(x) for x in samples):
+            return None
+        n = len(samples)
+        mean = math.fsum(samples) / n
+        sd = math.sqrt(math.fsum((x - mean) ** 2 for x in samples) / (n - 1))
         half = student_t_975(n - 1) * sd / math.sqrt(n)
         return mean - half, mean + half
 
@@ -68,6 +72,9 @@ class Check:
         "inconclusive": the interval straddles an edge of the band."""
         if math.isnan(self.measured) or any(math.isnan(x) for x in self.samples):
             return "not reproduced"
+        if len(self.samples) > 1 and min(self.samples) != max(self.samples) and \
+                any(math.isinf(x) for x in self.samples):
+            return "not reproduced"  # some seeds gave no finite value: no interval can be drawn
         ci = self.interval
         if ci is None or ci[0] == ci[1]:
             return "reproduced" if self.passed else "not reproduced"
@@ -134,13 +141,19 @@ def combine(runs: list[list[Check]]) -> list[Check]:
     if len(runs) == 1:
         return runs[0]
     out: list[Check] = []
-    if all(len(run) == len(runs[0]) for run in runs):
-        by_name = [{first.name: run[i] for i, first in enumerate(runs[0])} for run in runs]
-    else:
-        by_name = [{c.name: c for c in run} for run in runs]
-    for first in runs[0]:
-        samples = [r[first.name].measured if first.name in r else math.nan for r in by_name]
-        mean = sum(samples) / len(samples)
+    by_position = all(len(run) == len(runs[0]) for run in runs)
+    by_name = [{c.name: c for c in run} for run in runs]
+    for i, first in enumerate(runs[0]):
+        if by_position:
+            samples = [run[i].measured for run in runs]
+        else:
+            samples = [r[first.name].measured if first.name in r else math.nan for r in by_name]
+        if any(math.isnan(x) for x in samples):
+            mean = math.nan
+        elif min(samples) == max(samples):
+            mean = samples[0]
+        else:
+            mean = math.fsum(samples) / len(samples)
         out.append(Check(first.name, mean, first.expected, first.low, first.high, first.source, unit=first.unit,
                          open_low=first.open_low, samples=samples))
     return out
@@ -166,7 +179,7 @@ class ExperimentReport:
     def verdict(self) -> str:
         """"reproduced" when every check is, "not reproduced" when one is not, else "inconclusive"."""
         verdicts = {c.verdict for c in self.checks}
-        if "not reproduced" in verdicts:
+        if not verdicts or "not reproduced" in verdicts:  # no check: nothing was shown
             return "not reproduced"
         return "inconclusive" if "inconclusive" in verdicts else "reproduced"
 
