@@ -204,6 +204,7 @@ class Experiment:
     seeds: list[int] = field(default_factory=list)
     randomness: str = ""
     wall_seconds: float = 0.0
+    run_seconds: float = 0.0
     runs: int = 0
     cache_hits: int = 0
     spec_hashes: list[str] = field(default_factory=list)
@@ -290,6 +291,8 @@ def _read_experiment(out_dir: Path, name: str, interrupted: bool) -> Experiment:
         randomness=f.text("randomness"), wall_seconds=f.real("wall_seconds"), runs=f.count("runs"),
         cache_hits=f.count("cache_hits"), spec_hashes=f.strings("spec_hashes"), status=status,
         error=f.string("error", null=True))
+    if "run_seconds" in f.data:  # written since the status table shows it
+        exp.run_seconds = f.real("run_seconds")
     for i, rel in enumerate(f.strings("figures")):
         exp.figures.append((rel, _figure_uri(folder, rel, file, f"figures[{i}]")))
     if status == "ran":
@@ -827,19 +830,22 @@ def status_markdown(run: Run) -> str:
     kind = "quick" if run.quick else "full"
     commit = f", commit {run.commit[:12]}" if run.commit else ""
     lines = [f"The {kind} run of {run.started_utc[:10]} (ccsim {run.version}, build {run.build}{commit}; "
-             f"{run.machine.get('cpus')} cores, {_duration(run.wall_seconds)}). Each verdict is judged on the "
+             f"{run.machine.get('cpus')} cores; {_duration(run.wall_seconds)} for {run.runs} runs, "
+             f"{run.cache_hits} of them read from the cache). Each verdict is judged on the "
              "95 % interval over the seeds (Seeds and confidence intervals, above).", "",
-             "| experiment | verdict | checks reproduced | inconclusive | seeds | wall time |",
-             "|---|---|---|---|---|---|"]
+             "The last column sums the wall time of each experiment's runs as they ran (one core each; "
+             "a run read from the cache brings the time it took then).", "",
+             "| experiment | verdict | checks reproduced | inconclusive | seeds | runs | time in runs |",
+             "|---|---|---|---|---|---|---|"]
     for e in run.experiments:
         if e.status != "ran":
-            lines.append(f"| {e.name} | {e.status} | | | | {_duration(e.wall_seconds)} |")
+            lines.append(f"| {e.name} | {e.status} | | | | | |")
             continue
         ok = sum(c.verdict == "reproduced" for c in e.checks)
         unsure = sum(c.verdict == "inconclusive" for c in e.checks)
         verdict = e.verdict if e.verdict == "reproduced" else f"**{e.verdict}**"
-        lines.append(f"| {e.name} | {verdict} | {ok} of {len(e.checks)} | {unsure} | {len(e.seeds)} | "
-                     f"{_duration(e.wall_seconds)} |")
+        lines.append(f"| {e.name} | {verdict} | {ok} of {len(e.checks)} | {unsure} | {len(e.seeds)} | {e.runs} | "
+                     f"{_duration(e.run_seconds)} |")
     return "\n".join(lines) + "\n"
 
 

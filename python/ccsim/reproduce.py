@@ -80,6 +80,9 @@ class Outcome:
     error: str | None = None
     spec_hashes: list[str] = field(default_factory=list)
     seeds: set[int] = field(default_factory=set)
+    #: The wall time of the experiment's runs, summed, as each run measured it when it ran (a
+    #: run read from the cache brings the time it took then).
+    run_seconds: float = 0.0
 
     def line(self, out: Path) -> str:
         if self.status != "ran":
@@ -146,6 +149,7 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
 
     def observe(result: Result, hit: bool) -> None:
         outcome.seeds.add(result.seed)
+        outcome.run_seconds += float(result.overview["run"]["wall_seconds"])
         outcome.runs += 1
         outcome.cache_hits += hit
         outcome.spec_hashes.append(result.spec_hash)
@@ -172,7 +176,8 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
         _write_json(tmp / "reproduce.json", {
             "name": exp.name, "title": exp.title, "source": exp.source, "quick": quick,
             "seeds": list(range(1, replicas + 1)), "run_seeds": sorted(outcome.seeds), "randomness": exp.randomness,
-            "wall_seconds": round(outcome.seconds, 3), "runs": outcome.runs, "cache_hits": outcome.cache_hits,
+            "wall_seconds": round(outcome.seconds, 3), "run_seconds": round(outcome.run_seconds, 3),
+            "runs": outcome.runs, "cache_hits": outcome.cache_hits,
             "spec_hashes": sorted(set(outcome.spec_hashes)), "figures": _figures(tmp), "status": "ran",
             "error": None, "verdict": outcome.verdict})
         write_folder_manifest(tmp)
