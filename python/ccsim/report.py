@@ -810,11 +810,12 @@ def write_report(out_dir: Path, *, docs_dir: Path | None = None) -> Path:
         raise SpecError("is not a folder", f"docs_dir {docs_dir}")
     run = _read_run(out_dir)
     text = render(run, Path(docs_dir) if docs_dir is not None else None)
-    from .reproduce import _atomic_write, _claim
+    from .reproduce import _claim
+    from .results import atomic_write_text
 
     target = out_dir / "index.html"
     _claim(out_dir, "index.html")  # never replaces an index.html that ccsim did not write
-    _atomic_write(target, text)
+    atomic_write_text(target, text)
     return target
 
 

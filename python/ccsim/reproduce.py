@@ -35,7 +35,8 @@ from . import _ccsim
 from .cache import ResultCache, build_fingerprint
 from .errors import SpecError
 from .experiments.base import Experiment, ExperimentReport, combine
-from .results import Result, prepare_output_dir, refuse_foreign_folder, replace_folder, write_folder_manifest
+from .results import (Result, atomic_write_text, prepare_output_dir, refuse_foreign_folder, replace_folder,
+                      write_folder_manifest)
 from .sweep import sweep_options
 
 #: Files ``reproduce`` writes at the top of its output folder, listed in :data:`REPORT_MANIFEST`.
@@ -209,29 +210,14 @@ def _claim(out: Path, name: str) -> None:
     _write_top_check(out, name)
     manifest = out / REPORT_MANIFEST
     ours = set(manifest.read_text().split("\n")) if manifest.exists() else set()
-    _atomic_write(manifest, "".join(f"{n}\n" for n in sorted(ours | {name}) if n))
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    """Write ``path`` through a temporary file renamed into place (removed on any failure)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_text(manifest, "".join(f"{n}\n" for n in sorted(ours | {name}) if n))
 
 
 def _write_top(out: Path, name: str, text: str) -> None:
     """Write ``out/name`` through a temporary file, refusing to replace a file ccsim did not write."""
     path = out / name
     _claim(out, name)
-    _atomic_write(path, text)
+    atomic_write_text(path, text)
 
 
 def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, quick: bool = False,
@@ -253,7 +239,8 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
     for exp in experiments:  # every folder to be replaced is checked before the first run
         refuse_foreign_folder(parent / exp.name)
     address = scheduler
-    client, made_here = None, False
+    client: Any = None
+    made_here = False
     if scheduler is not None:
         from .distributed import connect
 
@@ -286,7 +273,7 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
         raise
     finally:
         bar.close()
-        if made_here:
+        if made_here and client is not None:
             client.close()
         if outcomes or interrupted:
             meta = {"ccsim_version": _ccsim.__version__, "build": build_fingerprint(), "commit": git_commit(),

@@ -275,6 +275,23 @@ def refuse_foreign_files(out: Path, names: set[str] | list[str]) -> None:
         raise _not_ours(out / foreign[0], out)
 
 
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``path`` through a temporary file beside it, renamed into place with the user's
+    umask: a reader sees the old file or the new one, and a failure (or Ctrl-C) leaves no
+    temporary file."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def write_folder_manifest(folder: Path) -> None:
     """List every file below ``folder`` (relative paths) in its manifest: the folder is ccsim's."""
     names = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())

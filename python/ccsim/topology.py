@@ -36,7 +36,6 @@ import math
 import os
 import random
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -558,20 +557,12 @@ def write(graph: nx.Graph, path: str | os.PathLike[str], *, force: bool = False,
     if not parent.is_dir():
         why = "is not a folder" if parent.exists() else "does not exist"
         raise SpecError(f"cannot write {p}: {parent} {why}", "output")
+    from .results import atomic_write_text
+
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)
+        atomic_write_text(p, text)
     except OSError as e:
         raise SpecError(f"cannot write {p}: {e.strerror or e}", "output") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return p
 
 
