@@ -6,8 +6,11 @@ import json
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
+from typing import Any, NoReturn
+
+import pytest
 
 import ccsim
 from conftest import EXAMPLES, cli
@@ -75,41 +78,125 @@ def test_reproduce_quick_dumbbell(tmp_path: Path) -> None:
     assert (tmp_path / "dumbbell-newreno" / "goodput.png").exists()
 
 
+#: Generous bounds that only guard against a hang: none is a measure of speed (a test asserts
+#: behaviour, not time, on a machine shared with other work).
+HANG_GUARD = 300.0
+
+
+class _StreamWatcher:
+    """Reads a child's pipe in a thread, keeping all it wrote, so that a test can wait for a piece
+    of output (the sign of an event in the child) without blocking on a line that never ends
+    (tqdm redraws its bar with carriage returns)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._chunks: list[str] = []
+        self._changed = threading.Condition()
+        self._done = False
+        self._thread = threading.Thread(target=self._pump, daemon=True)
+        self._thread.start()
+
+    def _pump(self) -> None:
+        while chunk := self._stream.read(1):
+            with self._changed:
+                self._chunks.append(chunk)
+                self._changed.notify_all()
+        with self._changed:
+            self._done = True
+            self._changed.notify_all()
+
+    @property
+    def text(self) -> str:
+        with self._changed:
+            return "".join(self._chunks)
+
+    def wait_for(self, needle: str, timeout: float = HANG_GUARD) -> bool:
+        """True once ``needle`` was written; False if the stream closed or ``timeout`` passed."""
+        with self._changed:
+            return self._changed.wait_for(lambda: needle in "".join(self._chunks) or self._done, timeout) \
+                and needle in "".join(self._chunks)
+
+    def finish(self) -> str:
+        self._thread.join(HANG_GUARD)
+        return self.text
+
+
+def _stop_or_fail(proc: subprocess.Popen[str], watched: _StreamWatcher, what: str) -> NoReturn:
+    """Kill ``proc`` and fail the test, saying ``what`` did not happen and what the child wrote."""
+    proc.kill()
+    proc.wait(timeout=HANG_GUARD)
+    pytest.fail(f"{what} (exit {proc.returncode}; it wrote {watched.finish()[-2000:]!r})")
+
+
 def test_ctrl_c_stops_a_run_cleanly(tmp_path: Path) -> None:
+    # 100 000 s of 900 Mbit/s CBR is about 10^10 packets: hours of work, so the run is still going
+    # whenever Ctrl-C comes, and it ends only if Ctrl-C stops it.
     spec = tmp_path / "long.toml"
     spec.write_text(
         '[run]\nduration = "100000s"\n[[links]]\nbetween = ["a", "b"]\nrate = "1Gbps"\ndelay = "1ms"\n'
         '[[flows]]\nname = "f"\nprotocol = "cbr"\nfrom = "a"\nto = "b"\nrate = "900Mbps"\n'
     )
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "ccsim.cli", "run", str(spec), "-o", str(out), "-q"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # Let the interpreter start and the run begin (imports take about a second) before Ctrl-C.
-    time.sleep(5.0)
+    # Not --quiet: the progress bar ("... sim s") is the sign that the simulation is running, so
+    # Ctrl-C is sent only once the run is observably in progress (not while Python starts).
+    with subprocess.Popen([sys.executable, "-m", "ccsim.cli", "run", str(spec), "-o", str(out)],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        _interrupt_a_run_in_progress(proc, out)
+
+
+def _interrupt_a_run_in_progress(proc: subprocess.Popen[str], out: Path) -> None:
+    err = _StreamWatcher(proc.stderr)
+    if not err.wait_for(" sim s"):
+        _stop_or_fail(proc, err, f"the run showed no progress bar within {HANG_GUARD:g} s")
     assert proc.poll() is None, "the run should still be going"
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
-    assert err.strip() == "ccsim: interrupted"
+    try:
+        proc.wait(timeout=HANG_GUARD)
+    except subprocess.TimeoutExpired:
+        _stop_or_fail(proc, err, f"the run went on for {HANG_GUARD:g} s after Ctrl-C")
+    text = err.finish()
+    assert proc.returncode == 130, text[-2000:]
+    # The bar is redrawn with carriage returns and cleared at the end; what follows is one line.
+    assert text.replace("\r", "\n").rstrip().splitlines()[-1] == "ccsim: interrupted", text[-2000:]
+    assert "Traceback" not in text
+    assert proc.stdout is not None and proc.stdout.read() == ""
     assert not out.exists()
 
 
 def test_ctrl_c_stops_parallel_runs_promptly() -> None:
+    # Three runs on two threads: a short one, then two of hours each (10^10 packets). The short
+    # one's end (seen through the sweep's observer) is the sign that the long ones are going: one
+    # started beside it, the other takes its thread. Ctrl-C then; the sweep can end only if it
+    # stops them, which is what "promptly" means here, whatever the machine's load.
     code = (
         "import ccsim.sweep as b\n"
-        "spec = {'run': {'duration': '100000s'}, 'links': [{'between': ['a', 'b'], 'rate': '1Gbps', 'delay': '1ms'}],\n"
-        "        'flows': [{'name': 'f', 'protocol': 'cbr', 'from': 'a', 'to': 'b', 'rate': '900Mbps'}],\n"
-        "        'output': {'series': []}}\n"
+        "def spec(duration):\n"
+        "    return {'run': {'duration': duration}, 'links': [{'between': ['a', 'b'], 'rate': '1Gbps', 'delay': '1ms'}],\n"
+        "            'flows': [{'name': 'f', 'protocol': 'cbr', 'from': 'a', 'to': 'b', 'rate': '900Mbps'}],\n"
+        "            'output': {'series': []}}\n"
+        "def seen(result, hit):\n"
+        "    print('finished', flush=True)\n"
         "try:\n"
-        "    b.run_many([spec, spec], jobs=2)\n"
+        "    with b.sweep_options(on_run=seen):\n"
+        "        b.run_many([spec('0.01s'), spec('100000s'), spec('100000s')], jobs=2)\n"
         "except KeyboardInterrupt:\n"
-        "    print('stopped')\n"
+        "    print('stopped', flush=True)\n"
     )
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(5.0)
-    assert proc.poll() is None, "the runs should still be going"
-    start = time.perf_counter()
+    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as proc:
+        _interrupt_a_sweep_in_progress(proc)
+
+
+def _interrupt_a_sweep_in_progress(proc: subprocess.Popen[str]) -> None:
+    out = _StreamWatcher(proc.stdout)
+    if not out.wait_for("finished"):
+        _stop_or_fail(proc, out, f"the short run was not reported within {HANG_GUARD:g} s")
+    assert proc.poll() is None, "the long runs should still be going"
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert out.strip() == "stopped", err
-    assert time.perf_counter() - start < 5.0
+    try:
+        proc.wait(timeout=HANG_GUARD)
+    except subprocess.TimeoutExpired:
+        _stop_or_fail(proc, out, f"the runs went on for {HANG_GUARD:g} s after Ctrl-C (each would take hours)")
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    assert out.finish().split() == ["finished", "stopped"], err

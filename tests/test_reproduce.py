@@ -169,11 +169,29 @@ def test_ctrl_c_stops_cleanly_writes_the_report_and_keeps_finished_runs(tmp_path
     env = dict(os.environ, CCSIM_CACHE_DIR=str(cache))
     proc = subprocess.Popen([sys.executable, "-m", "ccsim.cli", "reproduce", "--all", "--quick", "-o", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    deadline = time.monotonic() + 120
-    while not (out / "ticp-fwd" / "reproduce.json").exists() and time.monotonic() < deadline:
+    # Ctrl-C only once the reproduction is observably under way: the first experiment's record is
+    # written and the process is still going (the quick --all takes minutes, ticp-fwd under a
+    # second). The bound only guards against a hang; missing the event is a failure, never a
+    # signal sent anyway.
+    guard = 600.0
+    deadline = time.monotonic() + guard
+    while not (out / "ticp-fwd" / "reproduce.json").exists() and proc.poll() is None:
+        if time.monotonic() > deadline:
+            proc.kill()
+            _, stderr = proc.communicate(timeout=guard)
+            pytest.fail(f"ticp-fwd/reproduce.json did not appear within {guard:g} s: {stderr[-2000:]}")
         time.sleep(0.1)
+    if proc.poll() is not None:
+        stdout, stderr = proc.communicate(timeout=guard)
+        pytest.fail(f"the reproduction ended (exit {proc.returncode}) before Ctrl-C could be sent: "
+                    f"{stdout[-1000:]} {stderr[-2000:]}")
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    try:
+        stdout, stderr = proc.communicate(timeout=guard)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate(timeout=guard)
+        pytest.fail(f"the reproduction went on for {guard:g} s after Ctrl-C")
     assert proc.returncode == 130, stderr[-2000:]
     assert stderr.rstrip().endswith("ccsim: interrupted")
     top = _json(out / "reproduce.json")

@@ -1,11 +1,11 @@
-"""Large scenarios are cheap around the simulation: writing the results of 50 000 flows takes a
-small fraction of a second (it took seconds when every flow went through pandas and JSON), and
-what is written does not grow with the series of every flow."""
+"""Large scenarios are cheap around the simulation: what is written for 50 000 flows does not grow
+with the series of every flow (one summary of a few kB, one series record per aggregate entity and
+sampling instant). How long the writing takes is not asserted here, on a machine shared with
+other work: `ccsim bench setup-100k` times it (its `write_seconds`; docs/performance.md)."""
 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -14,14 +14,11 @@ import ccsim
 from ccsim.bench import scale_toml
 
 
-def test_fifty_thousand_flows_are_written_in_a_blink(tmp_path: Path) -> None:
+def test_fifty_thousand_flows_are_written_compactly(tmp_path: Path) -> None:
     path = tmp_path / "scale.toml"
     path.write_text(scale_toml(50_000))
     res = ccsim.run(path, progress=False)
-    start = time.perf_counter()
     out = res.write(tmp_path / "out", plots=False)
-    seconds = time.perf_counter() - start
-    assert seconds < 0.5, f"writing took {seconds:.2f} s"
     assert (out / "summary.json").stat().st_size < 4096
     assert pq.read_metadata(out / "flows.parquet").num_rows == 50_000
     # One record per aggregate entity and sampling instant (11 instants), not per flow.
