@@ -23,9 +23,12 @@
 //! and dropped packets included: the paper counts "the quantity of bytes received at this
 //! interface", and load from non-OBP traffic is load the OBP flows must leave room for.
 //! CHOICE: no timers. A period ends at the first packet offered at or after its end; AB then
-//! uses the period's real length T (after an idle gap, the long T lowers the rate counted, as
-//! the link was idle). The next period starts at that packet, which counts in it; BI is the
-//! queue that packet finds.
+//! uses the period's real length T. The next period starts at that packet, which counts in it;
+//! BI is the queue that packet finds. When the packet comes a whole period or more after the
+//! period's end, a timer would have closed at least one period without arrivals: AB is that
+//! empty period's, IC - BI / period with BI the queue the packet finds (the queue the empty
+//! period started with was at least that), so an idle port with an empty queue stamps IC, as a
+//! new port does, and a transfer alone on an idle path runs as on an empty network.
 //! CHOICE: before the first period ends the port has measured nothing and stamps AB = IC (an
 //! empty link, as far as it knows).
 
@@ -110,6 +113,12 @@ impl ObpRouter {
         let before = port.bytes_offered.saturating_sub(u64::from(pkt.size));
         if !self.started {
             self.started = true;
+            self.open(now, before, port.queue_bytes);
+        } else if now.since(self.period_start) >= self.cfg.period + self.cfg.period {
+            // At least one whole period without arrivals since the last one ended.
+            let empty = self.cfg.period.as_secs_f64();
+            self.ab = Some(ic - port.queue_bytes as f64 / empty);
+            self.periods += now.since(self.period_start).0 / self.cfg.period.0.max(1);
             self.open(now, before, port.queue_bytes);
         } else if now.since(self.period_start) >= self.cfg.period {
             let t = now.since(self.period_start).as_secs_f64();

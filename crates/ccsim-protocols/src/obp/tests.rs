@@ -555,3 +555,25 @@ fn staggered_flows_share_one_bottleneck() {
     assert!(r.max_queue < 0.2, "{r:?}");
     assert_eq!(r.drops, 0);
 }
+
+#[test]
+fn after_a_whole_empty_period_ab_is_that_empty_periods() {
+    // A period with 10 000 bytes in 10 ms, then nothing for 50 ms: a timer would have closed
+    // empty periods since, whose AB is IC less the queue they started with.
+    let mut r = ObpRouter::new(ObpRouterConfig::default());
+    let mut p = data(0, f32::INFINITY, f32::INFINITY);
+    r.on_packet(ms(0), &mut p, port(0, 10_000));
+    r.on_packet(ms(9), &mut p, port(0, 10_000));
+    let mut p = data(1, f32::INFINITY, f32::INFINITY);
+    r.on_packet(ms(60), &mut p, port(0, 11_000));
+    // The empty queue: IC, exactly what a new port stamps.
+    assert_eq!(r.available(), Some(1.25e6));
+    assert_eq!(fields(&p), (1.25e6, 1.25e6));
+    // With 2500 bytes still queued: IC - 2500 / 0.01.
+    let mut p = data(2, f32::INFINITY, f32::INFINITY);
+    r.on_packet(ms(100), &mut p, port(2_500, 12_000));
+    assert!(close(r.available().unwrap(), 1.25e6 - 2.5e5));
+    // 15 ms later (less than two periods): an ordinary period, BR = 1000 B, BI = 2500 B.
+    r.on_packet(ms(115), &mut p, port(0, 13_000));
+    assert!(close(r.available().unwrap(), 1.25e6 - 3500.0 / 0.015));
+}

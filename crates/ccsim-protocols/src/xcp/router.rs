@@ -20,10 +20,12 @@
 //!
 //! CHOICE: no timers. An interval ends at the first packet offered at or after its end; the
 //! decision then uses the interval's real length T (input rate y / T; the sums scaled by d / T
-//! to predict the next interval of length d). The next interval starts at that packet. After an
-//! idle gap of at least one whole interval, the intervals a timer would have run in between saw
-//! no traffic: the decision is that of an empty interval (input 0, no packets to share feedback
-//! among, so xi_p = xi_n = 0 for one interval) and d is kept.
+//! to predict the next interval of length d). The next interval starts at that packet. When a
+//! timer would have run at least one whole interval with no packet at all (the packet comes at
+//! or after the interval's end plus the d that interval's packets give), the port is idle and
+//! returns to the state of a new port: ns-2.35's `Te_timeout` leaves exactly that state after
+//! an interval without traffic (Cp = Cn = 0, residues 0, Te = `INITIAL_Te_VALUE`), and so a
+//! transfer that meets no other traffic on an idle path runs as on an empty network.
 //! CHOICE: feedback is computed when the packet is offered to the port (the engine's hook runs
 //! before the queue), not at its departure as in Appendix A; the decision it uses is the same,
 //! but a packet the queue then drops has used up its share of the residues.
@@ -258,6 +260,9 @@ impl XcpRouter {
     /// if it is over, and lower the packet's H_feedback if it is XCP data.
     pub fn on_packet(&mut self, now: SimTime, pkt: &mut Packet<Hdr>, port: XcpPort) {
         let before = port.bytes_offered.saturating_sub(u64::from(pkt.size));
+        if self.started && self.idle_at(now) {
+            self.restart(now);
+        }
         if !self.started {
             self.started = true;
             self.open_interval(now, before);
@@ -342,20 +347,38 @@ impl XcpRouter {
         );
     }
 
+    /// The control interval the current interval's packets give (d kept if none had an RTT).
+    fn next_interval(&self) -> f64 {
+        if self.sum_rtt_s_cwnd > 0.0 {
+            (self.sum_rtt2_s_cwnd / self.sum_rtt_s_cwnd).max(self.cfg.min_interval.as_secs_f64())
+        } else {
+            self.d
+        }
+    }
+
+    /// Whether a timer would have run a whole interval without a packet before `now`: the
+    /// current interval ends at `interval_end`, the next one d later.
+    fn idle_at(&self, now: SimTime) -> bool {
+        now >= self.interval_end + dur_from_secs(self.next_interval())
+    }
+
+    /// Back to the state of a new port (see the module docs), before the packet at `now`.
+    fn restart(&mut self, now: SimTime) {
+        let intervals = self.intervals + 1;
+        *self = XcpRouter::new(self.cfg);
+        self.intervals = intervals;
+        self.decision = XcpDecision {
+            at: now,
+            d: self.d,
+            ..XcpDecision::default()
+        };
+    }
+
     fn end_interval(&mut self, now: SimTime, offered_before: u64, port: XcpPort) {
-        let idle = now >= self.interval_end + dur_from_secs(self.d);
         let input = offered_before.saturating_sub(self.offered_mark);
         let sums = (self.sum_rtt_s_cwnd, self.sum_rtt2_s_cwnd, self.sum_s);
-        if idle {
-            // The interval that ended at interval_end, with its packets; then the empty ones
-            // since, which keep its xi_p and xi_n.
-            let d = self.d;
-            self.decide(now, d, input, sums, port);
-            self.decide(now, self.d, 0, (0.0, 0.0, 0.0), port);
-        } else {
-            let measured = (now - self.interval_start).as_secs_f64();
-            self.decide(now, measured, input, sums, port);
-        }
+        let measured = (now - self.interval_start).as_secs_f64();
+        self.decide(now, measured, input, sums, port);
         self.intervals += 1;
         self.open_interval(now, offered_before);
     }

@@ -287,22 +287,56 @@ fn a_router_never_raises_h_feedback() {
 }
 
 #[test]
-fn after_an_idle_gap_the_decision_is_an_empty_intervals_keeping_the_last_estimate() {
+fn after_a_whole_idle_interval_the_port_is_a_new_port_again() {
+    // ns-2.35's Te_timeout after an interval without traffic: Cp = Cn = 0, residues 0,
+    // Te = INITIAL_Te_VALUE (50 ms). A port that has seen traffic and then a second of silence
+    // must treat the next packets exactly as a port that never saw any.
+    let mut used = XcpRouter::new(XcpRouterConfig::paper());
+    let mut port = Port::new(16_000_000, 0);
+    one_flow_first_interval(&mut used, &mut port, 1.0);
+    assert!(
+        used.decision().xi_p > 0.0,
+        "the first interval gave an estimate"
+    );
+    let mut fresh = XcpRouter::new(XcpRouterConfig::paper());
+    let mut fresh_port = Port::new(16_000_000, 0);
+    // Silence for a second (ten intervals of 100 ms), then the same packets to both, shifted.
+    let mut given = 0.0;
+    for k in 0..200_u32 {
+        let t = f64::from(k) * 1.0;
+        let a = port.offer(&mut used, ms(1050.0 + t), data(50_000, 100_000, f32::MAX));
+        let b = fresh_port.offer(&mut fresh, ms(t), data(50_000, 100_000, f32::MAX));
+        assert_eq!(feedback_of(&a), feedback_of(&b), "packet {k}");
+        if k < 50 {
+            assert_eq!(
+                feedback_of(&a),
+                0.0,
+                "a new port gives nothing in its first 50 ms"
+            );
+        }
+        given += f64::from(feedback_of(&a));
+    }
+    // Half the capacity is spare: once the first interval ends, the port hands out increase.
+    assert!(given > 0.0, "{given}");
+    assert!(close(used.interval(), fresh.interval()));
+}
+
+#[test]
+fn a_gap_shorter_than_the_interval_its_packets_give_is_not_idle() {
+    // The first interval is 50 ms, but its packets say d = 320 ms: a packet 300 ms later
+    // closes that interval late (a timer would have run [50, 370) with it) and the port keeps
+    // its estimate instead of starting over.
     let mut r = XcpRouter::new(XcpRouterConfig::paper());
-    let mut port = Port::new(8_000_000, 0);
-    one_flow_first_interval(&mut r, &mut port, 1.0);
-    // Silence for a second (ten intervals of 100 ms), then one packet.
-    let out = port.offer(&mut r, ms(1050.0), data(50_000, 100_000, 7.0));
-    let d = *r.decision();
-    assert_eq!(d.input_bytes, 0);
-    assert!(close(d.spare, 1e6));
-    assert!(close(d.phi, 0.4 * 0.1 * 1e6));
-    // xi_p and xi_n are those the interval with the packets gave (its sums); the empty
-    // intervals since have none to estimate from.
-    assert!(d.xi_p > 0.0, "{}", d.xi_p);
-    // The router would give more than the sender asked for (7 B): the request stands.
-    assert_eq!(feedback_of(&out), 7.0);
-    assert!(close(r.interval(), 0.1), "d is kept");
+    let mut port = Port::new(1_000_000_000, 0);
+    port.offer(&mut r, ms(0.0), data(2_000, 320_000, f32::MAX));
+    let out = port.offer(&mut r, ms(300.0), data(2_000, 320_000, f32::MAX));
+    assert_eq!(r.intervals(), 1);
+    assert!(close(r.interval(), 0.32), "{}", r.interval());
+    assert!(feedback_of(&out) > 0.0);
+    // 2 d later with nothing in between: idle, a new port (d back to 50 ms, no feedback).
+    let out = port.offer(&mut r, ms(300.0 + 650.0), data(2_000, 320_000, f32::MAX));
+    assert!(close(r.interval(), 0.05), "{}", r.interval());
+    assert_eq!(feedback_of(&out), 0.0);
 }
 
 #[test]
