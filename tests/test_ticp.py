@@ -3,13 +3,15 @@ against the paper's bands."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import assert_every_check_listed, judge_check
 
 import ccsim
-from ccsim.experiments import REGISTRY
+from ccsim.experiments import REGISTRY, ExperimentReport
 
 
 def two_bins(**options: object) -> ccsim.Scenario:
@@ -65,29 +67,110 @@ def test_a_misspelt_option_names_its_path() -> None:
     assert "broadcast" in str(e.value)
 
 
-# Experiments whose every check reproduces, and those where some do not (see
-# docs/experiments.md): a strict xfail turns into a failure the day they reproduce.
-REPRODUCED = ["ticp-fwd", "ticp-rev", "ticp-udp-fwd", "ticp-udp-rev", "ticp-tcp-fwd"]
-NOT_YET = {
-    "ticp-tcp-rev": "TICP with RS = 10 gets 2.5 to 7.5 times the TCP rate, under the band's 3 in some bins",
-    "ticp-tcp-rev-fair": "with RS = 10 and 100 B reports TICP takes 1.5 to 1.9 times an equal share beside reverse TCP",
-    "ticp-two": "the reverse-direction sessions are unequal (0.4 to 1.6 of half) while they share bins 1 and 2",
+# --- the experiments' quick variants against the paper, check by check ---------------------------
+
+def _bins(*names: str) -> set[str]:
+    return {name.format(i=i) for name in names for i in range(1, 6)}
+
+
+#: Every check of every TICP experiment, by the start of its name (docs/experiments.md, TICP).
+CHECKS: dict[str, set[str]] = {
+    "ticp-fwd": {"every report collected", "session duration / ideal", *_bins("bin {i} request rate / b_{i}")},
+    "ticp-rev": {"every report collected", "session duration / ideal", *_bins("bin {i} report rate / b_{i}")},
+    "ticp-udp-fwd": {f"{k}: every report collected" for k in ("cbr", "poisson")}
+    | _bins("cbr: bin {i} request rate / available", "poisson: bin {i} request rate / available"),
+    "ticp-udp-rev": {"cbr: every report collected", "poisson: every report collected", "cbr: session duration / ideal",
+                     "poisson: session duration / ideal at the measured available rate"}
+    | _bins("cbr: bin {i} report rate / available", "poisson: bin {i} report rate / available"),
+    "ticp-tcp-fwd": {"rs1: every report collected"} | _bins("rs1: bin {i} TICP / equal share",
+                                                            "rs1: bin {i} TCP / equal share"),
+    "ticp-tcp-rev": {"rs10: every report collected"} | _bins("bin {i}: TICP / TCP rate"),
+    "ticp-tcp-rev-fair": {"rs1-1000B: every report collected", "rs10-100B: every report collected",
+                          "duration with 100 B reports / with 1000 B"}
+    | _bins(*(f"{k}: bin {{i}} {who} / equal share" for k in ("rs1-1000B", "rs10-100B") for who in ("TICP", "TCP"))),
+    "ticp-two": {f"{d}: {s}: every report collected" for d in ("fwd", "rev") for s in ("first", "second")}
+    | _bins(*(f"{d}: bin {{i}} {s} / half of b_{{i}}" for d in ("fwd", "rev") for s in ("first", "second"))),
 }
 
+# The checks that do not reproduce, each a strict xfail with its measured value (quick variant,
+# seed 1) and the cause recorded in docs/experiments.md (TICP, "What we see where the paper is not
+# reproduced"): one turns into a failure the day it reproduces. Every other check is asserted.
+RS10_BURSTS = ("RS = 10 with 100 B reports: each request makes ten 100 B reports leave one node at the same "
+               "instant, the bursts take half of the 20 packet slots and the reverse TCP loses whole windows "
+               "(docs/experiments.md, TICP; not yet resolved)")
+BACKS_OFF = ("the collector halves when more than RS reports of a timer period are missing, where ten TCP flows "
+             "halve independently: it backs off more than ten flows, more at the longer round trips of bins 3 "
+             "and 4 (docs/experiments.md, TICP; not yet resolved)")
+LATE_JOIN = ("the second session joins bin 1 in slow start 5 s after the first; two windows that halve on the "
+             "same losses converge slowly and the overlap in bins 1 and 2 is too short for them to meet "
+             "(docs/experiments.md, TICP; not yet resolved)")
+NOT_YET: dict[tuple[str, str], str] = {
+    ("ticp-tcp-rev", "bin 3: TICP / TCP rate"): f"2.52 (band: at least 3): {BACKS_OFF}",
+    ("ticp-tcp-rev", "bin 4: TICP / TCP rate"): f"2.69 (band: at least 3): {BACKS_OFF}",
+    # Hidden until now by the whole-experiment xfail (docs/experiments.md still says "TCP 0.73-0.89,
+    # reproduced" for RS = 1): cause measured by a run of the same spec, see
+    # test_the_rs1_bin_1_tcp_share_is_held_down_by_ticps_start below.
+    ("ticp-tcp-rev-fair", "rs1-1000B: bin 1 TCP / equal share"):
+        "0.668 (band [0.7, 1.3]): bin 1's 20 samples open with TICP's slow start, which holds the reverse TCP "
+        "at 0.03-0.51 of an equal share for 4 s; without those first 5 s the median is 0.77",
+    **{("ticp-tcp-rev-fair", f"rs10-100B: bin {i} TICP / equal share"): f"{v} (band [0.7, 1.3]): {RS10_BURSTS}"
+       for i, v in ((1, 1.86), (2, 1.93), (3, 1.91), (4, 1.77), (5, 1.52))},
+    **{("ticp-tcp-rev-fair", f"rs10-100B: bin {i} TCP / equal share"): f"{v} (band [0.7, 1.3]): {RS10_BURSTS}"
+       for i, v in ((1, 0.12), (2, 0.22), (3, 0.26), (5, 0.15))},
+    ("ticp-two", "rev: bin 1 first / half of b_1"): f"1.55 (band [0.75, 1.25]): {LATE_JOIN}",
+    ("ticp-two", "rev: bin 1 second / half of b_1"): f"0.42 (band [0.75, 1.25]): {LATE_JOIN}",
+    ("ticp-two", "rev: bin 2 first / half of b_2"): f"0.62 (band [0.75, 1.25]): {LATE_JOIN}",
+    ("ticp-two", "rev: bin 2 second / half of b_2"): f"1.37 (band [0.75, 1.25]): {LATE_JOIN}",
+}
+ALL = {(name, check) for name, checks in CHECKS.items() for check in checks}
 
-@pytest.mark.parametrize("name", REPRODUCED + sorted(NOT_YET))
-def test_quick_experiment_against_the_paper(name: str, tmp_path: Path) -> None:
-    report = REGISTRY[name].run(tmp_path, quick=True, jobs=2)
-    collected = [c for c in report.checks if "collect" in c.name]
-    assert collected and all(c.passed for c in collected)
-    failed = [f"{c.name}: {c.measured:.3g} not in [{c.low}, {c.high}]" for c in report.checks if not c.passed]
+
+@cache
+def quick_report(name: str, out: str) -> ExperimentReport:
+    # Each full run takes under a second: the quick variant is the full experiment.
+    return REGISTRY[name].run(Path(out), quick=True, jobs=2)
+
+
+@pytest.fixture(scope="module")
+def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("ticp")
+
+
+@pytest.mark.parametrize("name,check", sorted(ALL))
+def test_quick_ticp_experiment_check(name: str, check: str, out_dir: Path) -> None:
+    judge_check(quick_report(name, str(out_dir / name)), name, check, NOT_YET)
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_every_check_is_listed_and_every_figure_written(name: str, out_dir: Path) -> None:
+    report = quick_report(name, str(out_dir / name))
+    assert len(report.checks) == len(CHECKS[name])
+    assert_every_check_listed(report, name, ALL)
+    assert set(NOT_YET) <= ALL
     assert report.figures and all(f.exists() for f in report.figures)
-    if name in NOT_YET:
-        if not failed:
-            pytest.fail(f"{name} now reproduces: move it to REPRODUCED")
-        pytest.xfail(NOT_YET[name])
-    assert not failed, failed
 
 
 def test_every_ticp_experiment_is_registered() -> None:
-    assert {n for n in REGISTRY if n.startswith("ticp")} == set(REPRODUCED) | set(NOT_YET)
+    assert {n for n in REGISTRY if n.startswith("ticp")} == set(CHECKS)
+
+
+def test_the_rs1_bin_1_tcp_share_is_held_down_by_ticps_start(out_dir: Path) -> None:
+    """The cause of ("ticp-tcp-rev-fair", "rs1-1000B: bin 1 TCP / equal share") failing, measured
+    on the experiment's own run: the first seconds of bin 1's window are TICP's slow start (TICP
+    well above, TCP well below an equal share); the same median without them is in the band,
+    and the later bins, which TICP enters already in congestion avoidance, are."""
+    from ccsim.experiments import ticp as t
+
+    n = t._n(True)
+    spec = t.topology_spec([t.session("ticp", n, 100, 1000, 1, start=100)],
+                           100 + 3 * t.ideal_duration(n, 1000, share=0.5), background="newreno", direction="rev")
+    res = ccsim.run(spec, progress=False)
+    window = t.bin_windows(res, "ticp")[1]
+    half = t.capacity_bps(1) / 2
+    rates = res.wide("rate")
+    tcp = rates["newreno1"][rates.index.isin(window)].to_numpy() / half
+    ticp = rates["ticp"][rates.index.isin(window)].to_numpy() / half
+    assert np.median(tcp) < 0.7  # the check's failure, on this run
+    start, rest = slice(1, 5), slice(5, None)  # the first sample is the session's first second
+    assert tcp[start].max() < 0.7 and ticp[start].min() > 1.3, (tcp[:6], ticp[:6])
+    assert 0.7 <= np.median(tcp[rest]) <= 1.3, tcp
