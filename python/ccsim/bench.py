@@ -3,7 +3,9 @@
 Engine benchmarks (`dumbbell-100`, ...) measure events per second with series off. The
 set-up benchmark `setup-100k` measures what surrounds the simulation for a large scenario:
 a dumbbell with 100 000 CBR flows of 1 kbit/s for 10 s (:func:`scale_toml`), timed as
-parse + validate + build, run, and writing the output files (no plots).
+parse + validate + build, run, and writing the output files (no plots). The plot benchmark
+`plots-20k` is the same scenario with 20 000 flows and per-flow series, written with its plots:
+its `plot_seconds` is drawing them (python/ccsim/plots.py), which must stay linear in the flows.
 """
 
 from __future__ import annotations
@@ -19,8 +21,11 @@ from typing import Any
 
 from . import _ccsim
 
-#: The set-up benchmarks and their flow counts.
-SETUP_BENCHMARKS = {"setup-100k": 100_000}
+#: The set-up benchmarks and their flow counts (the plot benchmark is one of them).
+SETUP_BENCHMARKS = {"setup-100k": 100_000, "plots-20k": 20_000}
+
+#: The set-up benchmarks that record every flow's series and write the plots too.
+PLOT_BENCHMARKS = frozenset({"plots-20k"})
 
 #: The large benchmarks (`ccsim bench --large`, or by name): the largest point of
 #: obp-parking-flows (seven 1 Gbit/s bottlenecks, RTT 80 ms, 1000 forward and 100 reverse FTP
@@ -45,10 +50,11 @@ def _current_rss_bytes() -> int:
         return 0
 
 
-def scale_toml(flows: int, *, hosts: bool = False) -> str:
+def scale_toml(flows: int, *, hosts: bool = False, per_flow_series: bool = False) -> str:
     """A TOML dumbbell (1 Gbit/s, 10 ms bottleneck) with ``flows`` CBR flows of 1 kbit/s for
     10 s, all between two hosts, or with ``hosts=True`` each between its own pair of hosts
-    (two access links per flow)."""
+    (two access links per flow); with ``per_flow_series`` every flow's rate is recorded (once a
+    second) besides the queues."""
     parts = ['[run]\nduration = "10s"\nseed = 1\n',
              '[[links]]\nbetween = ["r1", "r2"]\nrate = "1Gbps"\ndelay = "10ms"\nqueue = "1000p"\n']
     if not hosts:
@@ -60,16 +66,21 @@ def scale_toml(flows: int, *, hosts: bool = False) -> str:
             parts.append(f'[[links]]\nbetween = ["{src}", "r1"]\nrate = "10Mbps"\ndelay = "1ms"\n')
             parts.append(f'[[links]]\nbetween = ["r2", "{dst}"]\nrate = "10Mbps"\ndelay = "1ms"\n')
         parts.append(f'[[flows]]\nname = "f{i}"\nprotocol = "cbr"\nfrom = "{src}"\nto = "{dst}"\nrate = "1kbps"\n')
+    if per_flow_series:
+        parts.append('[output]\nper_flow_series = true\ninterval = "1s"\nseries = ["rate", "queue"]\n')
     return "\n".join(parts)
 
 
-def run_setup(flows: int, *, hosts: bool = False) -> dict[str, Any]:
-    """Time the phases around the simulation of :func:`scale_toml` in this process."""
+def run_setup(flows: int, *, hosts: bool = False, plots: bool = False) -> dict[str, Any]:
+    """Time the phases around the simulation of :func:`scale_toml` in this process; with
+    ``plots``, of the scenario with per-flow series, written with its plots (``write_seconds``
+    then includes ``plot_seconds``, the time :func:`ccsim.plots.plot_result` took, matplotlib's
+    import included)."""
     from .api import run
 
     with tempfile.TemporaryDirectory(prefix="ccsim-bench-") as d:
         path = Path(d) / "scale.toml"
-        path.write_text(scale_toml(flows, hosts=hosts))
+        path.write_text(scale_toml(flows, hosts=hosts, per_flow_series=plots))
         text = path.read_text()
         start = time.perf_counter()
         _ccsim.load_toml(text)  # what `ccsim validate` does: parse, validate, build
@@ -80,15 +91,25 @@ def run_setup(flows: int, *, hosts: bool = False) -> dict[str, Any]:
         start = time.perf_counter()
         out = res.write(Path(d) / "out", plots=False)
         write = time.perf_counter() - start
+        plot_seconds = None
+        if plots:  # what Result.write(plots=True) adds: the figures, drawn into the same folder
+            from .plots import plot_result
+
+            start = time.perf_counter()
+            plot_result(res, out)
+            plot_seconds = time.perf_counter() - start
+            write += plot_seconds
         sizes = {f.name: f.stat().st_size for f in sorted(out.iterdir()) if not f.name.startswith(".")}
+    name = f"plots-{flows // 1000}k" if plots else f"setup-{flows // 1000}k"
     return {
-        "name": f"setup-{flows // 1000}k" + ("-hosts" if hosts else ""),
+        "name": name + ("-hosts" if hosts else ""),
         "flows": flows,
         "toml_bytes": len(text),
         "setup_seconds": setup,
         "run_seconds": run_s,
         "sim_wall_seconds": res.overview["run"]["wall_seconds"],
         "write_seconds": write,
+        "plot_seconds": plot_seconds,
         "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
         "output_bytes": sizes,
     }
@@ -101,7 +122,7 @@ def run_one(name: str) -> dict[str, Any]:
     and libraries held before the run, so the difference is the simulation's own.
     """
     if name in SETUP_BENCHMARKS:
-        return run_setup(SETUP_BENCHMARKS[name])
+        return run_setup(SETUP_BENCHMARKS[name], plots=name in PLOT_BENCHMARKS)
     spec = json.dumps(large_spec(name)) if name in LARGE_BENCHMARKS else _ccsim.bench_spec(name)
     baseline = _current_rss_bytes()
     start = time.perf_counter()
@@ -137,7 +158,7 @@ def names(*, large: bool = False) -> list[str]:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 2 and sys.argv[1] == "setup":  # python -m ccsim.bench setup FLOWS [hosts]
-        print(json.dumps(run_setup(int(sys.argv[2]), hosts=sys.argv[3:] == ["hosts"])))
+    if len(sys.argv) > 2 and sys.argv[1] in ("setup", "plots"):  # python -m ccsim.bench setup|plots FLOWS [hosts]
+        print(json.dumps(run_setup(int(sys.argv[2]), hosts=sys.argv[3:] == ["hosts"], plots=sys.argv[1] == "plots")))
     else:
         print(json.dumps(run_one(sys.argv[1])))
