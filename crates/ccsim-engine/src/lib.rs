@@ -35,6 +35,6 @@ pub use red::{Red, RedConfig, RedConfigError, RedDecision};
 pub use routing::RouteMetric;
 pub use sim::{
     FlowStats, NodeId, NodeStats, Progress, Reroute, Sim, SimError, Snapshot, Stopped,
-    TopologyChange, TopologyEvent,
+    TopologyChange, TopologyEvent, WindowCounts,
 };
 pub use trace::{SeriesConfig, TraceBuf};

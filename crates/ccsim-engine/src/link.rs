@@ -163,6 +163,11 @@ pub struct LinkStats {
     pub ecn_marks: u64,
     /// Integral of the waiting-queue length over time, packet-nanoseconds.
     pub queue_integral: u128,
+    /// Nanoseconds spent serialising packets, counted when a transmission ends (or is cut
+    /// short by the link going down); [`Link::stats_at`] adds the transmission in progress.
+    /// Over any window this is at most the window's length, so the utilisation it gives is
+    /// at most 1.
+    pub busy_ns: u64,
 }
 
 impl LinkStats {
@@ -217,6 +222,8 @@ pub struct Link<H> {
     pub queue_bytes: u64,
     /// The packet being serialised.
     pub in_service: Option<u32>,
+    /// When its serialisation started, ns.
+    pub service_started_at: u64,
     /// Packets propagating: (arrival time, pool index), in arrival order.
     pub pipe: VecDeque<(u64, u32)>,
     /// Loss stream (present when `loss > 0`).
@@ -271,6 +278,7 @@ impl<H> Link<H> {
             queue: VecDeque::new(),
             queue_bytes: 0,
             in_service: None,
+            service_started_at: 0,
             pipe: VecDeque::new(),
             loss_rng,
             red,
@@ -307,6 +315,18 @@ impl<H> Link<H> {
         let dt = now - self.queue_changed_at;
         self.stats.queue_integral += u128::from(dt) * self.queue.len() as u128;
         self.queue_changed_at = now;
+    }
+
+    /// The counters as of `now`: the occupancy integral and the busy time accounted up to
+    /// `now`, the transmission in progress included.
+    #[must_use]
+    pub fn stats_at(&self, now: u64) -> LinkStats {
+        let mut stats = self.stats;
+        stats.queue_integral += u128::from(now - self.queue_changed_at) * self.queue.len() as u128;
+        if self.in_service.is_some() {
+            stats.busy_ns += now - self.service_started_at;
+        }
+        stats
     }
 
     /// The RED average queue length (as of the last arrival), for RED links.

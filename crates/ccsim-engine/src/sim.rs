@@ -83,6 +83,27 @@ pub struct FlowStats {
     pub control_sent: u64,
     /// Control packets dropped.
     pub control_dropped: u64,
+    /// The measurement window's counters: data packets sent at or after the warm-up's end
+    /// (every packet without a warm-up), counted when they are delivered, dropped or
+    /// replicated, whenever that happens. A packet belongs to the window of the instant it
+    /// was sent, on every side of the balance, so that over the window sent + replicated =
+    /// delivered + dropped + still in flight, as for the whole run.
+    pub window: WindowCounts,
+}
+
+/// A flow's data packets sent in the measurement window, by what became of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WindowCounts {
+    /// Delivered to their destination node.
+    pub delivered_packets: u64,
+    /// Their bytes.
+    pub delivered_bytes: u64,
+    /// Sum of their one-way delays, nanoseconds.
+    pub delivered_delay_ns: u128,
+    /// Dropped anywhere.
+    pub dropped_packets: u64,
+    /// Extra copies made of them by multicast replication.
+    pub replicated_packets: u64,
 }
 
 /// Counters taken at the end of the warm-up; summaries subtract them.
@@ -986,7 +1007,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 self.core.snapshot = Some(Snapshot {
                     at: now,
                     flows: self.core.flows.clone(),
-                    links: self.core.links.iter().map(|l| l.stats).collect(),
+                    links: self.core.links.iter().map(|l| l.stats_at(now)).collect(),
                     agents: self.agents.iter().map(Agent::stats).collect(),
                 });
             }
@@ -1011,10 +1032,17 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         self.core.release(idx);
         if pkt.header.is_data() {
             let now = self.core.now;
+            let in_window = pkt.sent_at.0 >= self.core.warmup_at;
             let f = &mut self.core.flows[pkt.flow.0 as usize];
+            let delay = u128::from(now - pkt.sent_at.0);
             f.delivered_packets += 1;
             f.delivered_bytes += u64::from(pkt.size);
-            f.delivered_delay_ns += u128::from(now - pkt.sent_at.0);
+            f.delivered_delay_ns += delay;
+            if in_window {
+                f.window.delivered_packets += 1;
+                f.window.delivered_bytes += u64::from(pkt.size);
+                f.window.delivered_delay_ns += delay;
+            }
         }
         let mut ctx = AgentCtx {
             core: &mut self.core,
@@ -1180,6 +1208,12 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     #[must_use]
     pub fn link_stats(&self, link: LinkId) -> &LinkStats {
         &self.core.links[link.0 as usize].stats
+    }
+    /// `link`'s counters as of now, the occupancy integral and the transmission in progress
+    /// accounted up to this instant (what the warm-up snapshot holds for its instant).
+    #[must_use]
+    pub fn link_stats_now(&self, link: LinkId) -> LinkStats {
+        self.core.links[link.0 as usize].stats_at(self.core.now)
     }
     /// Packets waiting in `link`'s queue now.
     #[must_use]
@@ -1471,6 +1505,7 @@ impl<H: Header> Core<H> {
         let pipe = std::mem::take(&mut link.pipe);
         link.stats.dropped_after_tx += pipe.len() as u64;
         if in_service.is_some() {
+            link.stats.busy_ns += now - link.service_started_at;
             if let Some(port) = link.red.as_deref_mut() {
                 port.red.on_idle(now);
             }
@@ -1690,9 +1725,13 @@ impl<H: Header> Core<H> {
             return self.drop_at_node(node, idx, DropReason::NoRoute);
         }
         let extra = (copies - 1) as u64;
-        let f = &mut self.flows[self.pool[idx as usize].flow.0 as usize];
-        if self.pool[idx as usize].header.is_data() {
+        let p = &self.pool[idx as usize];
+        let f = &mut self.flows[p.flow.0 as usize];
+        if p.header.is_data() {
             f.replicated_packets += extra;
+            if p.sent_at.0 >= self.warmup_at {
+                f.window.replicated_packets += extra;
+            }
         } else {
             f.control_sent += extra;
         }
@@ -1724,6 +1763,9 @@ impl<H: Header> Core<H> {
         let f = &mut self.flows[p.flow.0 as usize];
         if p.header.is_data() {
             f.dropped_packets += 1;
+            if p.sent_at.0 >= self.warmup_at {
+                f.window.dropped_packets += 1;
+            }
         } else {
             f.control_dropped += 1;
         }
@@ -1770,6 +1812,7 @@ impl<H: Header> Core<H> {
         let link = &mut self.links[l as usize];
         if link.in_service.is_none() {
             link.in_service = Some(idx);
+            link.service_started_at = now;
             if let Some(tap) = link.tap.as_deref_mut() {
                 tap.on_transmit(now, &self.pool[idx as usize]);
             }
@@ -1843,6 +1886,7 @@ impl<H: Header> Core<H> {
         let size = self.pool[idx as usize].size;
         link.stats.tx_packets += 1;
         link.stats.tx_bytes += u64::from(size);
+        link.stats.busy_ns += now - link.service_started_at;
         let arrival = now + link.config.delay.0;
         link.pipe.push_back((arrival, idx));
         if link.pipe.len() == 1 {
@@ -1854,6 +1898,7 @@ impl<H: Header> Core<H> {
             let next_size = self.pool[next as usize].size;
             link.queue_bytes -= u64::from(next_size);
             link.in_service = Some(next);
+            link.service_started_at = now;
             if let Some(tap) = link.tap.as_deref_mut() {
                 tap.on_transmit(now, &self.pool[next as usize]);
             }
@@ -1947,6 +1992,9 @@ impl<H: Header> Ctx<H> for AgentCtx<'_, H> {
         let f = &mut self.core.flows[pkt.flow.0 as usize];
         if pkt.header.is_data() {
             f.replicated_packets += 1;
+            if pkt.sent_at.0 >= self.core.warmup_at {
+                f.window.replicated_packets += 1;
+            }
         } else {
             f.control_sent += 1;
         }

@@ -21,11 +21,11 @@ pub struct FlowSummary {
     pub sent_packets: u64,
     /// Their bytes, headers included.
     pub sent_bytes: u64,
-    /// Data packets that reached the receiver.
+    /// Data packets sent in the window that reached the receiver.
     pub received_packets: u64,
     /// Their bytes, headers included.
     pub received_bytes: u64,
-    /// Data packets dropped in the network.
+    /// Data packets sent in the window and dropped in the network.
     pub lost_packets: u64,
     /// Data packets retransmitted.
     pub retransmitted_packets: u64,
@@ -37,14 +37,15 @@ pub struct FlowSummary {
     /// that its goodput is what the network gave it; a CBR or Poisson source or a finite
     /// transfer wants only so much, and is never counted as starved.
     pub greedy: bool,
-    /// Mean one-way delay of data packets delivered in the window, seconds.
+    /// Mean one-way delay of the data packets sent in the window and delivered, seconds.
     pub mean_delay_s: Option<f64>,
 }
 
 /// Per-link-direction results over the measurement window.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct LinkSummary {
-    /// Fraction of the window the link spent transmitting (bytes sent / capacity).
+    /// Fraction of the window the link spent transmitting: serialisation time within the
+    /// window (the transmissions in progress at its edges cut there) over its length.
     pub utilization: f64,
     /// Packets dropped, all reasons.
     pub drops: u64,
@@ -346,8 +347,12 @@ pub(crate) fn summarize(
         let arrived = |a: &AgentStats| a.app_bytes_delivered + a.app_bytes_held;
         let goodput = (arrived(&rs) - arrived(rs0)) as f64 * 8.0 / window_s;
         goodputs.push(goodput);
-        let received = fs.delivered_packets - f0.delivered_packets;
-        let delay_ns = fs.delivered_delay_ns - f0.delivered_delay_ns;
+        // Packets count in the window of the instant they were sent (docs/metrics.md): a
+        // packet sent before the warm-up's end and delivered or dropped after it counts
+        // nowhere, so received + lost <= sent in the window as over the whole run.
+        let window = &fs.window;
+        let received = window.delivered_packets;
+        let delay_ns = window.delivered_delay_ns;
         flows.insert(
             f.name.clone(),
             FlowSummary {
@@ -356,8 +361,8 @@ pub(crate) fn summarize(
                 sent_packets: fs.sent_packets - f0.sent_packets,
                 sent_bytes: fs.sent_bytes - f0.sent_bytes,
                 received_packets: received,
-                received_bytes: fs.delivered_bytes - f0.delivered_bytes,
-                lost_packets: fs.dropped_packets - f0.dropped_packets,
+                received_bytes: window.delivered_bytes,
+                lost_packets: window.dropped_packets,
                 retransmitted_packets: fs.retransmitted_packets - f0.retransmitted_packets,
                 timeouts: ss.timeouts - ss0.timeouts,
                 completion_time_s: ss.completed_at.map(|t| (t.0 - f.start.0 .0) as f64 / 1e9),
@@ -370,10 +375,9 @@ pub(crate) fn summarize(
     let mut links = BTreeMap::new();
     let mut tx_total = 0;
     for (name, id) in &built.links {
-        let ls = sim.link_stats(*id);
+        let ls = &sim.link_stats_now(*id);
         tx_total += ls.tx_packets;
         let l0 = snapshot.map_or(&zero_link, |sn| &sn.links[id.0 as usize]);
-        let rate = sim.link_config(*id).rate.bps() as f64;
         let drops_by_reason = DropReason::ALL
             .iter()
             .map(|r| (r.name(), ls.drops[*r as usize] - l0.drops[*r as usize]))
@@ -381,7 +385,7 @@ pub(crate) fn summarize(
         links.insert(
             name.clone(),
             LinkSummary {
-                utilization: (ls.tx_bytes - l0.tx_bytes) as f64 * 8.0 / (rate * window_s),
+                utilization: (ls.busy_ns - l0.busy_ns) as f64 / (end - start) as f64,
                 drops: ls.total_drops() - l0.total_drops(),
                 drops_by_reason,
                 mean_queue_packets: (ls.queue_integral - l0.queue_integral) as f64

@@ -1,7 +1,11 @@
-//! Property test: random valid scenarios (connected random topologies, every protocol,
-//! DropTail and RED queues, random loss, staggered starts) must keep both conservation laws
-//! (checked by `run`), stay within every link's capacity, and give the same summary bit for
-//! bit when run twice. A failure prints the generated spec.
+//! Property test: random valid scenarios (connected random topologies, every flow protocol,
+//! router-assisted ones included, DropTail and RED queues, random loss, staggered starts,
+//! random warm-ups, link failures with every rerouting mode, drop rules, web and voice
+//! generators, TICP and TCP-M sessions) must keep both conservation laws (checked by `run`),
+//! keep them in the measurement window too (received + lost <= sent for every flow), keep
+//! every link direction within its capacity by its own counters (utilisation <= 1, bytes sent
+//! in the window <= what the rate allows), and give the same summary bit for bit when run
+//! twice. A failure prints the generated spec.
 
 mod common;
 
@@ -10,7 +14,7 @@ use serde_json::{json, Value};
 
 const CASES: u64 = 200;
 
-const PROTOCOLS: [&str; 11] = [
+const PROTOCOLS: [&str; 13] = [
     "tahoe",
     "reno",
     "newreno",
@@ -22,6 +26,8 @@ const PROTOCOLS: [&str; 11] = [
     "tcp-friend",
     "cbraa",
     "primo",
+    "xcp",
+    "obp",
 ];
 
 fn pick<'a, T>(rng: &mut RngStream, xs: &'a [T]) -> &'a T {
@@ -103,12 +109,152 @@ fn random_spec(case: u64) -> Value {
             flow
         })
         .collect();
+    let two_nodes = |rng: &mut RngStream| {
+        let a = rng.below(nodes as u64) as usize;
+        (a, (a + 1 + rng.below(nodes as u64 - 1) as usize) % nodes)
+    };
+    let mut events = Vec::new();
+    if rng.bernoulli(0.3) {
+        let &(a, b) = pick(&mut rng, &edges);
+        let down = 200 + rng.below(2000);
+        events
+            .push(json!({"at": format!("{down}ms"), "link": [name(a), name(b)], "state": "down"}));
+        if rng.bernoulli(0.5) {
+            let up = down + 1 + rng.below(700);
+            events
+                .push(json!({"at": format!("{up}ms"), "link": [name(a), name(b)], "state": "up"}));
+        }
+    }
+    // A drop rule's link must lie on its flow's path: `with_drop_on_path` tries the links
+    // in turn, starting at a random one.
+    let mut drops = Vec::new();
+    if rng.bernoulli(0.2) {
+        let first = rng.below(2 * edges.len() as u64) as usize;
+        let candidates: Vec<String> = (0..2 * edges.len())
+            .map(|k| {
+                let (a, b) = edges[(first + k) % (2 * edges.len()) / 2];
+                if (first + k) % 2 == 0 {
+                    format!("{}->{}", name(a), name(b))
+                } else {
+                    format!("{}->{}", name(b), name(a))
+                }
+            })
+            .collect();
+        let flow = format!("f{}", rng.below(flows.len() as u64));
+        drops.push(json!({"flow": flow, "link": candidates[0],
+                          "seqs": [1, 2, 5 + rng.below(20)], "candidates": candidates}));
+    }
+    let mut traffic = Vec::new();
+    if rng.bernoulli(0.3) {
+        let (a, b) = two_nodes(&mut rng);
+        traffic.push(json!({"name": "web", "kind": "web",
+            "protocol": pick(&mut rng, &["newreno", "sack", "xcp", "obp"]),
+            "from": [name(a)], "to": [name(b)], "arrivals": 5.0, "mean_size": "20kB"}));
+    }
+    if rng.bernoulli(0.2) {
+        let (a, b) = two_nodes(&mut rng);
+        traffic.push(json!({"name": "calls", "kind": "voice", "from": [name(a)],
+                            "to": [name(b)], "count": 1 + rng.below(3)}));
+    }
+    let mut ticp = Vec::new();
+    if rng.bernoulli(0.1) {
+        let (a, b) = two_nodes(&mut rng);
+        ticp.push(
+            json!({"name": "census", "collector": name(a), "sources": {name(b): 30},
+            "delivery": pick(&mut rng, &["multicast", "unicast", "relay"])}),
+        );
+    }
+    let mut tcpm = Vec::new();
+    if nodes >= 3 && rng.bernoulli(0.1) {
+        let (a, b) = two_nodes(&mut rng);
+        let c = (0..nodes).find(|&c| c != a && c != b).expect("three nodes");
+        tcpm.push(
+            json!({"name": "m1", "source": name(a), "receivers": [name(b), name(c)],
+            "protocol": pick(&mut rng, &["reno", "vegas"]), "size": "50kB"}),
+        );
+    }
+    let reroute = *pick(&mut rng, &["static", "instant", "300ms"]);
+    // Warm-ups at any instant, most off the packet grid.
+    let warmup = if rng.bernoulli(0.25) {
+        "0s".to_string()
+    } else {
+        format!("{}ns", rng.below(2_800_000_000))
+    };
     json!({
-        "run": {"duration": "3s", "seed": case, "warmup": pick(&mut rng, &["0s", "1s"])},
+        "run": {"duration": "3s", "seed": case, "warmup": warmup, "reroute": reroute},
         "links": links,
         "flows": flows,
+        "events": events,
+        "drops": drops,
+        "traffic": traffic,
+        "ticp": ticp,
+        "tcpm": tcpm,
         "output": {"interval": "0.5s", "series": ["rate", "queue"]},
     })
+}
+
+/// The spec with its drop rule (if any) on a link of its flow's path: the first candidate
+/// the run accepts.
+fn with_drop_on_path(mut value: Value) -> (Value, ccsim_scenario::Spec) {
+    let candidates: Vec<Value> = value["drops"]
+        .get(0)
+        .and_then(|d| d.as_object())
+        .and_then(|d| d.get("candidates"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if let Some(d) = value["drops"].get_mut(0).and_then(Value::as_object_mut) {
+        d.remove("candidates");
+    }
+    for link in candidates {
+        value["drops"][0]["link"] = link;
+        let spec = ccsim_scenario::parse_spec_value(value.clone()).expect("generated spec");
+        match ccsim_scenario::check(&spec) {
+            Err(e) if e.to_string().contains("is not on the path") => continue,
+            _ => return (value, spec),
+        }
+    }
+    value["drops"] = json!([]);
+    let spec = ccsim_scenario::parse_spec_value(value.clone()).expect("generated spec");
+    (value, spec)
+}
+
+/// The measurement window's laws, from the counters themselves: every flow's received and
+/// lost packets are among those it sent in the window, and no link direction sent more than
+/// its rate allows (by its busy time, and by its byte counter with one packet of slack for the
+/// transmission in progress when the window opened).
+fn assert_window_laws(case: u64, outcome: &ccsim_scenario::RunOutcome, shown: &str) {
+    let summary = &outcome.summary;
+    for (name, f) in &summary.flows {
+        assert!(
+            f.received_packets + f.lost_packets <= f.sent_packets,
+            "case {case}: flow {name} received {} + lost {} > sent {} in the window; spec:\n{shown}",
+            f.received_packets,
+            f.lost_packets,
+            f.sent_packets
+        );
+    }
+    let sim = &outcome.built.sim;
+    let start = sim.warmup_snapshot().map_or(0, |s| s.at);
+    let window_s = (sim.now().as_nanos() - start) as f64 / 1e9;
+    for (name, id) in &outcome.built.links {
+        let l = &summary.links[name];
+        assert!(
+            (0.0..=1.0).contains(&l.utilization),
+            "case {case}: link {name} utilisation {}; spec:\n{shown}",
+            l.utilization
+        );
+        let sent = sim.link_stats(*id).tx_bytes
+            - sim
+                .warmup_snapshot()
+                .map_or(0, |s| s.links[id.0 as usize].tx_bytes);
+        let rate = sim.link_config(*id).rate.bps() as f64;
+        let largest = 1500.0 * 8.0;
+        assert!(
+            sent as f64 * 8.0 <= rate * window_s + largest,
+            "case {case}: link {name} sent {sent} B in {window_s} s at {rate} bit/s; spec:\n{shown}"
+        );
+    }
 }
 
 /// The summary without its wall-clock fields.
@@ -122,12 +268,11 @@ fn comparable(summary: &ccsim_scenario::summary::Summary) -> Value {
 #[test]
 fn random_scenarios_conserve_stay_within_capacity_and_repeat_bit_for_bit() {
     for case in 0..CASES {
-        let value = random_spec(case);
+        let (value, spec) = with_drop_on_path(random_spec(case));
         let shown = serde_json::to_string_pretty(&value).expect("json");
-        let spec = ccsim_scenario::parse_spec_value(value)
-            .unwrap_or_else(|e| panic!("case {case}: generated spec refused: {e}\n{shown}"));
         let first = std::panic::catch_unwind(|| common::run_spec(&spec))
             .unwrap_or_else(|_| panic!("case {case} failed; spec:\n{shown}"));
+        assert_window_laws(case, &first, &shown);
         let second = common::run_spec(&spec);
         assert_eq!(
             comparable(&first.summary),
