@@ -226,12 +226,19 @@ REPRODUCED = {
 # aggregate overshoots within a round trip and all cut together: a synchronised oscillation whose
 # troughs leave the link idle, deeper with more flows and longer RTTs. The traffic mix is not
 # the cause: without web, voice, streaming and reverse flows the 200 ms run gives 0.837 too.
-OSCILLATION = "OBP flows oscillate in lock step (see the comment above NOT_YET)"
+# Demonstrated, with these numbers, by tests/test_stated_causes.py (test_one_obp_flow_alone_holds_exactly_the_link,
+# test_obp_flows_alone_oscillate_in_lock_step_and_leave_the_link_idle, test_the_oscillation_deepens_with_more_flows_
+# and_longer_round_trips, test_the_traffic_mix_is_not_the_cause_of_obps_shortfall: forward 0.837 alone, 0.867 with
+# the quick mix).
+OSCILLATION = "OBP flows oscillate in lock step (see the comment above NOT_YET; tests/test_stated_causes.py)"
 # XCP's queue: the two-way traffic. Without the reverse FTP flows the obp-capacity runs hold
 # 4.9 % (10 Mbit/s), 0.5 % (40 Mbit/s) and 0.2 % (155 Mbit/s) forward; with FTP alone both ways
 # 39-56 %: the ACKs of each direction queue behind the other's data and come back in bursts
-# (docs/validation.md, XCP).
-TWO_WAY_XCP = "the two-way traffic (see the comment above NOT_YET)"
+# (docs/validation.md, XCP). Demonstrated by tests/test_stated_causes.py (test_xcps_queue_in_obp_capacity_is_the_
+# reverse_ftp_traffic: with the reverse FTP flows 27.4 % and 25.5 % of the buffer, both directions, without them
+# 2.5 % and 0.1 %; test_xcps_drops_come_with_the_reverse_ftp_traffic; test_xcp_is_held_below_full_at_200_ms_by_the_
+# reverse_ftp_traffic: forward 0.841 with them, 0.971 without).
+TWO_WAY_XCP = "the two-way traffic (see the comment above NOT_YET; tests/test_stated_causes.py)"
 # OBP's fairness among many flows drifts away: the same forward OBP flows on 100 Mbit/s, Jain's
 # index of their goodputs in successive 10 s windows (per-flow series): 50 flows started together
 # at 20 ms 0.974, 0.917, 0.845, 0.824, 0.785, 0.740 over 60 s (at 200 ms 0.996 to 0.976); 100
@@ -240,7 +247,10 @@ TWO_WAY_XCP = "the two-way traffic (see the comment above NOT_YET)"
 # expression (3)'s fairness fraction delta EP / sqrt(EP^2 + (Max.TR / 2)^2) is about 2 delta / n
 # (0.036 at n = 50) and the multiplicative increase and decrease keep the flows' ratios: MIMD with
 # a fairness term too weak at many flows to pull them together, faster at short RTTs (more steps).
-DRIFT = "OBP's fairness drifts with many flows (see the comment above NOT_YET)"
+# Demonstrated by tests/test_stated_causes.py (test_obp_fairness_among_fifty_flows_drifts_away_with_time,
+# test_the_drift_needs_many_flows_and_is_slower_at_long_round_trips); measured again there: 50 flows at 20 ms 0.977,
+# 0.910, 0.844, 0.791, 0.773, 0.745; at 200 ms 0.999 to 0.959; 20 flows at 20 ms at least 0.996 throughout.
+DRIFT = "OBP's fairness drifts with many flows (see the comment above NOT_YET; tests/test_stated_causes.py)"
 NOT_YET = {
     ("obp-jain", "RTT 20 ms: OBP Jain"): f"0.917 for 50 flows (10-20 s): {DRIFT}",
     ("obp-capacity", "10 Mbit/s: OBP utilisation"): f"0.888: {OSCILLATION}",
@@ -250,7 +260,8 @@ NOT_YET = {
     ("obp-capacity", "XCP drops over the sweep"):
         "0: our XCP drops nothing at 10 and 155 Mbit/s with this traffic; "
         "at 40 Mbit/s the same set-up drops 671 packets, all in the two-way ACK bursts (no drop without the "
-        "reverse FTP flows). The paper's XCP dropped at 100 Mb/s and below",
+        "reverse FTP flows; test_stated_causes.py::test_xcps_drops_come_with_the_reverse_ftp_traffic). The paper's "
+        "XCP dropped at 100 Mb/s and below",
     ("obp-rtt", "RTT 20 ms: OBP utilisation"): f"0.947: {OSCILLATION}",
     ("obp-rtt", "RTT 200 ms: OBP utilisation"): f"0.869: {OSCILLATION}",
     ("obp-rtt", "OBP utilisation, highest less lowest"): f"0.079: {OSCILLATION}, deeper at 200 ms than at 20 ms",

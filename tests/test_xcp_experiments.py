@@ -133,11 +133,12 @@ REPRODUCED = {
 }
 NOT_YET = {
     ("xcp-capacity", "10 Mbit/s: mean queue"):
-        "45 % of the buffer (mean of the two directions): the two-way traffic. In the same run the "
-        "forward direction holds 37.9 %, and 2.9 % when the 50 reverse flows are left out (45 Mbit/s: "
-        "23.0 % against 0.4 %): ACKs queued behind the other direction's data come back in bursts, the queue empties "
+        "38.1 % of the buffer (mean of the two directions; 45 % when this reason was first written): the two-way "
+        "traffic. In the same run the forward direction holds 37.7 %, and 2.1 % when the 50 reverse flows are left "
+        "out (45 Mbit/s: 24.1 % against 0.5 %; test_stated_causes.py::test_xcp_capacitys_queue_is_the_reverse_flows): "
+        "ACKs queued behind the other direction's data come back in bursts, the queue empties "
         "briefly each round trip so the persistent queue (its minimum) stays small, and the efficiency "
-        "controller keeps the windows where the mean queue is large",
+        "controller keeps the windows where the mean queue is large (this mechanism is not demonstrated by a test)",
 }
 
 
