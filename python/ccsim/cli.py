@@ -212,7 +212,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     cache = None if args.no_cache else ResultCache(args.cache)
     if not args.quiet and len(names) == 1:
         exp = REGISTRY[names[0]]
-        print(f"{exp.name}: {exp.title}{' (quick)' if args.quick else ''}", file=sys.stderr)
+        print(f"{exp.name}: {exp.title_for(args.quick)}{' (quick)' if args.quick else ''}", file=sys.stderr)
 
     def echo(line: str) -> None:
         print(line, flush=True)

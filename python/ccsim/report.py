@@ -690,13 +690,15 @@ def _explanation(e: Experiment, docs: list[_Section] | None, docs_where: Path, s
         return (f"<h3>{title}</h3><p>Neither docs/experiments.md nor docs/validation.md has a section "
                 f"on {_esc(e.name)}.</p>")
     where = f"docs/{sec.file}, section “{sec.heading}”"
+    quick = ("<p class=\"meta\">This is the quick variant: the heading above states the set-up it ran; the "
+             "docs' section describes the full experiment.</p>" if e.quick else "")
     if sec.key in shown:
         first = shown[sec.key]
         return (f'<h3>{title}</h3><p>See <a href="#_doc-{_esc(first)}">{_esc(where)}</a>, shown with '
-                f"{_esc(first)}.</p>")
+                f"{_esc(first)}.</p>{quick}")
     shown[sec.key] = e.name
     body = _render_markdown("\n".join(sec.lines[1:]), 3 - sec.level, sec.file)
-    return (f"<h3>{title}</h3><p class=\"meta\">From {_esc(where)}:</p>"
+    return (f"<h3>{title}</h3>{quick}<p class=\"meta\">From {_esc(where)}:</p>"
             f'<div class="doc" id="_doc-{_esc(e.name)}">\n{body}\n</div>')
 
 

@@ -175,7 +175,7 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
         outcome.checks = len(combined.checks)
         outcome.seconds = time.perf_counter() - start
         _write_json(tmp / "reproduce.json", {
-            "name": exp.name, "title": exp.title, "source": exp.source, "quick": quick,
+            "name": exp.name, "title": exp.title_for(quick), "source": exp.source, "quick": quick,
             "seeds": list(range(1, replicas + 1)), "run_seeds": sorted(outcome.seeds), "randomness": exp.randomness,
             "wall_seconds": round(outcome.seconds, 3), "run_seconds": round(outcome.run_seconds, 3),
             "runs": outcome.runs, "cache_hits": outcome.cache_hits,
@@ -194,7 +194,7 @@ def _failed(exp: Experiment, parent: Path, outcome: Outcome, quick: bool) -> Non
     tmp = Path(tempfile.mkdtemp(prefix=f".{exp.name}.tmp-", dir=parent))
     try:
         _write_json(tmp / "reproduce.json", {
-            "name": exp.name, "title": exp.title, "source": exp.source, "quick": quick, "seeds": [],
+            "name": exp.name, "title": exp.title_for(quick), "source": exp.source, "quick": quick, "seeds": [],
             "randomness": exp.randomness, "wall_seconds": round(outcome.seconds, 3), "runs": outcome.runs,
             "cache_hits": outcome.cache_hits, "spec_hashes": sorted(set(outcome.spec_hashes)), "figures": [],
             "status": "failed", "error": outcome.error, "verdict": "failed"})

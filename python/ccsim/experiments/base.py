@@ -218,7 +218,12 @@ class Experiment:
     """A named, parameterised recipe. Subclasses set the class attributes and ``run``."""
 
     name: str = ""
+    #: The set-up the full experiment runs, in a line (the report's heading and summary row).
     title: str = ""
+    #: The same line for the quick variant, where it runs another set-up than ``title`` states
+    #: (other rates, delays, counts): written beside the quick parameters it names, from them.
+    #: Empty when the quick variant runs what ``title`` says (only shorter, or the same).
+    quick_title: str = ""
     source: str = ""
     #: What makes the results depend on the seed ("web traffic", "random start times", ...); ""
     #: for an experiment whose results no seed changes (it then runs once).
@@ -226,6 +231,10 @@ class Experiment:
     #: Seed replicas of a full run, and of a quick run, when ``randomness`` is set.
     seeds: int = 5
     quick_seeds: int = 3
+
+    def title_for(self, quick: bool) -> str:
+        """The title of the variant that runs: ``quick_title`` in a quick run when it is set."""
+        return self.quick_title if quick and self.quick_title else self.title
 
     def default_seeds(self, quick: bool) -> int:
         """How many seed replicas ``reproduce`` runs unless told (``--seeds``)."""

@@ -235,7 +235,7 @@ class CbraaFair(Experiment):
 
 class CbraaRtt(Experiment):
     name = "cbraa-rtt"
-    title = "CBRAA with different round-trip times: one TCP (25 ms) and two CBRAA (25 ms, 100 ms)"
+    title = "CBRAA with different round-trip times: one TCP (25 ms one way) and two CBRAA (25 ms, 100 ms one way)"
     source = "003 Figure 6, section 4.3"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:

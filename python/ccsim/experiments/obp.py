@@ -402,6 +402,15 @@ def _window(duration: float, warmup: float) -> str:
     return f"{warmup:g}-{duration:g} s"
 
 
+def _ms_label(seconds: float) -> str:
+    return f"{seconds * 1e3:g} ms"
+
+
+def _and(items: list[str]) -> str:
+    """``a``; ``a and b``; ``a, b and c``: the values of a sweep in a title."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 # ---------------------------------------------------------------------------------------------
 # obp-capacity (Fig. 4)
 
@@ -426,6 +435,8 @@ def capacity_mix(capacity_bps: float, quick: bool) -> Mix:
 class ObpCapacity(Experiment):
     name = "obp-capacity"
     title = "OBP, XCP, Reno and SACK on one bottleneck of 10 Mbit/s to 2488 Mbit/s (RTT 100 ms)"
+    quick_title = (f"OBP, XCP, Reno and SACK on one bottleneck of {_and([_cap_label(c) for c in QUICK_CAPACITIES])} "
+                   f"(RTT {_ms_label(CAPACITY_RTT)})")
     source = "OBP paper section IV-A-1, Fig. 4"
     randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
     seeds = 3
@@ -514,6 +525,8 @@ def rtt_checks(report: ExperimentReport, sweep: Sweep, window: str, util_min: fl
 class ObpRtt(Experiment):
     name = "obp-rtt"
     title = "OBP, XCP, Reno and SACK on 1 Gbit/s with the RTT from 10 ms to 1 s"
+    quick_title = (f"OBP, XCP, Reno and SACK on {_cap_label(QUICK_CAPACITY)} with an RTT of "
+                   f"{_and([_ms_label(r) for r in QUICK_RTTS])}")
     source = "OBP paper section IV-A-2, Fig. 5"
     randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
     seeds = 3
@@ -554,6 +567,8 @@ def jain_mix(quick: bool) -> Mix:
 class ObpJain(Experiment):
     name = "obp-jain"
     title = "Jain's index of 50 flows started together on 1 Gbit/s, RTT 10 ms to 1 s"
+    quick_title = (f"Jain's index of {JAIN_FLOWS} flows started together on {_cap_label(QUICK_JAIN_CAPACITY)}, "
+                   f"RTT {_and([_ms_label(r) for r in QUICK_RTTS])}")
     source = "OBP paper section IV-A-3, Fig. 7"
     randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
 
@@ -621,6 +636,8 @@ def epoch_jain(rates: Any, n: int, gap: float) -> list[float]:
 class ObpConvergence(Experiment):
     name = "obp-convergence"
     title = "Flows arriving 200 s apart on 100 Mbit/s and 1 Gbit/s converge to equal shares"
+    quick_title = (f"{QUICK_CONVERGENCE_FLOWS} flows arriving {QUICK_GAP:g} s apart on "
+                   f"{_and([_cap_label(c) for c in QUICK_CONVERGENCE_CAPACITIES])} converge to equal shares")
     source = "OBP paper section IV-A-3, Fig. 6"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
@@ -721,6 +738,8 @@ def parking_checks(report: ExperimentReport, sweep: Sweep, label: Any, window: s
 class ObpParkingFlows(Experiment):
     name = "obp-parking-flows"
     title = "Seven bottlenecks of 1 Gbit/s (RTT 80 ms) with 1 to 1000 forward FTP flows"
+    quick_title = (f"Seven bottlenecks of {_cap_label(QUICK_CAPACITY)} (RTT {_ms_label(PARKING_RTT)}) with "
+                   f"{_and([str(n) for n in QUICK_PARKING_FLOWS])} forward FTP flows")
     source = "OBP paper section IV-B-1, Fig. 8"
     randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
     # CHOICE: one seed for the full run: one run of its 1000-flow point takes minutes.
@@ -748,6 +767,8 @@ class ObpParkingFlows(Experiment):
 class ObpParkingRtt(Experiment):
     name = "obp-parking-rtt"
     title = "Seven bottlenecks of 1 Gbit/s with the RTT from 10 ms to 1 s"
+    quick_title = (f"Seven bottlenecks of {_cap_label(QUICK_CAPACITY)} with an RTT of "
+                   f"{_and([_ms_label(r) for r in QUICK_RTTS])}")
     source = "OBP paper section IV-B-2, Fig. 9"
     randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
     # CHOICE: one seed for the full run: one seed of it takes 45 minutes at -j 2.
