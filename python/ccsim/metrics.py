@@ -4,7 +4,7 @@ diagram of section IV-D that shows them together.
 
 Each criterion is a percentage, higher is better: sending-rate stability and reception-rate
 stability (100 (1 - std / mean) of a flow's 1 s rate series, at least 0), goodput
-(100 (1 - loss rate)), occupancy (100 x bottleneck utilisation) and fairness (the lowest
+(100 (1 - loss rate)), occupancy (100 x bottleneck utilisation, not capped) and fairness (the lowest
 flow's share of the total throughput against the fair share 1/n). The mean queue at the
 bottleneck is reported beside them. The functions on numbers and arrays are the definitions;
 :func:`efficiency_criteria` applies them to a :class:`~ccsim.results.Result`. See
@@ -68,10 +68,16 @@ def goodput_criterion(sent_packets: float, lost_packets: float) -> float:
 
 
 def occupancy_criterion(utilization: float) -> float:
-    """100 x the bottleneck's utilisation (fraction of its capacity used), at most 100."""
-    if not utilization >= 0:
-        raise ValueError(f"utilisation must be a number >= 0, not {utilization}")
-    return min(100.0, 100.0 * utilization)
+    """100 x the bottleneck's utilisation (fraction of its capacity used).
+
+    CHOICE: not capped at 100. A link cannot carry more than its capacity, so a utilisation
+    above 1 is a counting error (e.g. a measurement window that counts a packet on one side of
+    its edge only), and it is shown as it is, above 100, rather than hidden by a cap; raising
+    would stop a whole sweep over a rounding in the last digits.
+    """
+    if not (utilization >= 0 and math.isfinite(utilization)):
+        raise ValueError(f"utilisation must be a finite number >= 0, not {utilization}")
+    return 100.0 * utilization
 
 
 def fairness_criterion(throughputs: npt.ArrayLike) -> float:
