@@ -220,7 +220,8 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     outcomes = reproduce([REGISTRY[n] for n in names], args.output, quick=args.quick, jobs=args.jobs,
                          seeds=args.seeds, cache=cache, scheduler=args.scheduler, progress=not args.quiet,
-                         keep_going=len(names) > 1, echo=None if len(names) == 1 else echo)
+                         keep_going=len(names) > 1, echo=None if len(names) == 1 else echo,
+                         include_machine=args.include_machine)
     if len(names) == 1:
         if not args.quiet:
             print((Path(args.output) / names[0] / "table.md").read_text().partition("\n\n")[2], end="")
@@ -348,6 +349,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--no-cache", action="store_true", help="run every spec, read and store nothing")
     e.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="run on a Dask cluster, e.g. tcp://host:8786 (default: the local cores)")
+    e.add_argument("--include-machine", action="store_true",
+                   help="record the host name, the full platform, the cache folder and the scheduler's host in "
+                        "reproduce.json and the report (left out by default: the report is written to be mailed)")
     e.add_argument("-q", "--quiet", action="store_true")
     e.set_defaults(func=_cmd_reproduce)
     _add_topology_parser(sub, common)

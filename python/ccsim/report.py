@@ -240,6 +240,9 @@ class Run:
     cache_hits: int
     interrupted: bool
     experiments: list[Experiment]
+    #: "default" or "given" (a cache was used, its folder not recorded), None (no cache, or a
+    #: file written before this field, whose ``cache_dir`` says).
+    cache: str | None = None
 
 
 def _read_run(out_dir: Path) -> Run:
@@ -266,6 +269,10 @@ def _read_run(out_dir: Path) -> Run:
         quick=f.flag("quick"), jobs=f.whole("jobs", null=True), scheduler=f.string("scheduler", null=True),
         cache_dir=f.string("cache_dir", null=True), runs=f.count("runs"), cache_hits=f.count("cache_hits"),
         interrupted=interrupted, experiments=[])
+    if "cache" in f.data:  # written since the cache folder is recorded only when asked
+        run.cache = f.string("cache", null=True)
+        if run.cache not in (None, "default", "given"):
+            f.fail("cache", 'expected "default", "given" or null', run.cache)
     for name in names:
         run.experiments.append(_read_experiment(out_dir, name, interrupted))
     return run
@@ -684,7 +691,7 @@ def _explanation(e: Experiment, docs: list[_Section] | None, docs_where: Path, s
         # CHOICE: without the docs the report says where they are rather than failing.
         return (f"<h3>{title}</h3><p>The explanations of claims that are not reproduced are written in "
                 f"docs/experiments.md and docs/validation.md of the ccsim source; they were not found here "
-                f"({_esc(docs_where)}).</p>")
+                f"({_esc(_shown_path(docs_where))}).</p>")
     sec = _doc_section(docs, e.name)
     if sec is None:
         return (f"<h3>{title}</h3><p>Neither docs/experiments.md nor docs/validation.md has a section "
@@ -739,6 +746,23 @@ def _experiment_section(e: Experiment, docs: list[_Section] | None, docs_where: 
     return "\n".join(out)
 
 
+def _cache_text(run: Run) -> str:
+    if run.cache_dir:
+        return run.cache_dir
+    if run.cache == "default":
+        return "the default folder (its path is not recorded without --include-machine)"
+    if run.cache == "given":
+        return "a folder given with --cache (its path is not recorded without --include-machine)"
+    return "none (--no-cache)"
+
+
+def _shown_path(path: Path) -> str:
+    """``path`` with the user's home folder written ``~``: the report names no user."""
+    from .reproduce import redact
+
+    return redact(str(path))
+
+
 def _metadata(run: Run) -> str:
     machine = ", ".join(f"{k} {v}" for k, v in run.machine.items())
     if run.scheduler:
@@ -748,7 +772,7 @@ def _metadata(run: Run) -> str:
     rows = [("ccsim version", run.version), ("build", run.build), ("commit", run.commit or "unknown"),
             ("machine", machine), ("started (UTC)", run.started_utc),
             ("wall time", _duration(run.wall_seconds)), ("variants", "quick" if run.quick else "full"),
-            ("ran on", where), ("cache", run.cache_dir or "none (--no-cache)"),
+            ("ran on", where), ("cache", _cache_text(run)),
             ("runs", f"{run.runs}, {run.cache_hits} from the cache"),
             ("interrupted", "yes" if run.interrupted else "no")]
     out = ['<section id="_run"><h2>Run metadata</h2><table class="run"><tbody>']

@@ -3,9 +3,11 @@ and write the report of what ran (``index.html``; python/ccsim/report.py).
 
 Layout of the output folder ``DIR`` (the report reads it; docs/experiments.md, The report):
 
-- ``DIR/reproduce.json``: the invocation: ccsim's version, build and commit, the machine, the
-  start, the wall time, quick or full, jobs, scheduler, cache, runs and cache hits, and the
-  experiments in order.
+- ``DIR/reproduce.json``: the invocation: ccsim's version, build and commit, the machine (its
+  operating system, architecture, Python and cores), the start, the wall time, quick or full,
+  jobs, whether a scheduler and which cache were used, runs and cache hits, and the experiments in
+  order. The host name, the full platform string, the cache folder and the scheduler's host
+  only with ``include_machine`` (``--include-machine``).
 - ``DIR/NAME/``: what the experiment writes (figures, per-run folders), replaced whole on each
   run; ``table.json`` and ``table.md`` hold the checks combined over the seed replicas (mean,
   95 % interval, verdict); ``reproduce.json`` the experiment's metadata (seeds, runs, cache hits,
@@ -13,13 +15,21 @@ Layout of the output folder ``DIR`` (the report reads it; docs/experiments.md, T
 
 CHOICE: index.html covers the experiments of the invocation that wrote it, not every folder in
 ``DIR``: a report never mixes runs of two ccsim builds.
+
+CHOICE: what identifies a user or a machine (the host name, the kernel release in the platform
+string, the cache folder's path, the scheduler's host, the home folder in an error message)
+is left out of ``DIR/reproduce.json`` as well as of the report unless ``include_machine`` asks
+for it: the report is rendered from that file (again by ``python -m ccsim.report DIR``), and the
+folder is what gets zipped, shared or committed; what is not recorded cannot leak.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import platform
+import re
 import shutil
 import socket
 import subprocess
@@ -30,6 +40,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from . import _ccsim
 from .cache import ResultCache, build_fingerprint
@@ -38,6 +49,9 @@ from .experiments.base import Experiment, ExperimentReport, combine
 from .results import (Result, atomic_write_text, prepare_output_dir, refuse_foreign_folder, replace_folder,
                       write_folder_manifest)
 from .sweep import sweep_options
+
+#: What ``reproduce.json`` says of a scheduler's host when it is left out.
+HOST_LEFT_OUT = "(host left out)"
 
 #: Files ``reproduce`` writes at the top of its output folder, listed in :data:`REPORT_MANIFEST`.
 TOP_FILES = ("index.html", "reproduce.json")
@@ -61,9 +75,67 @@ def git_commit() -> str | None:
     return commit + ("+modified" if dirty else "")
 
 
-def machine() -> dict[str, Any]:
-    return {"hostname": socket.gethostname(), "platform": platform.platform(), "python": platform.python_version(),
-            "cpus": os.cpu_count()}
+def machine(*, include: bool = False) -> dict[str, Any]:
+    """The machine as a run records it: the operating system and architecture ("Linux x86_64"),
+    Python's version and the number of cores; with ``include``, also the host name and the full
+    platform string (kernel release and C library)."""
+    if include:
+        return {"hostname": socket.gethostname(), "platform": platform.platform(),
+                "python": platform.python_version(), "cpus": os.cpu_count()}
+    return {"platform": f"{platform.system()} {platform.machine()}".strip() or "unknown",
+            "python": platform.python_version(), "cpus": os.cpu_count()}
+
+
+def redact(text: str) -> str:
+    """``text`` with the user's home folder written ``~`` (an error message that names a file)."""
+    try:
+        home = str(Path.home())
+    except (RuntimeError, KeyError):  # no home folder known
+        return text
+    if len(home.rstrip("/\\")) == 0:  # "/": no home folder to hide
+        return text
+    return re.sub(re.escape(home.rstrip("/\\")) + r"(?!\w)", "~", text)
+
+
+def shown_scheduler(scheduler: Any, *, include: bool) -> str | None:
+    """The scheduler as ``reproduce.json`` records it: its address (a ``distributed.Client`` by
+    its repr), with the host left out unless ``include`` or it is this machine's loopback
+    (``tcp://127.0.0.1:8786`` names no machine): ``tcp://(host left out):8786``."""
+    if scheduler is None:
+        return None
+    text = scheduler if isinstance(scheduler, str) else repr(scheduler)
+    if include:
+        return text
+    if not isinstance(scheduler, str):
+        return f"a distributed.Client ({HOST_LEFT_OUT})"
+    try:
+        parts = urlsplit(scheduler)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return HOST_LEFT_OUT
+    if host is not None and _loopback(host):
+        return text
+    if not parts.scheme:
+        return HOST_LEFT_OUT
+    return f"{parts.scheme}://{HOST_LEFT_OUT}" + (f":{port}" if port is not None else "")
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _cache_kind(cache: ResultCache | None) -> str | None:
+    """"default" for the default cache folder, "given" for another, None for no cache."""
+    if cache is None:
+        return None
+    from .cache import default_cache_dir
+
+    return "default" if cache.folder.resolve() == default_cache_dir().resolve() else "given"
 
 
 @dataclass
@@ -223,8 +295,11 @@ def _write_top(out: Path, name: str, text: str) -> None:
 def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, quick: bool = False,
               jobs: int | None = None, seeds: int | None = None, cache: ResultCache | None = None,
               scheduler: Any = None, progress: bool = True, report: bool = True,
-              keep_going: bool = True, echo: Any = None) -> list[Outcome]:
+              keep_going: bool = True, echo: Any = None, include_machine: bool = False) -> list[Outcome]:
     """Run ``experiments`` into ``output`` and write its ``reproduce.json`` and ``index.html``.
+
+    ``include_machine`` records the host name, the full platform string, the cache folder and
+    the scheduler's host, which are left out otherwise (docs/experiments.md, The report).
 
     ``seeds`` overrides every experiment's number of seed replicas. An experiment that fails
     (an internal error) is recorded as failed and the others go on when ``keep_going``. Ctrl-C
@@ -262,8 +337,9 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
             except Exception as e:  # noqa: BLE001 - one experiment's failure is recorded, the others run
                 if not keep_going:
                     raise
+                error = f"{type(e).__name__}: {e}".splitlines()[0]
                 outcome = Outcome(exp.name, status="failed", verdict="failed",
-                                  error=f"{type(e).__name__}: {e}".splitlines()[0])
+                                  error=error if include_machine else redact(error))
                 _failed(exp, parent, outcome, quick)
             outcomes.append(outcome)
             if echo is not None:
@@ -277,12 +353,13 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
             client.close()
         if outcomes or interrupted:
             meta = {"ccsim_version": _ccsim.__version__, "build": build_fingerprint(), "commit": git_commit(),
-                    "machine": machine(), "started_utc": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    "machine": machine(include=include_machine),
+                    "started_utc": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
                     "wall_seconds": round(time.perf_counter() - start, 3), "quick": quick, "jobs": jobs,
-                    "seeds": seeds, "scheduler": address if isinstance(address, str) or address is None
-                    else repr(address), "cache_dir": None if cache is None else str(cache.folder),
-                    "runs": bar.runs, "cache_hits": bar.hits, "interrupted": interrupted,
-                    "experiments": [o.name for o in outcomes]}
+                    "seeds": seeds, "scheduler": shown_scheduler(address, include=include_machine), "cache": _cache_kind(cache),
+                    "cache_dir": None if cache is None or not include_machine else str(cache.folder),
+                    "include_machine": include_machine, "runs": bar.runs, "cache_hits": bar.hits,
+                    "interrupted": interrupted, "experiments": [o.name for o in outcomes]}
             _write_top(parent, "reproduce.json", json.dumps(meta, indent=2) + "\n")
             if report and outcomes:
                 from .report import write_report
