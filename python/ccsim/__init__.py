@@ -4,6 +4,7 @@
 >>> res = ccsim.run("scenario.toml")          # or a dict, or a ccsim.Scenario
 >>> res.summary["flows"]["tcp1"]["goodput_bps"]
 >>> res.series("rate")                          # tidy pandas DataFrame
+>>> ccsim.tidy(ccsim.run_many(specs), params=["run.seed"])  # a sweep: a row per run and flow
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from __future__ import annotations
 from . import _ccsim
 from . import topology as topology  # networkx is imported only when a graph is built
 from .api import run
-from .errors import CcsimError, InternalError, SimulationError, SpecError
+from .errors import CcsimError, InternalError, SimulationError, SpecError, WriteError
 from .results import Result
 from .spec import Scenario, load, schema, validate
-from .sweep import run_many
+from .sweep import run_many, tidy
 
 __version__: str = _ccsim.__version__
 
@@ -29,6 +30,7 @@ __all__ = [
     "run",
     "run_many",
     "schema",
+    "tidy",
     "validate",
     "__version__",
 ]

@@ -3,7 +3,8 @@
 All three produce the same JSON-shaped document; validation happens once, in Rust. Before a
 dict crosses into Rust it is checked here for what JSON cannot say or Rust would misread: a NaN
 or infinite number, an integer beyond 64 bits, a value that is not plain data, nesting deeper
-than any spec has; each is a :class:`SpecError` naming its field path.
+than any spec has; each is a :class:`SpecError` naming its field path. A ``datetime.timedelta``
+is a duration wherever it stands (:func:`duration_text`).
 
 CHOICE: a ``str`` spec is always a file path, never TOML text. A string that names no file and
 looks like TOML (a newline, a leading ``[``, an ``=`` outside a ``.toml``/``.json`` name) is
@@ -17,6 +18,7 @@ import copy
 import json
 import math
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Union
 
@@ -24,6 +26,31 @@ from . import _ccsim
 from .errors import SpecError
 
 SpecLike = Union[str, os.PathLike[str], dict[str, Any], "Scenario"]
+#: A duration as the spec writes it ("20ms") or as a ``datetime.timedelta``.
+Duration = Union[str, timedelta]
+
+
+def duration_text(value: timedelta) -> str:
+    """``value`` as a spec duration, exactly, in the largest of s, ms and us that holds it whole
+    (``timedelta(milliseconds=1500)`` is ``"1500ms"``, ``timedelta(minutes=2)`` ``"120s"``).
+    A timedelta counts whole microseconds, so nothing is rounded. A negative one gives a
+    negative text ("-5s"), which validation refuses at its field, as it refuses that text."""
+    micros = (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds
+    for per, unit in ((1_000_000, "s"), (1_000, "ms")):
+        if micros % per == 0:
+            return f"{micros // per}{unit}"
+    return f"{micros}us"
+
+
+def _durations(value: Any) -> Any:
+    """``value`` with every timedelta in it (in dicts, lists and tuples) written as a duration."""
+    if isinstance(value, timedelta):
+        return duration_text(value)
+    if isinstance(value, dict):
+        return {k: _durations(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_durations(v) for v in value]
+    return value
 
 
 class Scenario:
@@ -33,10 +60,13 @@ class Scenario:
     ...      .link("s1", "r1", rate="100Mbps", delay="1ms", queue="100p")
     ...      .link("r1", "d1", rate="10Mbps", delay="20ms")
     ...      .flow("tcp1", "newreno", "s1", "d1"))
+
+    Every duration, here and in the options, may also be a ``datetime.timedelta``
+    (``delay=timedelta(milliseconds=20)``); :meth:`to_dict` writes it as the spec does ("20ms").
     """
 
-    def __init__(self, duration: str, seed: int = 1, warmup: str | None = None, routing: str | None = None,
-                 reroute: str | None = None) -> None:
+    def __init__(self, duration: Duration, seed: int = 1, warmup: Duration | None = None,
+                 routing: str | None = None, reroute: Duration | None = None) -> None:
         run: dict[str, Any] = {"duration": duration, "seed": seed}
         if warmup is not None:
             run["warmup"] = warmup
@@ -46,13 +76,20 @@ class Scenario:
             run["reroute"] = reroute
         self._spec: dict[str, Any] = {"run": run, "links": [], "flows": []}
 
-    def link(self, a: str, b: str, *, rate: str, delay: str, queue: str | None = None, loss: float | None = None) -> Scenario:
-        """Add a duplex link between nodes ``a`` and ``b`` (created by naming them)."""
+    def link(self, a: str, b: str, *, rate: str, delay: Duration, queue: str | dict[str, Any] | None = None,
+             loss: float | None = None, assist: bool | None = None) -> Scenario:
+        """Add a duplex link between nodes ``a`` and ``b`` (created by naming them): the TOML
+        keys of ``[[links]]`` (docs/scenarios.md). ``queue`` is a DropTail limit ("100p",
+        "20kB") or a RED table (``{"kind": "red", ...}``); ``loss`` the probability that a
+        packet is lost; ``assist=False`` leaves the headers of router-assisted protocols (XCP,
+        OBP) untouched on this link (partial deployment; default true)."""
         link: dict[str, Any] = {"between": [a, b], "rate": rate, "delay": delay}
         if queue is not None:
             link["queue"] = queue
         if loss is not None:
             link["loss"] = loss
+        if assist is not None:
+            link["assist"] = assist
         self._spec["links"].append(link)
         return self
 
@@ -102,7 +139,7 @@ class Scenario:
         self._spec.setdefault("drops", []).append({"flow": flow, "link": link, "seqs": list(seqs)})
         return self
 
-    def event(self, at: str, state: str, *, link: list[str] | tuple[str, str] | str | None = None,
+    def event(self, at: Duration, state: str, *, link: list[str] | tuple[str, str] | str | None = None,
               node: str | None = None) -> Scenario:
         """Schedule a failure or a repair: ``state`` "down" or "up" of a ``link`` (``("a", "c")``
         for both directions, ``"a->c"`` for one) or of a ``node``, at time ``at``."""
@@ -134,7 +171,7 @@ class Scenario:
         self._spec.setdefault("traffic", []).append(gen)
         return self
 
-    def output(self, *, interval: str | None = None, series: list[str] | str | None = None,
+    def output(self, *, interval: Duration | None = None, series: list[str] | str | None = None,
                trace: list[str] | str | None = None, pcap: list[str] | str | None = None,
                per_flow_series: bool | None = None) -> Scenario:
         """Choose the time series to record (a single name may be given as a string) and the
@@ -153,8 +190,9 @@ class Scenario:
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        """The spec as a plain dict (not yet validated)."""
-        return copy.deepcopy(self._spec)
+        """The spec as a plain dict (not yet validated), durations as text."""
+        result: dict[str, Any] = _durations(copy.deepcopy(self._spec))
+        return result
 
     def validate(self) -> dict[str, Any]:
         """Validate and return the canonical spec (defaults filled in)."""
@@ -220,6 +258,8 @@ def _plain_data(value: Any, path: str = "", depth: int = 0) -> Any:
         raise SpecError(f"nested more than {MAX_DEPTH} levels deep", where)
     if value is None or isinstance(value, (str, bool)):
         return value
+    if isinstance(value, timedelta):
+        return duration_text(value)
     if isinstance(value, int):
         if not -(2**63) <= value <= MAX_WHOLE:
             raise SpecError(f"expected a whole number from 0 to {MAX_WHOLE}, found {value}", where)

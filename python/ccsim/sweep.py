@@ -3,7 +3,7 @@ cache when one is given; results in input order.
 
 ``reproduce`` sets the sweep's options for every ``run_many`` an experiment makes
 (:func:`sweep_options`): the cache, the Dask scheduler, the seed replica and an observer of each
-finished run (its progress bar).
+finished run (its progress bar). :func:`tidy` turns a sweep's results into one DataFrame.
 """
 
 from __future__ import annotations
@@ -11,18 +11,22 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import os
+import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .api import run
 from .cache import ResultCache, cache_key, cacheable
 from .errors import InternalError, SpecError
 from .results import Result
 from .spec import SpecLike, validate
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _at(index: int, e: SpecError) -> SpecError:
@@ -151,6 +155,7 @@ def run_many(specs: Sequence[SpecLike], jobs: int | None = None, progress: bool 
     runs (done of total, cache hits, time left); a single run shows its own bar.
 
     >>> results = ccsim.run_many([dict(spec, run={**spec["run"], "seed": s}) for s in range(8)])
+    >>> ccsim.tidy(results, params=["run.seed"])  # one row per run and flow
     """
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise SpecError(f"must be a whole number of at least 1, found {jobs!r}", "jobs")
@@ -240,3 +245,104 @@ def _run_local(canonical: list[dict[str, Any]], pending: list[int], jobs: int | 
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def spec_value(spec: dict[str, Any], path: str) -> Any:
+    """The value at ``path`` ("run.seed", "links[1].rate") of a spec; ``KeyError`` naming the
+    path if it has none."""
+    value: Any = spec
+    for token in path.split("."):
+        m = re.fullmatch(r"([^\[\]]+)((?:\[\d+\])*)", token)
+        if m is None:
+            raise KeyError(path)
+        steps: list[str | int] = [m.group(1), *(int(i) for i in re.findall(r"\[(\d+)\]", m.group(2)))]
+        for step in steps:
+            if isinstance(step, str) and isinstance(value, dict) and step in value:
+                value = value[step]
+            elif isinstance(step, int) and isinstance(value, list) and step < len(value):
+                value = value[step]
+            else:
+                raise KeyError(path)
+    return value
+
+
+def _param_rows(results: Sequence[Result], params: Sequence[Mapping[str, Any]] | Sequence[str] | str | None
+                ) -> tuple[list[str], list[dict[str, Any]]]:
+    """The parameter columns and, per run, their values."""
+    if params is None:
+        return [], [{} for _ in results]
+    if isinstance(params, str):
+        params = [params]
+    if all(isinstance(p, str) for p in params):
+        paths = [str(p) for p in params]
+        rows: list[dict[str, Any]] = []
+        for i, result in enumerate(results):
+            row = {}
+            for j, path in enumerate(paths):
+                try:
+                    row[path] = spec_value(result.spec, path)
+                except KeyError:
+                    raise SpecError(f"results[{i}]'s spec has no {path!r} (a path such as \"run.seed\" or "
+                                    f"\"links[1].rate\")", f"params[{j}]") from None
+            rows.append(row)
+        return list(dict.fromkeys(paths)), rows
+    if all(isinstance(p, Mapping) for p in params):
+        if len(params) != len(results):
+            raise SpecError(f"expected one mapping per result ({len(results)}), found {len(params)}", "params")
+        mappings: list[dict[str, Any]] = [dict(p) for p in params if isinstance(p, Mapping)]
+        names: dict[str, None] = {}
+        for j, m in enumerate(mappings):
+            for k in m:
+                if not isinstance(k, str):
+                    raise SpecError(f"parameter names are strings, found {k!r}", f"params[{j}]")
+                names[k] = None
+        return list(names), mappings
+    kinds = sorted({type(p).__name__ for p in params})
+    raise SpecError(f"expected spec paths (str) or one mapping per result, found {', '.join(kinds)}", "params")
+
+
+def tidy(results: Sequence[Result], params: Sequence[Mapping[str, Any]] | Sequence[str] | str | None = None
+         ) -> pd.DataFrame:
+    """The results of a sweep as one tidy DataFrame: one row per run and flow.
+
+    The columns: ``run`` (the result's position in ``results``), the swept parameters, ``seed``
+    and ``spec_hash`` of the run, ``flow`` (its name), then every column of
+    :meth:`Result.flows` (``protocol``, ``goodput_bps``, ...; generated flows included, with their
+    ``generator``). ``params`` names the swept parameters, either as paths into each run's
+    canonical spec, each a column named by its path::
+
+        tidy(results, params=["run.seed", "links[1].rate"])
+
+    or as one mapping per result (the grid the specs were built from), whose keys become the
+    columns and may name anything (a key some mappings lack is None in the others' rows)::
+
+        grid = [{"n_flows": n, "buffer": b} for n in (2, 4, 8) for b in ("50p", "100p")]
+        tidy(ccsim.run_many([make(**g) for g in grid]), params=grid)
+
+    A parameter named ``run``, ``seed`` or ``spec_hash`` must equal the run's own (it is then
+    that column). A path that a run's spec does not have, mappings that do not match the results
+    one to one, or a parameter named like a flows' column is a :class:`ccsim.SpecError`.
+    """
+    import pandas as pd
+
+    names, rows = _param_rows(results, params)
+    own = [n for n in names if n not in ("run", "seed", "spec_hash")]
+    frames = []
+    for i, (result, row) in enumerate(zip(results, rows)):
+        fixed = {"run": i, "seed": result.seed, "spec_hash": result.spec_hash}
+        for name in names:
+            if name in fixed and row.get(name) != fixed[name]:
+                raise SpecError(f"a parameter named {name!r} must be the run's own {name}: results[{i}] has "
+                                f"{fixed[name]!r}, the parameter {row.get(name)!r}; rename it", "params")
+        flows = result.flows().reset_index().rename(columns={"name": "flow"})
+        clash = sorted(set(own) & ({"flow"} | set(flows.columns)))
+        if clash:
+            raise SpecError(f"a parameter named {clash[0]!r} would hide the flows' column of that name; rename it",
+                            "params")
+        head = {"run": i, **{n: row.get(n) for n in own}, "seed": result.seed, "spec_hash": result.spec_hash}
+        for k, (column, value) in enumerate(head.items()):
+            flows.insert(k, column, [value] * len(flows))
+        frames.append(flows)
+    if not frames:
+        return pd.DataFrame(columns=["run", *own, "seed", "spec_hash", "flow"])
+    return pd.concat(frames, ignore_index=True)
