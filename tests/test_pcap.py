@@ -215,3 +215,20 @@ def test_a_users_file_named_like_a_capture_is_refused_before_the_run(tmp_path: P
     proc = cli("run", str(scenario), "-o", str(out), "-q")
     assert proc.returncode == 2 and "s-d.pcap" in proc.stderr
     assert (out / "s-d.pcap").read_text() == "mine"
+
+
+def test_the_capture_covers_the_warm_up_and_tx_packets_only_the_window(tmp_path: Path) -> None:
+    # A warm-up changes what the summary counts, not what the run does: the capture is the same
+    # file, its records the whole run's transmissions (tx_packets without a warm-up), while
+    # tx_packets with a warm-up counts only the transmissions that ended in the window.
+    plain, a = run_with_pcap(scenario(), tmp_path / "plain")
+    warm_spec = scenario()
+    warm_spec["run"]["warmup"] = "1.5s"
+    warm, b = run_with_pcap(warm_spec, tmp_path / "warm")
+    for direction in a:
+        assert a[direction].read_bytes() == b[direction].read_bytes(), direction
+        records = len(tshark(b[direction]))
+        assert records == plain.summary["links"][direction]["tx_packets"], direction
+        window = warm.summary["links"][direction]["tx_packets"]
+        early = [r for r in tshark(b[direction]) if ns(r["frame.time_epoch"]) < 1_500_000_000]
+        assert window < records and len(early) - 1 <= records - window <= len(early), direction

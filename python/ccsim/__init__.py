@@ -26,6 +26,7 @@ __all__ = [
     "Scenario",
     "SimulationError",
     "SpecError",
+    "WriteError",
     "load",
     "run",
     "run_many",

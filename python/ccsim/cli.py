@@ -7,6 +7,7 @@ not reproduce, 130 interrupted. Errors are one line on stderr; `--traceback` sho
 from __future__ import annotations
 
 import argparse
+import signal
 import json
 import os
 import re
@@ -98,12 +99,26 @@ def _captures(path: str) -> set[str]:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from .api import run
-    from .results import check_output_dir, planned_names
+    from .results import LOCK, check_output_dir, output_lock, planned_names, prepare_output_dir
+    from .spec import validate
 
-    # A bad output folder fails before the simulation, not after.
-    check_output_dir(args.output, planned_names(plots=not args.no_plots, csv=args.csv) | _captures(args.scenario))
-    result = run(args.scenario, progress=not args.quiet)
-    out = result.write(args.output, plots=not args.no_plots, csv=args.csv)
+    # A bad output folder or spec fails before the simulation, not after; the folder is then
+    # held from before the run to the end of the write, so a second ccsim writing it refuses.
+    names = planned_names(plots=not args.no_plots, csv=args.csv) | _captures(args.scenario)
+    check_output_dir(args.output, names)
+    validate(args.scenario)
+    existed = Path(args.output).exists()
+    out = prepare_output_dir(args.output, names)
+    try:
+        with output_lock(out):
+            result = run(args.scenario, progress=not args.quiet)
+            out = result.write(out, plots=not args.no_plots, csv=args.csv)
+    except BaseException:
+        # Leave no trace of a run that wrote nothing: the folder ccsim made, and its lock.
+        if not existed and {p.name for p in out.iterdir()} <= {LOCK}:
+            (out / LOCK).unlink(missing_ok=True)
+            out.rmdir()
+        raise
     if not args.quiet:
         s = result.overview
         files = sorted(f.name for f in out.iterdir() if not f.name.startswith("."))
@@ -144,7 +159,11 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
     spec = validate(args.scenario)
     if args.print:
-        print(json.dumps(spec, indent=2))
+        from . import _ccsim
+
+        # Every key, defaults included: the canonical form the hash is taken of leaves the
+        # defaults out.
+        print(_ccsim.full_spec(json.dumps(spec)))
     elif not args.quiet:
         parts = [f"{len(spec['links'])} links", f"{len(spec['flows'])} flows"]
         for key, what in (("ticp", "TICP sessions"), ("tcpm", "TCP-M sessions"), ("traffic", "traffic generators"), ("events", "events")):
@@ -318,7 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="check a scenario file without running it", parents=[common])
     v.add_argument("scenario")
-    v.add_argument("--print", action="store_true", help="print the canonical spec (defaults filled in)")
+    v.add_argument("--print", action="store_true", help="print the whole spec, every key with its value (defaults included)")
     v.add_argument("-q", "--quiet", action="store_true")
     v.set_defaults(func=_cmd_validate)
 
@@ -413,8 +432,12 @@ def _add_topology_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     from . import _ccsim
 
-    _ccsim._install_abort_handler()  # a failed allocation ends in a ccsim line and status 1
-    args = build_parser().parse_args(argv)
+    try:
+        _ccsim._install_abort_handler()  # a failed allocation ends in a ccsim line and status 1
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:
+        print("ccsim: interrupted", file=sys.stderr)
+        return 130
     args.traceback = getattr(args, "traceback", False)
     if not args.traceback:
         # Rust prints a stack trace before aborting on a failed allocation when this is set.
@@ -440,6 +463,14 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"ccsim: {e}", file=sys.stderr)
         return 1
+    except OSError as e:
+        # The machine's refusal (a full disk, a forbidden folder), not a ccsim bug.
+        if args.traceback:
+            raise
+        from .errors import describe_os_error
+
+        print(f"ccsim: error: {describe_os_error(e, os.getcwd())}", file=sys.stderr)
+        return 1
     except Exception as e:  # noqa: BLE001 - the CLI's last line of defence
         if args.traceback:
             raise
@@ -449,8 +480,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry() -> Any:
-    sys.exit(main())
+    try:
+        code = main()
+    except KeyboardInterrupt:  # between main's own handlers, e.g. while it returns
+        print("ccsim: interrupted", file=sys.stderr)
+        code = 130
+    # The work is done and reported: a Ctrl-C from here on (flushing output, shutting the
+    # interpreter down) changes nothing, so it must not turn the status into death by SIGINT.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

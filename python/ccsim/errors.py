@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import re
+import shutil
+from pathlib import Path
+
 
 class CcsimError(Exception):
     """Base class of every ccsim error."""
@@ -46,3 +52,40 @@ class InternalError(CcsimError):
 
     def __str__(self) -> str:
         return self.message
+
+
+class WriteError(SimulationError):
+    """Results could not be written for a reason of the machine's, not ccsim's: a full disk,
+    a quota, a read-only or forbidden folder. The message says what happened and where; the
+    previous results in the folder are left as they were."""
+
+
+def describe_os_error(e: OSError, where: str | os.PathLike[str]) -> str:
+    """One line for an operating-system error met while writing into ``where``: what
+    happened, on which device or at which path (``e.filename`` when the system named one)."""
+    path = Path(e.filename) if isinstance(e.filename, (str, os.PathLike)) else Path(where)
+    code = e.errno
+    if code is None:  # the Rust writer's errors carry the code in their text: "(os error 28)"
+        found = re.search(r"\(os error (\d+)\)", str(e))
+        code = int(found.group(1)) if found else None
+    if code == errno.ENOSPC:
+        mount = _mount_point(path)
+        free = shutil.disk_usage(mount).free if mount.exists() else None
+        left = f", {free} bytes free" if free is not None else ""
+        return f"no space left on the device mounted at {mount} (writing {path}{left})"
+    what = {
+        errno.EDQUOT: "disk quota exceeded",
+        errno.EROFS: "read-only file system",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "operation not permitted",
+    }.get(code or -1, e.strerror or str(e))
+    return f"{what} at {path}"
+
+
+def _mount_point(path: Path) -> Path:
+    p = path.resolve() if path.exists() else path.absolute()
+    while not p.exists() and p != p.parent:
+        p = p.parent
+    while not os.path.ismount(p) and p != p.parent:
+        p = p.parent
+    return p

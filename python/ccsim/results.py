@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import _ccsim
-from .errors import InternalError, SpecError
+from .errors import InternalError, SpecError, WriteError, describe_os_error
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -204,7 +204,14 @@ class Result:
         """
         captures = {capture_file_name(d) for d in self.spec.get("output", {}).get("pcap", [])}
         out = prepare_output_dir(out_dir, planned_names(plots=plots, csv=csv) | captures)
-        tmp = Path(tempfile.mkdtemp(prefix=".ccsim-tmp-", dir=out))
+        with output_lock(out):
+            return self._write_locked(out, plots=plots, csv=csv)
+
+    def _write_locked(self, out: Path, *, plots: bool, csv: bool) -> Path:
+        try:
+            tmp = Path(tempfile.mkdtemp(prefix=".ccsim-tmp-", dir=out))
+        except OSError as e:
+            raise WriteError(f"results not written: {describe_os_error(e, out)}") from e
         try:
             names = list(self._data.write(str(tmp), csv))
             plot_error: Exception | None = None
@@ -219,8 +226,14 @@ class Result:
             refuse_foreign_files(out, names)
             (tmp / MANIFEST).write_text("".join(f"{n}\n" for n in sorted(names)))
             swap_in(out, tmp, names + [MANIFEST], previous_outputs(out) | {MANIFEST})
+        except OSError as e:
+            raise WriteError(f"results not written ({describe_os_error(e, out)}); the folder keeps "
+                             f"its previous results") from e
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(plot_error, OSError):
+            raise WriteError(f"the plots were not written ({describe_os_error(plot_error, out)}); "
+                             f"the data files were written to {out}") from plot_error
         if plot_error is not None:
             raise InternalError(f"internal error (please report): the plots failed "
                                 f"({type(plot_error).__name__}: {plot_error}); the data files were written "
@@ -311,7 +324,7 @@ def refuse_foreign_folder(folder: Path) -> None:
         listed = set()
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder).as_posix()
-        if rel != MANIFEST and not path.is_dir() and rel not in listed:
+        if rel not in (MANIFEST, LOCK) and not path.is_dir() and rel not in listed:
             raise _not_ours(path, folder)
 
 
@@ -397,6 +410,61 @@ def check_output_dir(out_dir: str | os.PathLike[str], names: set[str] | None = N
     if names and out.is_dir():
         refuse_foreign_files(out, names)
     return out
+
+
+#: The lock file of an output folder: held (``flock``) by the ccsim process writing the
+#: folder, from before its run to the end of its write, so that a second one refuses.
+LOCK = ".ccsim-lock"
+
+_held_locks: dict[Path, int] = {}
+_held_guard = threading.Lock()
+
+
+@contextmanager
+def output_lock(out: Path) -> Iterator[None]:
+    """Hold ``out``'s lock (the folder must exist) for the block: a second ccsim process
+    writing the same folder at once gets a SpecError naming the first one's pid. Re-entrant
+    within a process. The lock is the kernel's (``flock``), so a killed process holds none;
+    the lock file, written by ccsim, stays in the folder (holding the last holder's pid).
+    CHOICE: refuse rather than wait: a user who started two runs into one folder by mistake
+    learns it at once, and the first run's results are never replaced by the second's."""
+    key = out.resolve()
+    with _held_guard:
+        nested = key in _held_locks
+        if nested:
+            _held_locks[key] += 1
+    if nested:
+        try:
+            yield
+        finally:
+            with _held_guard:
+                _held_locks[key] -= 1
+        return
+    import fcntl
+
+    try:
+        fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise WriteError(f"cannot lock the output folder: {describe_os_error(e, out)}") from e
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+            who = f" (pid {holder})" if holder.isdigit() else ""
+            raise SpecError(f"another ccsim{who} is writing {out} now; wait for it to finish or choose "
+                            f"another folder", "output") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        with _held_guard:
+            _held_locks[key] = 1
+        try:
+            yield
+        finally:
+            with _held_guard:
+                del _held_locks[key]
+    finally:
+        os.close(fd)
 
 
 def prepare_output_dir(out_dir: str | os.PathLike[str], names: set[str] | None = None) -> Path:

@@ -121,7 +121,9 @@ def _ns(canonical: str) -> int:
 
 def format_duration(ns: int) -> str:
     """A whole number of nanoseconds in the largest unit that keeps it whole, as the scenario
-    validator's canonical form writes durations: ``57ms``, ``1500us``, ``0ns``."""
+    validator's canonical form writes durations: ``57ms``, ``1500us``, ``0s``."""
+    if ns == 0:
+        return "0s"
     for unit in ("s", "ms", "us"):
         if ns and ns % _NS_PER[unit] == 0:
             return f"{ns // _NS_PER[unit]}{unit}"

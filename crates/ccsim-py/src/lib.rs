@@ -38,6 +38,16 @@ fn validate(py: Python<'_>, spec_json: &str) -> PyResult<String> {
     .map_err(|e| to_pyerr(py, &e))
 }
 
+/// Validate a JSON spec; return its full form (every key, defaults included), pretty-printed.
+#[pyfunction]
+fn full_spec(py: Python<'_>, spec_json: &str) -> PyResult<String> {
+    guarded(|| {
+        parse_spec_json(spec_json).and_then(|s| ccsim_scenario::check(&s).map(|()| s.full_json()))
+    })
+    .map_err(|panic_message| internal_error(py, &panic_message))?
+    .map_err(|e| to_pyerr(py, &e))
+}
+
 /// Parse and validate a TOML scenario; return its canonical JSON.
 #[pyfunction]
 fn load_toml(py: Python<'_>, text: &str) -> PyResult<String> {
@@ -288,6 +298,7 @@ fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_class::<RunData>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(full_spec, m)?)?;
     m.add_function(wrap_pyfunction!(load_toml, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(bench_names, m)?)?;

@@ -86,8 +86,52 @@ pub(crate) mod strict {
             } else {
                 path
             };
-            ScenarioError::spec(path, e.into_inner().0)
+            let message = with_field_range(&path, e.into_inner().0);
+            ScenarioError::spec(path, message)
         })
+    }
+
+    /// The whole-number keys whose accepted range is narrower than their type's, as their
+    /// checks state it (the key, its least value, its greatest if bounded).
+    const COUNT_RANGES: &[(&str, u64, Option<u64>)] = &[
+        ("initial_window", 1, Some(100_000)),
+        ("max_window", 1, None),
+        ("count", 1, None),
+        ("rs", 1, None),
+        ("report_packets", 1, None),
+        ("probes", 1, Some(10)),
+        ("rcv_samples", 1, Some(4096)),
+        ("max_duplicate", 0, Some(1000)),
+        ("join_retries", 0, Some(100)),
+        ("path_retries", 0, Some(100)),
+    ];
+
+    /// A type error on a whole-number key states the key's own range, not its type's
+    /// ("from 1 to 100000" for `initial_window`, not "from 0 to 4294967295"), and the least
+    /// value the key accepts (TICP source counts: at least 1).
+    fn with_field_range(path: &str, message: String) -> String {
+        const TYPE_RANGE: &str = "a whole number from 0 to ";
+        let Some(at) = message.find(TYPE_RANGE) else {
+            return message;
+        };
+        let digits = message[at + TYPE_RANGE.len()..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .count();
+        let key = path.rsplit('.').next().unwrap_or(path);
+        let key = key.split('[').next().unwrap_or(key);
+        let range = if let Some(&(_, low, high)) = COUNT_RANGES.iter().find(|(k, ..)| *k == key) {
+            match high {
+                Some(high) => format!("a whole number from {low} to {high}"),
+                None => format!("a whole number, at least {low}"),
+            }
+        } else if path.contains(".sources.") {
+            "a whole number, at least 1".to_string()
+        } else {
+            return message;
+        };
+        let end = at + TYPE_RANGE.len() + digits;
+        format!("{}{range}{}", &message[..at], &message[end..])
     }
 
     /// A deserialization failure, already in the user's words.

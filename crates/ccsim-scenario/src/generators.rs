@@ -431,24 +431,9 @@ pub struct TrafficSummary {
     pub kind: &'static str,
     /// Flows started (web transfers, or voice and streaming sources).
     pub started: u64,
-    /// Web transfers completed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub completed: Option<u64>,
-    /// Mean completion time of the completed transfers, seconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mean_fct_s: Option<f64>,
-    /// Spread of their completion times, seconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fct_s: Option<Percentiles>,
-    /// Mean slowdown (completion time over that on an empty network).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mean_slowdown: Option<f64>,
-    /// Spread of the slowdowns.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub slowdown: Option<Percentiles>,
-    /// Application bytes of the transfers started.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bytes_started: Option<u64>,
+    /// Web generators only: their transfers' completion times and slowdowns.
+    #[serde(flatten)]
+    pub web: Option<WebTransfers>,
     /// Data packets sent.
     pub sent_packets: u64,
     /// Data packets that reached their receivers.
@@ -459,6 +444,24 @@ pub struct TrafficSummary {
     pub goodput_bps: f64,
     /// Mean one-way delay of the data packets delivered, seconds.
     pub mean_delay_s: Option<f64>,
+}
+
+/// A web generator's transfers. Every key is present for a web generator, `null` when no
+/// transfer completed (or none has a slowdown), so that a table of runs keeps its columns.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct WebTransfers {
+    /// Transfers completed.
+    pub completed: u64,
+    /// Mean completion time of the completed transfers, seconds.
+    pub mean_fct_s: Option<f64>,
+    /// Spread of their completion times, seconds.
+    pub fct_s: Option<Percentiles>,
+    /// Mean slowdown (completion time over that on an empty network).
+    pub mean_slowdown: Option<f64>,
+    /// Spread of the slowdowns.
+    pub slowdown: Option<Percentiles>,
+    /// Application bytes of the transfers started.
+    pub bytes_started: u64,
 }
 
 impl Generators {
@@ -495,12 +498,14 @@ impl Generators {
                 TrafficSummary {
                     kind: t.kind.name(),
                     started: rows.len() as u64,
-                    completed: web.then_some(fcts.len() as u64),
-                    mean_fct_s: mean(&fcts),
-                    fct_s: percentiles(&fcts),
-                    mean_slowdown: mean(&slowdowns),
-                    slowdown: percentiles(&slowdowns),
-                    bytes_started: web.then(|| rows.iter().filter_map(|f| f.size).sum()),
+                    web: web.then(|| WebTransfers {
+                        completed: fcts.len() as u64,
+                        mean_fct_s: mean(&fcts),
+                        fct_s: percentiles(&fcts),
+                        mean_slowdown: mean(&slowdowns),
+                        slowdown: percentiles(&slowdowns),
+                        bytes_started: rows.iter().filter_map(|f| f.size).sum(),
+                    }),
                     sent_packets: sum(|s| s.sent_packets),
                     received_packets: delivered,
                     lost_packets: sum(|s| s.dropped_packets),

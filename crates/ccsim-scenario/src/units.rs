@@ -27,6 +27,15 @@ const NUMBER: &str = r"^\s*([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*";
 
 /// Format `value` (in base units) with the largest suffix that divides it exactly.
 fn canonical(value: u64, suffixes: &[(u64, &str)]) -> String {
+    // CHOICE: zero is written as people write it: "0s" for a duration (not "0ns"), the base
+    // unit otherwise ("0bps", "0B").
+    if value == 0 {
+        let zero = suffixes
+            .iter()
+            .find(|(_, u)| *u == "s")
+            .unwrap_or(&suffixes[0]);
+        return format!("0{}", zero.1);
+    }
     for &(mult, suffix) in suffixes.iter().rev() {
         if value.is_multiple_of(mult) && (value > 0 || mult == 1) {
             return format!("{}{suffix}", value / mult);
@@ -100,7 +109,7 @@ unit_type!(
     Rate,
     parse_rate,
     "rate",
-    "(bps|kbps|Kbps|Mbps|Gbps)",
+    "(bps|kbps|Kbps|Mbps|Gbps|Tbps)",
     "\"10Mbps\"",
     &[
         (1, "bps"),
@@ -257,6 +266,11 @@ mod tests {
         assert_eq!(serde_json::to_string(&r).unwrap(), "\"1500Mbps\"");
         let d: DurStr = serde_json::from_str("\"60s\"").unwrap();
         assert_eq!(serde_json::to_string(&d).unwrap(), "\"60s\"");
+        // Zero as it is written, not in the base unit.
+        let d: DurStr = serde_json::from_str("\"0ms\"").unwrap();
+        assert_eq!(serde_json::to_string(&d).unwrap(), "\"0s\"");
+        let r: RateStr = serde_json::from_str("\"0Mbps\"").unwrap();
+        assert_eq!(serde_json::to_string(&r).unwrap(), "\"0bps\"");
         let q: QueueStr = serde_json::from_str("\"20kB\"").unwrap();
         assert_eq!(q, QueueStr::Bytes(20_000));
         assert_eq!(serde_json::to_string(&q).unwrap(), "\"20kB\"");

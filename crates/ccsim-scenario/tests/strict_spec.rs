@@ -125,7 +125,8 @@ fn type_confusions_are_worded_for_users() {
     let cases = [
         (&["run", "seed"][..], json!(1.5), "expected a whole number from 0 to 18446744073709551615, found 1.5"),
         (&["run", "seed"][..], json!(-1), "expected a whole number from 0 to 18446744073709551615, found -1"),
-        (&["flows", "0", "initial_window"][..], json!(5_000_000_000u64), "expected a whole number from 0 to 4294967295, found 5000000000"),
+        (&["flows", "0", "initial_window"][..], json!(5_000_000_000u64), "expected a whole number from 1 to 100000, found 5000000000"),
+        (&["flows", "0", "max_window"][..], json!(-3), "expected a whole number, at least 1, found -3"),
         (&["flows", "0", "delayed_ack"][..], json!("yes"), "expected true or false, found \"yes\""),
         (&["links", "0", "loss"][..], json!("0.1"), "expected a number, found \"0.1\""),
         (&["flows", "0", "protocol"][..], json!("tcp"), "expected one of: tahoe, reno, newreno, sack, vegas, cbr, poisson, tfrc, tcp-friend, cbraa, primo, xcp, obp, found \"tcp\""),

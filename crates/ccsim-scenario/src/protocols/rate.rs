@@ -90,7 +90,7 @@ pub struct PrimoSpec {
     #[serde(default = "default_primo_rcv_samples")]
     pub rcv_samples: u32,
     /// How far the receiver's clock runs ahead of the sender's (it must not matter).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub receiver_clock_offset: Option<DurStr>,
 }
 

@@ -25,7 +25,7 @@ use crate::units::RateStr;
 pub struct XcpSpec {
     /// The application's desired rate (section 3.3: the sender asks for the increase that
     /// reaches it); absent: any increase.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub desired_rate: Option<RateStr>,
     /// Loss recovery: "newreno" (default) or "reno".
     #[serde(default)]

@@ -172,11 +172,11 @@ pub struct EventSpec {
     /// When.
     pub at: DurStr,
     /// The link: `["a", "c"]` for both directions, `"a->c"` for one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub link: Option<LinkRef>,
     /// The node: down loses what it holds, forwards nothing, and its agents neither send nor
     /// receive.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub node: Option<String>,
     /// "down" or "up".
     pub state: LinkState,

@@ -116,13 +116,13 @@ pub struct FlowSpec {
     #[serde(default = "zero_dur")]
     pub start: DurStr,
     /// Stop offering new data at this time.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub stop: Option<DurStr>,
     /// Application bytes to transfer (TCP); absent for an unending transfer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub size: Option<BytesStr>,
     /// Sending rate (UDP sources, required there).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub rate: Option<RateStr>,
     /// Whole-packet size of data packets.
     #[serde(default = "default_packet_size")]
@@ -137,55 +137,55 @@ pub struct FlowSpec {
     #[serde(default = "default_min_rto")]
     pub min_rto: DurStr,
     /// TCP: receiver window in segments (absent: unbounded).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub max_window: Option<u64>,
     /// TCP: ECN-capable (RFC 3168): ECT data, CE echoed, window halved once per window.
     #[serde(default, skip_serializing_if = "is_false")]
     pub ecn: bool,
     /// TCP Vegas thresholds (only with `protocol = "vegas"`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub vegas: Option<VegasSpec>,
     /// XCP options (only with `protocol = "xcp"`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub xcp: Option<crate::protocols::xcp::XcpSpec>,
     /// TCP: initial slow-start threshold, "bdp" (the path's bottleneck rate times its
     /// round-trip propagation delay) or a size such as "64kB" (absent: unbounded).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub initial_ssthresh: Option<SsthreshStr>,
     /// TCP: paced slow start (the segments one ACK releases are spaced, not sent back to
     /// back).
     #[serde(default, skip_serializing_if = "is_false")]
     pub paced_slow_start: bool,
     /// TCP: the spacing of paced slow start (absent: half the estimated inter-ACK time).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub pacing_spacing: Option<DurStr>,
     /// TCP: grow the window only while the sender uses it (Linux `tcp_is_cwnd_limited`);
     /// false for RFC 5681's unconditional growth.
     #[serde(default = "default_true", skip_serializing_if = "is_true")]
     pub cwnd_limited_growth: bool,
     /// TCP-Friend, CBRAA: the receiver's report interval (absent: 5 s).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub report_interval: Option<DurStr>,
     /// TCP-Friend, CBRAA: the rate before the first report (absent: 5 packets per second).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub initial_rate: Option<RateStr>,
     /// Rate-based flows: a lower bound on the sending rate (absent: the protocol's own).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub min_rate: Option<RateStr>,
     /// Rate-based flows: an upper bound on the sending rate (absent: none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub max_rate: Option<RateStr>,
     /// CBRAA constants (only with `protocol = "cbraa"`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub cbraa: Option<CbraaSpec>,
     /// TFRC options (only with `protocol = "tfrc"`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub tfrc: Option<TfrcSpec>,
     /// Primo constants (only with `protocol = "primo"`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub primo: Option<PrimoSpec>,
     /// OBP's constants.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub obp: Option<crate::protocols::obp::ObpSpec>,
 }
 

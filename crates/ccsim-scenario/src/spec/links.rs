@@ -37,7 +37,7 @@ pub struct LinkSpec {
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
 fn is_yes(b: &bool) -> bool {
-    *b
+    super::omitting_defaults() && *b
 }
 
 impl LinkSpec {
@@ -296,6 +296,35 @@ fn validate_link_size(i: usize, l: &LinkSpec) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// A RED queue whose physical limit lies below `min_th` never lets the average reach the
+/// threshold where RED acts: it is a DropTail queue that only looks like RED.
+fn validate_red_limit(i: usize, r: &RedSpec) -> Result<(), ScenarioError> {
+    let min_bytes = r.min_th * r.mean_packet_size.0 .0 as f64;
+    let refusal = match r.limit {
+        QueueStr::Packets(n) if (n as f64) < r.min_th => {
+            Some(format!("\"{n}p\" is below min_th = {} packets", r.min_th))
+        }
+        QueueStr::Bytes(b) if (b as f64) < min_bytes => Some(format!(
+            "{} is below min_th = {} packets of mean_packet_size {} ({} bytes)",
+            show(&BytesStr(ccsim_core::Bytes(b))),
+            r.min_th,
+            show(&r.mean_packet_size),
+            min_bytes.ceil()
+        )),
+        _ => None,
+    };
+    if let Some(what) = refusal {
+        return err(
+            format!("links[{i}].queue.limit"),
+            format!(
+                "{what}: the queue can never reach the average where RED acts; raise limit or \
+                 lower min_th"
+            ),
+        );
+    }
+    Ok(())
+}
+
 /// The links' checks; returns each duplex link's index by its (sorted) node pair.
 pub(crate) fn validate(
     links: &[LinkSpec],
@@ -322,9 +351,7 @@ pub(crate) fn validate(
             );
         }
         if let QueueSpec::Red(r) = &l.queue {
-            if let Err(e) = r.config().validate() {
-                return err(format!("links[{i}].queue.{}", e.field), e.message);
-            }
+            // Before the thresholds: byte mode converts them with it.
             if r.mean_packet_size.0 .0 == 0 || r.mean_packet_size.0 .0 > 65_535 {
                 return err(
                     format!("links[{i}].queue.mean_packet_size"),
@@ -334,6 +361,10 @@ pub(crate) fn validate(
                     ),
                 );
             }
+            if let Err(e) = r.config().validate() {
+                return err(format!("links[{i}].queue.{}", e.field), e.message);
+            }
+            validate_red_limit(i, r)?;
         }
         validate_link_size(i, l)?;
         if !(0.0..1.0).contains(&l.loss) || l.loss.is_nan() {

@@ -54,19 +54,19 @@ pub struct Spec {
     #[serde(default)]
     pub flows: Vec<FlowSpec>,
     /// TICP information-collection sessions.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_empty")]
     pub ticp: Vec<TicpSpec>,
     /// TCP-M reliable multicast sessions.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_empty")]
     pub tcpm: Vec<TcpmSpec>,
     /// Deterministic drop rules (tests and experiments).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_empty")]
     pub drops: Vec<DropSpec>,
     /// Links and nodes going down and up during the run.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_empty")]
     pub events: Vec<EventSpec>,
     /// Generators of web, voice and streaming traffic.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_empty")]
     pub traffic: Vec<TrafficSpec>,
     /// What to record.
     #[serde(default)]
@@ -100,6 +100,23 @@ impl Spec {
     #[must_use]
     pub fn canonical_json(&self) -> String {
         serde_json::to_string(self).expect("a spec always serialises")
+    }
+
+    /// Every key, those at their defaults included (absent optional keys as `null`, empty
+    /// tables as `[]`), pretty-printed: what `ccsim validate --print` shows. It parses back to
+    /// the same spec; the canonical form ([`Spec::canonical_json`]) leaves those keys out so
+    /// that its hash does not change when a key is added with a default.
+    #[must_use]
+    pub fn full_json(&self) -> String {
+        struct Restore;
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                OMIT_DEFAULTS.with(|c| c.set(true));
+            }
+        }
+        OMIT_DEFAULTS.with(|c| c.set(false));
+        let _restore = Restore;
+        serde_json::to_string_pretty(self).expect("a spec always serialises")
     }
 
     /// A stable 64-bit FNV-1a hash of the canonical form, as 16 hex digits.
@@ -179,19 +196,38 @@ pub(crate) fn default_true() -> bool {
     true
 }
 
+thread_local! {
+    /// Whether serialising a spec leaves out the keys at their defaults (the canonical form,
+    /// which the spec hash and the result cache key on) or writes every key (the full form).
+    static OMIT_DEFAULTS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Whether keys at their defaults are left out (see [`Spec::full_json`]).
+pub(crate) fn omitting_defaults() -> bool {
+    OMIT_DEFAULTS.with(std::cell::Cell::get)
+}
+
+pub(crate) fn omit_none<T>(v: &Option<T>) -> bool {
+    omitting_defaults() && v.is_none()
+}
+
+pub(crate) fn omit_empty<T>(v: &[T]) -> bool {
+    omitting_defaults() && v.is_empty()
+}
+
 #[allow(clippy::trivially_copy_pass_by_ref)]
 pub(crate) fn is_zero(x: &f64) -> bool {
-    *x == 0.0
+    omitting_defaults() && *x == 0.0
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
 pub(crate) fn is_false(b: &bool) -> bool {
-    !*b
+    omitting_defaults() && !*b
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
 pub(crate) fn is_true(b: &bool) -> bool {
-    *b
+    omitting_defaults() && *b
 }
 
 /// The key of the duplex link between `a` and `b`, whichever way round they are named.

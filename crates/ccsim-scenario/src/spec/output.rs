@@ -22,14 +22,14 @@ pub struct OutputSpec {
     #[serde(default = "default_series")]
     pub series: Vec<String>,
     /// Agent variables recorded at every change (e.g. "cwnd"), beside the sampled series.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_empty")]
     pub trace: Vec<String>,
     /// Per-flow series (true) or their aggregate over the flows (false); unset: per flow for
     /// runs of at most 64 flows.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub per_flow_series: Option<bool>,
     /// Link directions ("r1->r2") to capture, one pcap file each (docs/pcap.md).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_empty")]
     pub pcap: Vec<String>,
 }
 

@@ -26,10 +26,10 @@ pub struct RunSpec {
     pub routing: Routing,
     /// What routing does when a link or node changes state: "static" (never recomputed),
     /// "instant", or a convergence delay such as "2s".
-    #[serde(default, skip_serializing_if = "RerouteSpec::is_static")]
+    #[serde(default, skip_serializing_if = "omit_static_reroute")]
     pub reroute: RerouteSpec,
     /// The XCP router function's settings when flows run XCP: "paper" or "ns2.35".
-    #[serde(default, skip_serializing_if = "XcpRouterSpec::is_paper")]
+    #[serde(default, skip_serializing_if = "omit_paper_router")]
     pub xcp_router: XcpRouterSpec,
     /// The OBP router function's measurement period when flows run OBP (10ms).
     #[serde(
@@ -43,7 +43,13 @@ fn default_obp_period() -> DurStr {
     DurStr(ccsim_protocols::ObpRouterConfig::default().period)
 }
 fn is_default_obp_period(d: &DurStr) -> bool {
-    *d == default_obp_period()
+    super::omitting_defaults() && *d == default_obp_period()
+}
+fn omit_static_reroute(r: &RerouteSpec) -> bool {
+    super::omitting_defaults() && r.is_static()
+}
+fn omit_paper_router(r: &XcpRouterSpec) -> bool {
+    super::omitting_defaults() && r.is_paper()
 }
 
 fn default_seed() -> u64 {

@@ -57,7 +57,7 @@ pub struct TrafficSpec {
     /// "web", "voice" or "streaming".
     pub kind: TrafficKind,
     /// Web: the protocol of each transfer, a TCP variant or OBP.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub protocol: Option<Protocol>,
     /// Sending nodes: web draws one per flow (seeded); voice and streaming take them in turn.
     pub from: Vec<String>,
@@ -68,35 +68,35 @@ pub struct TrafficSpec {
     pub start: DurStr,
     /// Web: no new flow after this time; voice and streaming: the sources stop (absent: the
     /// end of the run).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub stop: Option<DurStr>,
     /// Web: new flows per second (Poisson).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub arrivals: Option<f64>,
     /// Web: mean flow size (Pareto).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub mean_size: Option<BytesStr>,
     /// Web: Pareto shape (default 1.35, the XCP paper's).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub shape: Option<f64>,
     /// Voice, streaming: number of sources.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub count: Option<u32>,
     /// Voice: the rate during talk spurts (default 64kbps); streaming: the stream's rate
     /// (default 640kbps).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub rate: Option<RateStr>,
     /// Whole-packet size (defaults: web 1000B, voice 200B, streaming 840B).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub packet_size: Option<BytesStr>,
     /// Voice: mean talk spurt (default 1s).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub on: Option<DurStr>,
     /// Voice: mean silence (default 1.35s).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub off: Option<DurStr>,
     /// Web: flow keys given to every transfer (e.g. `{ ecn = true, initial_window = 10 }`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     #[schemars(with = "Option<BTreeMap<String, serde_json::Value>>")]
     pub options: Option<serde_json::Map<String, serde_json::Value>>,
 }

@@ -107,10 +107,10 @@ pub struct TcpmSpec {
     #[serde(default = "zero_dur")]
     pub start: DurStr,
     /// When the TCP stops offering new data.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub stop: Option<DurStr>,
     /// Bytes to transfer; absent for an unending transfer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub size: Option<BytesStr>,
     /// Whole-packet size of data segments.
     #[serde(default = "default_packet_size")]
@@ -146,7 +146,7 @@ pub struct TcpmSpec {
     pub path_retries: u32,
     /// The embedded TCP's other flow keys (`initial_window`, `max_window`, `min_rto`, `ecn`,
     /// `vegas`, ...).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub options: Option<serde_json::Map<String, serde_json::Value>>,
 }
 

@@ -44,7 +44,7 @@ pub struct TicpSpec {
     #[serde(default)]
     pub clusters: TicpClusters,
     /// Landmark nodes (binning only).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_empty")]
     pub landmarks: Vec<String>,
     /// RTT level thresholds of binning, ascending.
     #[serde(default = "default_bin_thresholds")]
@@ -59,7 +59,7 @@ pub struct TicpSpec {
     #[serde(default = "zero_dur")]
     pub start: DurStr,
     /// Stop collecting this long after the session proper began.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub allotted: Option<DurStr>,
     /// The timer before the first RTT sample.
     #[serde(default = "default_initial_timeout")]
@@ -269,13 +269,15 @@ pub(crate) fn validate(
                         ),
                     );
                 }
-                if t.probes == 0 || t.probes > 10 {
-                    return err(p("probes"), format!("must be 1 to 10, found {}", t.probes));
-                }
-                if t.binning_phase.0 .0 == 0 {
-                    return err(p("binning_phase"), "must be positive, found \"0s\"".into());
-                }
             }
+        }
+        // Checked whatever the clusters: a value written is a value checked, even where
+        // explicit clusters leave it unused.
+        if t.probes == 0 || t.probes > 10 {
+            return err(p("probes"), format!("must be 1 to 10, found {}", t.probes));
+        }
+        if t.binning_phase.0 .0 == 0 {
+            return err(p("binning_phase"), "must be positive, found \"0s\"".into());
         }
     }
     Ok(())
