@@ -116,6 +116,11 @@ def test_goodput_of_1000_sent_20_lost_is_98() -> None:
     assert goodput_criterion(0, 0) == 0.0
 
 
+def test_goodput_shows_more_lost_than_sent_instead_of_hiding_it() -> None:
+    # Impossible in a window that counts by send instant; a counting error must stay visible.
+    assert goodput_criterion(10, 15) == pytest.approx(-50.0)
+
+
 def test_goodput_refuses_negative_counts() -> None:
     with pytest.raises(ValueError, match="negative"):
         goodput_criterion(10, -1)

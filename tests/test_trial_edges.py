@@ -230,3 +230,21 @@ def test_ctrl_c_once_the_results_are_in_place_is_never_death_by_signal(tmp_path:
         if proc.returncode == 130:
             assert err.strip().endswith("ccsim: interrupted"), err
         assert (out / "summary.json").exists()
+
+
+def test_identical_runs_differ_only_in_the_documented_wall_clock_fields(tmp_path: Path) -> None:
+    documented = {"wall_seconds", "events_per_second", "packets_per_second"}
+    assert all(f"`run.{k}`" in DOCS.read_text() for k in documented)
+    outs = []
+    for name in ("a", "b"):
+        proc = cli("run", str(EXAMPLES / "traffic-mix.toml"), "-o", str(tmp_path / name), "--no-plots", "--quiet")
+        assert proc.returncode == 0, proc.stderr
+        outs.append(tmp_path / name)
+    a, b = (json.loads((o / "summary.json").read_text()) for o in outs)
+    assert set(a["run"]) >= documented
+    changed = {k for k in a["run"] if a["run"][k] != b["run"][k]}
+    assert changed <= documented, changed
+    assert {k: v for k, v in a.items() if k != "run"} == {k: v for k, v in b.items() if k != "run"}
+    for f in outs[0].iterdir():
+        if f.name not in ("summary.json", ".ccsim-lock"):
+            assert f.read_bytes() == (outs[1] / f.name).read_bytes(), f.name

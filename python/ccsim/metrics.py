@@ -59,12 +59,17 @@ def stability(samples: npt.ArrayLike) -> float:
 
 
 def goodput_criterion(sent_packets: float, lost_packets: float) -> float:
-    """100 (1 - lost / sent), within [0, 100]; 0 if nothing was sent."""
+    """100 (1 - lost / sent); 0 if nothing was sent.
+
+    CHOICE: not clipped at 0. The window counts a packet by the instant it was sent, on both
+    sides (docs/metrics.md), so lost <= sent; more lost than sent is a counting error, shown as
+    a negative score rather than hidden, as occupancy above 100 is.
+    """
     if sent_packets < 0 or lost_packets < 0:
         raise ValueError(f"packet counts must not be negative (sent {sent_packets}, lost {lost_packets})")
     if sent_packets == 0:
         return 0.0
-    return min(100.0, max(0.0, 100.0 * (1.0 - lost_packets / sent_packets)))
+    return 100.0 * (1.0 - lost_packets / sent_packets)
 
 
 def occupancy_criterion(utilization: float) -> float:

@@ -63,6 +63,7 @@ const ABORT_MESSAGE: &[u8] = b"ccsim: internal error: the process aborted, most 
 allocation failed (the run needed more memory than this machine has; see CCSIM_MEMORY_LIMIT in \
 docs/scenarios.md)\n";
 
+#[allow(unsafe_code)] // the crate's one unsafe use (Cargo.toml's lints); sound as stated
 extern "C" fn on_abort(_signal: libc::c_int) {
     // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer is static.
     unsafe {
@@ -72,6 +73,7 @@ extern "C" fn on_abort(_signal: libc::c_int) {
 }
 
 /// On SIGABRT, print one `ccsim: internal error` line and exit with status 1.
+#[allow(unsafe_code)] // see on_abort
 pub fn install_abort_handler() {
     let handler = on_abort as extern "C" fn(libc::c_int);
     // SAFETY: installs a handler that only calls async-signal-safe functions.

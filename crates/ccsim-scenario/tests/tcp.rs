@@ -86,12 +86,28 @@ fn two_equal_rtt_flows_share_fairly() {
 #[test]
 fn shorter_rtt_flow_gets_more() {
     // RTT of fa = 2 * 12 ms = 24 ms; fb with a 25 ms access link: 2 * 36 ms = 72 ms (1:3).
+    // Each flow's round trip is its propagation RTT plus the shared bottleneck's mean
+    // queueing delay (1000 B at 10 Mbit/s: 0.8 ms a packet). The Mathis et al. model
+    // (rate = MSS / RTT * sqrt(3 / (2 p))) gives the ratio from each flow's own loss rate:
+    // (RTT_b / RTT_a) sqrt(p_b / p_a). It must also lie between the RTT ratio (equal loss
+    // rates) and its square (synchronised losses, Lakshman and Madhow 1997).
     let out = run_spec(&spec(two_flows("25ms")));
-    let (a, b) = (
-        out.summary.flows["fa"].goodput_bps,
-        out.summary.flows["fb"].goodput_bps,
+    let (fa, fb) = (&out.summary.flows["fa"], &out.summary.flows["fb"]);
+    let ratio = fa.goodput_bps / fb.goodput_bps;
+    let queue_s = out.summary.links["r1->r2"].mean_queue_packets * 0.0008;
+    let rtt_ratio = (0.072 + queue_s) / (0.024 + queue_s);
+    let loss =
+        |f: &ccsim_scenario::summary::FlowSummary| f.lost_packets as f64 / f.sent_packets as f64;
+    let mathis = rtt_ratio * (loss(fb) / loss(fa)).sqrt();
+    assert!(
+        (ratio / mathis - 1.0).abs() < 0.15,
+        "short-RTT over long-RTT goodput {ratio:.2}, Mathis model {mathis:.2}"
     );
-    assert!(a > 1.3 * b, "short-RTT {a} vs long-RTT {b}");
+    assert!(
+        rtt_ratio * 0.95 < ratio && ratio < rtt_ratio * rtt_ratio * 1.05,
+        "{ratio:.2} outside [{rtt_ratio:.2}, {:.2}]",
+        rtt_ratio * rtt_ratio
+    );
 }
 
 fn drop_run(seqs: Vec<u64>) -> ccsim_scenario::RunOutcome {

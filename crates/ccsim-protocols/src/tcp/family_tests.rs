@@ -216,11 +216,23 @@ fn ecn_echo_halves_once_per_window_and_sets_cwr_on_the_next_new_segment() {
     );
     assert!(cwr[0], "CWR on the first new segment after the reduction");
     assert!(sent.iter().all(|p| p.ecn == Ecn::Ect), "new data is ECT");
-    // Once the window outstanding at the reduction (0..9) is acknowledged, ECE reduces
-    // again.
-    let before = s.cwnd();
+    // The window outstanding at the reduction (0..9) is acknowledged, but not segment 10,
+    // the first new one, which carried CWR: the chosen rule keeps the reduction window open
+    // (RFC 3168's "once per window of data" read as "until CWR is acknowledged"), where
+    // ending it with the old window would halve again here.
+    s.on_packet(&ack_with(10, true, &[]), &mut ctx);
+    assert_eq!(
+        s.ssthresh(),
+        5 * MSS,
+        "no second reduction before CWR is acknowledged"
+    );
+    assert_eq!(s.state(), CaState::Cwr);
+    // Once segment 10 is acknowledged, ECE reduces again: ssthresh = FlightSize / 2, the
+    // segments outstanding when the ACK arrived (10 .. snd_max).
+    let flight = s.snd_max() - s.snd_una();
     s.on_packet(&ack_with(11, true, &[]), &mut ctx);
-    assert!(s.cwnd() < before);
+    assert_eq!(s.ssthresh(), (flight * MSS / 2).max(2 * MSS));
+    assert_eq!(s.cwnd(), s.ssthresh());
 }
 
 #[test]

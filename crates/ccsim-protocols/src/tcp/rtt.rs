@@ -70,3 +70,68 @@ impl RttEstimator {
         self.srtt.map(Dur)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RttEstimator;
+    use ccsim_core::Dur;
+
+    fn ms(x: u64) -> Dur {
+        Dur::from_millis(x)
+    }
+
+    #[test]
+    fn the_second_sample_updates_as_rfc_6298_section_2_3_says() {
+        let mut e = RttEstimator::new(Dur::from_secs(1), ms(200), Dur::from_secs(60));
+        assert_eq!(
+            e.rto(),
+            Dur::from_secs(1),
+            "before a sample: the initial RTO (2.1)"
+        );
+        // 2.2: SRTT = R = 100 ms, RTTVAR = R/2 = 50 ms, RTO = 100 + 4 * 50 = 300 ms.
+        e.sample(ms(100));
+        assert_eq!((e.srtt(), e.rto()), (Some(ms(100)), ms(300)));
+        // 2.3 with R' = 200 ms: RTTVAR = 3/4 * 50 + 1/4 * |100 - 200| = 62.5 ms (first, with
+        // the old SRTT); SRTT = 7/8 * 100 + 1/8 * 200 = 112.5 ms; RTO = 112.5 + 250 = 362.5 ms.
+        e.sample(ms(200));
+        assert_eq!(e.srtt(), Some(Dur(112_500_000)));
+        assert_eq!(e.rto(), Dur(362_500_000));
+    }
+
+    #[test]
+    fn back_off_doubles_up_to_the_maximum_and_a_sample_clears_it() {
+        let mut e = RttEstimator::new(Dur::from_secs(1), ms(200), Dur::from_secs(60));
+        e.sample(ms(100)); // RTO 300 ms
+        let mut want = 300_u64;
+        for _ in 0..7 {
+            e.back_off();
+            want *= 2;
+            assert_eq!(e.rto(), ms(want)); // 5.5: doubled each expiry
+        }
+        assert_eq!(want, 38_400);
+        e.back_off(); // 76.8 s would exceed the 60 s maximum (2.5)
+        assert_eq!(e.rto(), Dur::from_secs(60));
+        e.sample(ms(100)); // a new sample ends the back-off
+        assert!(e.rto() < Dur::from_secs(1), "{:?}", e.rto());
+    }
+
+    #[test]
+    fn back_off_stops_doubling_after_sixteen_expiries() {
+        let max = Dur::from_secs(1_000_000_000);
+        let mut e = RttEstimator::new(ms(1), ms(1), max);
+        for _ in 0..40 {
+            e.back_off();
+        }
+        assert_eq!(e.rto(), Dur(1_000_000 << 16));
+    }
+
+    #[test]
+    fn the_rto_is_clamped_to_its_minimum_and_maximum() {
+        let mut e = RttEstimator::new(Dur::from_secs(1), ms(200), Dur::from_secs(60));
+        e.sample(ms(1)); // 1 + 4 * 0.5 = 3 ms, below the 200 ms floor (2.4)
+        assert_eq!(e.rto(), ms(200));
+        let mut e = RttEstimator::new(Dur::from_secs(1), ms(200), Dur::from_secs(60));
+        e.sample(Dur::from_secs(100)); // 100 + 200 = 300 s, above the 60 s ceiling (2.5)
+        assert_eq!(e.rto(), Dur::from_secs(60));
+    }
+}

@@ -291,30 +291,27 @@ mod tests {
         assert_eq!(b.pipe(), 1);
     }
 
-    /// RFC 6675's IsLost bound and SetPipe, recomputed from the segments as the RFC
-    /// defines them.
-    fn recomputed(b: &Scoreboard) -> (u64, u64) {
-        let k = b.dupthresh;
-        let mut lost_below = b.base;
-        if b.sacked >= k {
-            let mut seen = 0;
-            for (i, s) in b.segs.iter().enumerate().rev() {
-                if s.sacked {
-                    seen += 1;
-                    if seen == k {
-                        lost_below = b.base + i as u64;
-                        break;
-                    }
-                }
-            }
-        }
+    /// The outstanding segments as the test sees them, kept apart from the scoreboard:
+    /// (SACKed, retransmitted in this recovery) by sequence number.
+    type Model = std::collections::BTreeMap<u64, (bool, bool)>;
+
+    /// RFC 6675's IsLost (section 4: at least DupThresh SACKed segments above, the segment
+    /// itself unSACKed) and SetPipe, from the model alone.
+    fn recomputed(model: &Model, dupthresh: u64) -> (Vec<u64>, u64) {
+        let mut lost = Vec::new();
         let mut pipe = 0;
-        for (i, s) in b.segs.iter().enumerate() {
-            if !s.sacked {
-                pipe += u64::from(b.base + i as u64 >= lost_below) + u64::from(s.rexmit);
+        for (&seq, &(sacked, rexmit)) in model {
+            if sacked {
+                continue;
             }
+            let above = model.range(seq + 1..).filter(|(_, &(s, _))| s).count() as u64;
+            let is_lost = above >= dupthresh;
+            if is_lost {
+                lost.push(seq);
+            }
+            pipe += u64::from(!is_lost) + u64::from(rexmit);
         }
-        (lost_below, pipe)
+        (lost, pipe)
     }
 
     #[test]
@@ -329,31 +326,53 @@ mod tests {
         };
         for dupthresh in [1, 3, 5] {
             let mut b = Scoreboard::new(dupthresh);
-            let mut next = 0u64;
+            let mut model = Model::new();
+            let (mut base, mut next) = (0u64, 0u64);
             for _ in 0..20_000 {
-                let outstanding = next - b.base;
+                let outstanding = next - base;
                 match rand(10) {
                     0..=2 => {
                         b.on_send(next, SendSnapshot::default(), false, false);
+                        model.insert(next, (false, false));
                         next += 1;
                     }
                     3 if outstanding > 0 => {
-                        let seq = b.base + rand(outstanding);
-                        b.on_send(seq, SendSnapshot::default(), true, rand(3) > 0);
+                        let seq = base + rand(outstanding);
+                        let in_recovery = rand(3) > 0;
+                        b.on_send(seq, SendSnapshot::default(), true, in_recovery);
+                        if in_recovery {
+                            model.get_mut(&seq).expect("outstanding").1 = true;
+                        }
                     }
                     4..=6 if outstanding > 0 => {
-                        let start = b.base + rand(outstanding);
-                        sack(&mut b, start, start + 1 + rand(4));
+                        let start = base + rand(outstanding);
+                        let end = start + 1 + rand(4);
+                        sack(&mut b, start, end);
+                        for (_, seg) in model.range_mut(start..end) {
+                            seg.0 = true;
+                        }
                     }
                     7 | 8 if outstanding > 0 => {
-                        let ack = b.base + rand(outstanding.min(6) + 1);
+                        let ack = base + rand(outstanding.min(6) + 1);
                         b.advance(ack, |_| {});
+                        model.retain(|&seq, _| seq >= ack);
+                        base = base.max(ack);
                     }
-                    9 => b.start_recovery(),
+                    9 => {
+                        b.start_recovery();
+                        model.values_mut().for_each(|seg| seg.1 = false);
+                    }
                     _ => {}
                 }
-                let (lost_below, pipe) = recomputed(&b);
-                assert_eq!(b.lost_below(), lost_below);
+                let (lost, pipe) = recomputed(&model, u64::from(dupthresh));
+                // IsLost is monotone: the lost segments are exactly the unSACKed ones below
+                // the scoreboard's bound.
+                let below: Vec<u64> = model
+                    .iter()
+                    .filter(|(&seq, &(sacked, _))| !sacked && seq < b.lost_below())
+                    .map(|(&seq, _)| seq)
+                    .collect();
+                assert_eq!(below, lost);
                 assert_eq!(b.pipe(), pipe);
             }
         }

@@ -343,17 +343,25 @@ fn a_gap_shorter_than_the_interval_its_packets_give_is_not_idle() {
 fn a_flow_sending_less_than_a_packet_per_interval_still_gets_feedback() {
     // Two packets every 320 ms through a port whose interval is about 320 ms: every
     // interval ends late. Each packet must still be given the increase the port can afford.
+    // Every interval after the first lasts 320 ms and carries the same two 1000 B packets:
+    // S = 1.25e8 - 2000 / 0.32 B/s, phi = 0.4 * 0.32 * S, h = 0 (phi exceeds 0.1 y d), and
+    // the two packets, equal in rtt, size and cwnd, take phi / 2 each (equation 4 with the
+    // interval's sum 2 * 0.32 * 1000 / 2000). The first packets meet a new port: nothing.
+    let phi = 0.4 * 0.32 * (1.25e8 - 2000.0 / 0.32);
     let mut r = XcpRouter::new(XcpRouterConfig::paper());
     let mut port = Port::new(1_000_000_000, 0);
-    let mut got = 0.0;
     for k in 0..20_u32 {
         let t = f64::from(k) * 320.0;
         for _ in 0..2 {
             let out = port.offer(&mut r, ms(t), data(2_000, 320_000, f32::MAX));
-            got += f64::from(feedback_of(&out));
+            let want = if k == 0 { 0.0 } else { phi / 2.0 };
+            let got = f64::from(feedback_of(&out));
+            assert!(
+                (got - want).abs() <= 1.0,
+                "packet at {t} ms: {got}, want {want}"
+            );
         }
     }
-    assert!(got > 0.0, "{got}");
 }
 
 #[test]
