@@ -48,7 +48,106 @@ CASES = {
     "tcp-friend": ("20p", 'report_interval = "0.2s"\ninitial_rate = "100kbps"\n'),
     "cbraa": ("20p", 'report_interval = "0.2s"\nmax_rate = "3Mbps"\n'),
     "primo": ("20p", "primo = { tau = 2.0, rcv_samples = 2 }\n"),
+    "xcp": ("20p", 'xcp = { desired_rate = "4Mbps", recovery = "reno" }\n'),
+    "obp": ("20p", 'obp = { delta = 0.9, gamma = 0.09, initial_rtt = "0.5s" }\nsize = "100kB"\n'),
 }
+
+# The paths `run` adds to building: captures, web arrivals and retirements (with router
+# functions), failures and rerouting, a warm-up off the packet grid, RED in byte mode.
+RUN_PATHS = """[run]
+duration = "2s"
+seed = 5
+warmup = "0.123456789s"
+reroute = "instant"
+obp_period = "5ms"
+
+[[links]]
+between = ["s1", "r1"]
+rate = "100Mbps"
+delay = "1ms"
+
+[[links]]
+between = ["r1", "d1"]
+rate = "5Mbps"
+delay = "10ms"
+queue = { kind = "red", limit = "30kB", min_th = 5, max_th = 15, bytes = true, mean_packet_size = "1000B" }
+
+[[links]]
+between = ["s1", "d1"]
+rate = "1Mbps"
+delay = "30ms"
+assist = false
+
+[[flows]]
+name = "f1"
+protocol = "sack"
+from = "s1"
+to = "d1"
+
+[[traffic]]
+name = "web"
+kind = "web"
+protocol = "{web}"
+from = ["s1"]
+to = ["d1"]
+arrivals = 20.0
+mean_size = "20kB"
+stop = "1.5s"
+
+[[traffic]]
+name = "calls"
+kind = "voice"
+from = ["s1"]
+to = ["d1"]
+count = 2
+
+[[events]]
+at = "0.7s"
+link = ["r1", "d1"]
+state = "down"
+
+[[events]]
+at = "1.1s"
+link = ["r1", "d1"]
+state = "up"
+
+[output]
+interval = "0.25s"
+series = ["rate", "queue"]
+pcap = ["r1->d1", "d1->r1"]
+per_flow_series = true
+"""
+
+TICP = """[run]
+duration = "5s"
+
+[[links]]
+between = ["c", "r"]
+rate = "10Mbps"
+delay = "5ms"
+
+[[links]]
+between = ["r", "b1"]
+rate = "10Mbps"
+delay = "40ms"
+
+[[links]]
+between = ["r", "l1"]
+rate = "10Mbps"
+delay = "2ms"
+
+[[ticp]]
+name = "census"
+collector = "c"
+sources = { b1 = 50, r = 20 }
+rs = 2
+delivery = "relay"
+clusters = "binning"
+landmarks = ["l1"]
+probes = 2
+binning_phase = "0.5s"
+allotted = "4s"
+"""
 
 TCPM = """
 [[links]]
@@ -91,6 +190,9 @@ def main() -> None:
     (OUT / "seed-json.json").write_text(json.dumps(spec))
     tcpm = BASE.format(protocol="vegas", extra="").replace("QUEUE", '"20p"') + TCPM
     (OUT / "seed-tcpm.toml").write_text(tcpm)
+    for web in ("newreno", "xcp", "obp"):
+        (OUT / f"seed-run-paths-{web}.toml").write_text(RUN_PATHS.replace("{web}", web))
+    (OUT / "seed-ticp-binning.toml").write_text(TICP)
 
 
 if __name__ == "__main__":

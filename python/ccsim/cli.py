@@ -99,7 +99,7 @@ def _captures(path: str) -> set[str]:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from .api import run
-    from .results import LOCK, check_output_dir, output_lock, planned_names, prepare_output_dir
+    from .results import check_output_dir, output_lock, planned_names, prepare_output_dir
     from .spec import validate
 
     # A bad output folder or spec fails before the simulation, not after; the folder is then
@@ -114,9 +114,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             result = run(args.scenario, progress=not args.quiet)
             out = result.write(out, plots=not args.no_plots, csv=args.csv)
     except BaseException:
-        # Leave no trace of a run that wrote nothing: the folder ccsim made, and its lock.
-        if not existed and {p.name for p in out.iterdir()} <= {LOCK}:
-            (out / LOCK).unlink(missing_ok=True)
+        # Leave no trace of a run that wrote nothing: the folder ccsim made for it.
+        if not existed and out.is_dir() and not any(out.iterdir()):
             out.rmdir()
         raise
     if not args.quiet:

@@ -424,8 +424,9 @@ _held_guard = threading.Lock()
 def output_lock(out: Path) -> Iterator[None]:
     """Hold ``out``'s lock (the folder must exist) for the block: a second ccsim process
     writing the same folder at once gets a SpecError naming the first one's pid. Re-entrant
-    within a process. The lock is the kernel's (``flock``), so a killed process holds none;
-    the lock file, written by ccsim, stays in the folder (holding the last holder's pid).
+    within a process. The lock is the kernel's (``flock``), so a killed process holds none.
+    The lock file holds the holder's pid and is removed, still locked, when the block ends;
+    a process that locked a file since removed tries again on the new one.
     CHOICE: refuse rather than wait: a user who started two runs into one folder by mistake
     learns it at once, and the first run's results are never replaced by the second's."""
     key = out.resolve()
@@ -440,31 +441,47 @@ def output_lock(out: Path) -> Iterator[None]:
             with _held_guard:
                 _held_locks[key] -= 1
         return
+    fd = _take_lock(out)
+    with _held_guard:
+        _held_locks[key] = 1
+    try:
+        yield
+    finally:
+        with _held_guard:
+            del _held_locks[key]
+        try:
+            os.unlink(out / LOCK)
+        except OSError:
+            pass  # the folder went away, or is read-only now: the lock ends with the fd
+        os.close(fd)
+
+
+def _take_lock(out: Path) -> int:
     import fcntl
 
-    try:
-        fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as e:
-        raise WriteError(f"cannot lock the output folder: {describe_os_error(e, out)}") from e
-    try:
+    path = out / LOCK
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise WriteError(f"cannot lock the output folder: {describe_os_error(e, out)}") from e
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+            os.close(fd)
             who = f" (pid {holder})" if holder.isdigit() else ""
             raise SpecError(f"another ccsim{who} is writing {out} now; wait for it to finish or choose "
                             f"another folder", "output") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
-        with _held_guard:
-            _held_locks[key] = 1
         try:
-            yield
-        finally:
-            with _held_guard:
-                del _held_locks[key]
-    finally:
-        os.close(fd)
+            current = os.stat(path)
+        except FileNotFoundError:
+            current = None
+        if current is not None and (current.st_dev, current.st_ino) == (os.fstat(fd).st_dev, os.fstat(fd).st_ino):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+            return fd
+        os.close(fd)  # its holder removed it as we opened it: lock the new one
 
 
 def prepare_output_dir(out_dir: str | os.PathLike[str], names: set[str] | None = None) -> Path:

@@ -2,15 +2,18 @@
 //! with `cargo fuzz`) and the corpus replay test that runs in CI
 //! (`tests/fuzz_corpus.rs`).
 //!
-//! Any byte string goes through the two readers (TOML, then JSON), validation, building
-//! and a bounded stretch of simulation; whatever the input, this must return rather than
-//! panic, and a run that starts must keep its conservation law.
+//! Any byte string goes through the two readers (TOML, then JSON), validation, and the whole
+//! `run` path, as `ccsim run` takes it: packet captures, web arrivals and retirements,
+//! failures, the memory guard, the conservation check at the end, the summary and the output
+//! tables, for up to [`EVENTS_PER_INPUT`] events (a run that needs more is stopped there, as
+//! Ctrl-C stops it). Whatever the input, this must return rather than panic.
 
-use crate::run::{build, RunOptions};
-use crate::{parse_spec_json, parse_spec_toml, Spec};
+use crate::run::{run, RunOptions};
+use crate::{parse_spec_json, parse_spec_toml, ScenarioError, Spec};
 
-/// Events simulated per accepted input: enough to reach every agent's first callbacks,
-/// few enough to keep the fuzzer at thousands of inputs per second.
+/// Events simulated per accepted input: enough to reach every agent's first callbacks and to
+/// finish short runs (so that their summaries and outputs are made), few enough to keep the
+/// fuzzer at thousands of inputs per second.
 pub const EVENTS_PER_INPUT: u64 = 5_000;
 
 /// Feed `data` through every stage; panics only on a defect (a panic inside, or a broken
@@ -37,11 +40,18 @@ fn simulate(spec: &Spec) {
         canonical,
         "canonical form is stable"
     );
-    let Ok(mut built) = build(spec, &RunOptions::default()) else {
-        return;
+    let options = RunOptions {
+        chunk_events: EVENTS_PER_INPUT,
+        ..RunOptions::default()
     };
-    built.sim.run_until_horizon(EVENTS_PER_INPUT);
-    if let Err(e) = built.sim.check_conservation() {
-        panic!("conservation broken: {e}");
+    match run(spec, options, &mut |p| p.events < EVENTS_PER_INPUT) {
+        Ok(outcome) => {
+            // summary.json as it is written.
+            serde_json::to_string(&outcome.summary).expect("a summary always serialises");
+        }
+        // A conservation law broken (or any other invariant) is a defect.
+        Err(ScenarioError::Internal(e)) => panic!("internal error: {e}"),
+        // Refused input, the memory guard, or stopped at the event budget.
+        Err(_) => {}
     }
 }
