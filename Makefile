@@ -1,13 +1,13 @@
 # make demo  : install, then reproduce one experiment of each family into ./out and end with
 #              a table of their verdicts (the status of all of them: docs/experiments.md)
-# make test  : install, then run every Rust and Python test
+# make test  : install (the module with debug assertions), then run every Rust and Python test
 VENV   ?= .venv
 PYTHON ?= python3
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: install demo test test-rust test-python bench lint clean
+.PHONY: system-deps install demo test test-rust test-python bench lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,15 +21,23 @@ $(VENV)/.deps: pyproject.toml | $(PY)
 # chromium (Debian package) loads the HTML report in the tests (tests/test_report.py).
 TSHARK_APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -q tshark
 CHROMIUM_APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
-install: $(VENV)/.deps
+system-deps:
 	@command -v tshark >/dev/null || $(TSHARK_APT) || (apt-get update -q && $(TSHARK_APT))
 	@command -v chromium >/dev/null || $(CHROMIUM_APT) || (apt-get update -q && $(CHROMIUM_APT))
+
+install: $(VENV)/.deps system-deps
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
 
 demo: install
 	$(PY) -m ccsim.experiments.demo -o out
 
-test: install test-rust test-python
+# The tests build the workspace once, in the fasttest profile (release optimisation with
+# debug assertions and overflow checks): the Rust tests first, then the Python module from
+# the same artifacts, so the Python tests also run with the checks on. `make install` (demo,
+# bench) builds the release module.
+test: $(VENV)/.deps system-deps test-rust
+	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --profile fasttest -q
+	$(MAKE) test-python
 
 test-rust:
 	cargo test --workspace --exclude ccsim-py --profile fasttest
