@@ -7,7 +7,7 @@
 //! section 4.2 (delayed ACKs), and Brakmo and Peterson 1995 (Vegas). The pieces: `cc/`
 //! (window algorithms behind [`CongestionControl`]), `sender/recovery.rs` (loss recovery),
 //! `scoreboard.rs` (per-segment state, the RFC 6675 scoreboard), `rate.rs` (delivery-rate
-//! samples), `rtt.rs` (RFC 6298).
+//! samples), `rtt.rs` (the retransmission timer of Linux, RFC 6298, ns-2 and ns-3).
 //!
 //! CHOICE: sequence numbers count segments, not bytes (as ns-2's one-way TCP); every segment
 //! but the last of a finite transfer carries a full MSS, so nothing is lost by it.
@@ -24,7 +24,7 @@ mod sink;
 
 pub use cc::{AckEvent, AnyCc, CaState, CongestionControl, VegasParams, Window};
 pub use rate::RateSample;
-pub use rtt::RttEstimator;
+pub use rtt::{RtoPolicy, RttEstimator};
 pub use sender::{Algorithm, NewRenoSender, PacedSlowStart, TcpConfig, TcpSender};
 pub use sink::{SackBlock, SackBlocks, TcpSink};
 

@@ -54,7 +54,7 @@ use ccsim_core::{
 
 use super::cc::{AckEvent, AnyCc, CaState, CongestionControl, Reno, Vegas, VegasParams, Window};
 use super::rate::DeliveryRate;
-use super::rtt::RttEstimator;
+use super::rtt::{RtoPolicy, RttEstimator};
 use super::scoreboard::Scoreboard;
 use crate::{Hdr, SackBlock, TCP_HEADER_BYTES};
 
@@ -146,6 +146,8 @@ pub struct TcpConfig {
     pub max_rto: Dur,
     /// Timeout before the first RTT sample.
     pub initial_rto: Dur,
+    /// Whose arithmetic computes the timeout ([`RtoPolicy`]).
+    pub rto_policy: RtoPolicy,
     /// Duplicate ACKs that trigger fast retransmit (DupThresh).
     pub dupack_threshold: u32,
     /// Congestion control and loss recovery.
@@ -170,6 +172,9 @@ impl Default for TcpConfig {
             min_rto: Dur::from_millis(200),
             max_rto: Dur::from_secs(60),
             initial_rto: Dur::from_secs(1),
+            rto_policy: RtoPolicy::Rfc6298 {
+                granularity: Dur(1),
+            },
             dupack_threshold: 3,
             algorithm: Algorithm::NewReno,
             ecn: false,
@@ -303,7 +308,7 @@ impl TcpSender {
             recovery: cfg.algorithm.recovery(),
             board: Scoreboard::new(cfg.dupack_threshold),
             rate: DeliveryRate::default(),
-            rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            rtt: RttEstimator::new(cfg.rto_policy, cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             timed: None,
             rto_armed: false,
             backed_off: false,
@@ -622,7 +627,7 @@ impl TcpSender {
         let acked_segments = ack - self.snd_una;
         if let Some((seq, sent)) = self.timed {
             if ack > seq {
-                self.rtt.sample(now - sent);
+                self.rtt.sample(now - sent, sent, ack, self.snd_max);
                 self.timed = None;
             }
         }
