@@ -37,6 +37,9 @@ series = ["rate", "cwnd", "queue"]
 
 CASES = {
     "newreno": ("20p", 'delayed_ack = true\ninitial_window = 4\nmax_window = 30\nmin_rto = "200ms"\n'),
+    "rto-ns2": ("20p", 'rto = "ns2"\ntick = "100ms"\ninitial_rto = "6s"\nmin_rto = "0s"\n'),
+    "rto-rfc6298": ("20p", 'rto = "rfc6298"\nclock_granularity = "1ns"\nmin_rto = "200ms"\n'),
+    "rto-ns3": ("20p", 'rto = "ns3"\nclock_granularity = "1ms"\n'),
     "tahoe": ("20kB", ""),
     "reno": ("20p", 'ecn = true\n'),
     "sack": ('{ kind = "red", limit = "40p", min_th = 5, max_th = 15, ecn = true }',
@@ -180,7 +183,8 @@ def main() -> None:
         shutil.copy(ex, OUT / f"example-{ex.stem}.toml")
     for protocol, (queue, extra) in CASES.items():
         q = queue if queue.startswith("{") else f'"{queue}"'
-        text = BASE.format(protocol=protocol, extra=extra).replace("QUEUE", q)
+        text = BASE.format(protocol="sack" if protocol.startswith("rto-") else protocol,
+                           extra=extra).replace("QUEUE", q)
         (OUT / f"seed-{protocol}.toml").write_text(text)
     spec = {
         "run": {"duration": "1s", "seed": 1},

@@ -13,7 +13,7 @@ import pytest
 import ccsim
 from ccsim.experiments import REGISTRY, ExperimentReport
 from ccsim.experiments.cbraa import cbraa_spec, cov, mean_kBps
-from ccsim.sweep import run_many
+from ccsim.experiments.base import run_many, timer_of
 
 
 def line(protocol: str, **options: Any) -> dict[str, Any]:
@@ -91,7 +91,8 @@ def test_cbraa_band_is_measured_on_the_rate_held_after_60_s(out: str) -> None:
     # Section 4.1: after 60 s CBRAA's rate is smooth at about 2 Mbit/s. The check must report the
     # level it holds then, which the last 200 s show plainly, not an average that includes the
     # ramp (2.39 Mbit/s over 60-500 s where CBRAA settles at 2.56).
-    res = run_many([cbraa_spec([{"name": "tcp", "protocol": "reno"}, {"name": "cbraa", "protocol": "cbraa"}])])[0]
+    with timer_of(REGISTRY["cbraa-vs-mathis"]):
+        res = run_many([cbraa_spec([{"name": "tcp", "protocol": "reno"}, {"name": "cbraa", "protocol": "cbraa"}])])[0]
     settled = mean_kBps(res, "cbraa", 300) * 8e3 / 1e6
     (c,) = [c for c in cbraa_report("cbraa-vs-mathis", out).checks if c.name.startswith("CBRAA rate held")]
     assert c.unit == "Mbit/s" and c.measured == pytest.approx(settled, rel=0.05)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import cache
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,22 @@ from ccsim.experiments import primo as p
 from ccsim.experiments import xcp as x
 from ccsim.experiments.cbraa import cbraa_spec, rate_window
 from ccsim.metrics import fairness_criterion, stability
-from ccsim.sweep import run_many
+from ccsim.experiments import REGISTRY
+from ccsim.experiments.base import TIMERS, run_many, timer_of, with_timer
+
+# The causes are the experiments': every run here uses the retransmission timer the experiments
+# run with. They share one today; the day they differ, each test must name its experiment's.
+(TIMER,) = {e.timer for e in REGISTRY.values()}
+
+
+@pytest.fixture(autouse=True)
+def _the_experiments_timer() -> Iterator[None]:
+    with timer_of(next(iter(REGISTRY.values()))):
+        yield
+
+
+def run_timed(spec: Any, **kwargs: Any) -> ccsim.Result:
+    return ccsim.run(with_timer(spec, TIMERS[TIMER]), **kwargs)
 
 
 def jain(xs: Any) -> float:
@@ -58,7 +74,7 @@ def obp_alone(n: int, rtt: float, with_mix: bool = False) -> ccsim.Result:
     mix = dataclasses.replace(o.QUICK_RTT_MIX, ftp_fwd=n) if with_mix else o.Mix(n, 0, 0.0, 0, 0)
     spec = o.dumbbell_spec("obp", OBP_CAPACITY, rtt, mix, duration=20.0, warmup=10.0,
                            series=["sent_rate", "queue"], interval=SAMPLE)
-    return ccsim.run(spec, progress=False)
+    return run_timed(spec, progress=False)
 
 
 def forward_utilisation(res: ccsim.Result) -> float:
@@ -134,7 +150,7 @@ def test_the_traffic_mix_is_not_the_cause_of_obps_shortfall() -> None:
 def jain_by_window(n: int, rtt: float) -> list[float]:
     spec = o.dumbbell_spec("obp", o.QUICK_JAIN_CAPACITY, rtt, o.Mix(n, 0, 0.0, 0, 0), duration=60.0, warmup=0.0,
                            jitter=0.0, series=["rate"], interval=10.0)
-    rates = ccsim.run(spec, progress=False).wide("rate")
+    rates = run_timed(spec, progress=False).wide("rate")
     flows = [c for c in rates.columns if c.startswith("f")]
     assert len(flows) == n
     return [jain(rates.loc[t, flows]) for t in rates.index]
@@ -254,7 +270,7 @@ def test_renos_steadiness_is_the_one_second_sampling() -> None:
     def mean_stability(protocol: str, interval: str) -> float:
         spec = p.dumbbell_spec(protocol, duration=40, warmup=10)
         spec["output"]["interval"] = interval
-        return float(np.mean(list(per_flow_stability(ccsim.run(spec, progress=False)).values())))
+        return float(np.mean(list(per_flow_stability(run_timed(spec, progress=False)).values())))
 
     assert mean_stability("reno", "1s") > mean_stability("primo", "1s")
     assert mean_stability("reno", "24ms") < mean_stability("primo", "24ms")
@@ -311,7 +327,7 @@ def test_primos_steps_widen_the_gap_left_by_the_start_or_keep_it() -> None:
     # (f1 / f2 1.48 at 1 s, 0.83 at 3 s, 0.03 at 40 s when written); over 16 gaps the
     # multiplicative steps keep the ratio the start left (1.22 from 3 s on).
     def ratio(extra: dict[str, Any] | None) -> Any:
-        rates = ccsim.run(p.dumbbell_spec("primo", queue=20, duration=40, warmup=10, extra=extra),
+        rates = run_timed(p.dumbbell_spec("primo", queue=20, duration=40, warmup=10, extra=extra),
                           progress=False).wide("sent_rate")
         return (rates["f1"] / rates["f2"]).loc[3.0:]
 
@@ -331,7 +347,7 @@ def test_primos_unequal_flows_fluctuate_in_primo_delay() -> None:
     # written); where they are equal (200 ms) both are steady; with the 16-gap rate the sweep
     # mean is in the band (94.5 against 77.9).
     for delay in (5, 50, 200):
-        res = ccsim.run(p.dumbbell_spec("primo", delay_ms=delay, duration=40, warmup=10), progress=False)
+        res = run_timed(p.dumbbell_spec("primo", delay_ms=delay, duration=40, warmup=10), progress=False)
         goodput = {f: res.summary["flows"][f]["goodput_bps"] for f in ("f1", "f2")}
         stab = per_flow_stability(res)
         small, large = sorted(goodput, key=goodput.get)  # type: ignore[arg-type]
@@ -347,7 +363,7 @@ def test_the_starved_primo_flow_fluctuates_in_primo_hetero() -> None:
     # primo-hetero's "Reno sending-rate stability": Primo's mean is pulled down by the starved
     # flow (S1, the short path; 48 and 49 % against 97 % for the other when written).
     for access in (20, 50):
-        res = ccsim.run(p.dumbbell_spec("primo", s2_access_ms=access, duration=40, warmup=10), progress=False)
+        res = run_timed(p.dumbbell_spec("primo", s2_access_ms=access, duration=40, warmup=10), progress=False)
         goodput = {f: res.summary["flows"][f]["goodput_bps"] for f in ("f1", "f2")}
         stab = per_flow_stability(res)
         assert goodput["f1"] < 0.1 * goodput["f2"], goodput
@@ -367,7 +383,7 @@ def test_the_longer_path_wins_because_the_thresholds_scale_with_its_own_round_tr
         if equal_delays:
             spec["flows"][1]["primo"] = {"rcv_samples": 16, "th_str": 0.34 / scale, "th_mod": 0.17 / scale,
                                          "th_rel": 0.15 / scale}
-        res = ccsim.run(spec, progress=False)
+        res = run_timed(spec, progress=False)
         return {f: res.summary["flows"][f]["goodput_bps"] for f in ("f1", "f2")}
 
     own = goodputs(False)
@@ -383,7 +399,7 @@ def test_primo_parking_shares_only_with_the_16_gap_rate_and_staggered_starts() -
     third = p.PARKING_LINK_MBPS / 3 * 1e6
 
     def deviation(staggered: bool, extra: dict[str, Any] | None) -> tuple[float, list[float]]:
-        res = ccsim.run(p.parking_spec("primo", staggered=staggered, extra=extra), progress=False)
+        res = run_timed(p.parking_spec("primo", staggered=staggered, extra=extra), progress=False)
         rates = sorted(p.mean_rate(res, n, 120.0) for n, _, _ in p.PARKING_FLOWS)
         return max(abs(r / third - 1) for r in rates), rates
 

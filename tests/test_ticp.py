@@ -160,11 +160,12 @@ def test_the_rs1_bin_1_tcp_share_is_held_down_by_ticps_start(out_dir: Path) -> N
     well above, TCP well below an equal share); the same median without them is in the band,
     and the later bins, which TICP enters already in congestion avoidance, are."""
     from ccsim.experiments import ticp as t
+    from ccsim.experiments.base import TIMERS, with_timer
 
     n = t._n(True)
     spec = t.topology_spec([t.session("ticp", n, 100, 1000, 1, start=100)],
                            100 + 3 * t.ideal_duration(n, 1000, share=0.5), background="newreno", direction="rev")
-    res = ccsim.run(spec, progress=False)
+    res = ccsim.run(with_timer(spec, TIMERS[REGISTRY["ticp-tcp-rev-fair"].timer]), progress=False)
     window = t.bin_windows(res, "ticp")[1]
     half = t.capacity_bps(1) / 2
     rates = res.wide("rate")

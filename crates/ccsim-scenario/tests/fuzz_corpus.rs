@@ -46,6 +46,9 @@ fn the_fuzz_corpus_and_every_past_crash_run_clean() {
         "[[tcpm]]",
         "[[ticp]]",
         "warmup",
+        "rto = \"ns2\"",
+        "clock_granularity",
+        "initial_rto",
     ] {
         assert!(holds(needle), "no corpus input holds {needle:?}");
     }

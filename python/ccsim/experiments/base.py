@@ -1,11 +1,20 @@
-"""What every experiment shares: checks, the report table and parallel runs."""
+"""What every experiment shares: checks, the report table, parallel runs and the TCP
+retransmission timer its runs use."""
 
 from __future__ import annotations
 
+import contextvars
+import copy
+import functools
 import json
 import math
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
+
+from ..results import Result
 
 
 @dataclass
@@ -214,8 +223,69 @@ class ExperimentReport:
         (out_dir / "table.json").write_text(json.dumps(data, indent=2) + "\n")
 
 
+#: The TCP retransmission timers experiments run with, as flow keys (docs/experiments.md,
+#: "Retransmission timers"; the arithmetic of each in docs/protocols.md).
+TIMERS: dict[str, dict[str, str]] = {
+    # ccsim's own timer until issue 25: RFC 6298's recurrences in nanoseconds, G = 1 ns and a
+    # 200 ms floor, so that at a steady RTT the timer sits 1 ns above SRTT.
+    "ccsim-0": {"rto": "rfc6298", "clock_granularity": "1ns", "min_rto": "200ms"},
+    # ns-2.35's TcpAgent defaults: 10 ms ticks, minrto 200 ms, rtxcur_init 3 s.
+    "ns-2.35": {"rto": "ns2"},
+    # The 1998 ns-2 of the TCP-M paper: 100 ms ticks, a 6 s first timeout, no minrto.
+    "ns-2 (1998)": {"rto": "ns2", "tick": "100ms", "initial_rto": "6s", "min_rto": "0s"},
+    # Linux, ccsim's default for flows that name none.
+    "linux": {"rto": "linux"},
+}
+
+_TCP_PROTOCOLS = frozenset({"tahoe", "reno", "newreno", "sack", "vegas", "xcp"})
+_timer: contextvars.ContextVar[dict[str, str]] = contextvars.ContextVar("ccsim_experiment_timer",
+                                                                        default=TIMERS["linux"])
+
+
+def with_timer(spec: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
+    """``spec`` with the timer ``keys`` on every TCP flow, web generator and TCP-M session that
+    does not set ``rto`` itself (a copy; the spec given is not changed)."""
+    out = copy.deepcopy(spec)
+    for flow in out.get("flows", []):
+        if flow.get("protocol") in _TCP_PROTOCOLS and "rto" not in flow:
+            flow.update(keys)
+    for gen in out.get("traffic", []):
+        if gen.get("kind") == "web" and gen.get("protocol", "newreno") in _TCP_PROTOCOLS:
+            options = gen.setdefault("options", {})
+            if "rto" not in options:
+                options.update(keys)
+    for session in out.get("tcpm", []):
+        options = session.setdefault("options", {})
+        if "rto" not in options:
+            options.update(keys)
+    return out
+
+
+@contextmanager
+def timer_of(experiment: Experiment) -> Iterator[None]:
+    """Within the block, :func:`run_many` gives TCP flows ``experiment``'s timer: for runs of
+    an experiment's set-up made outside its ``run`` (tests that look into a result)."""
+    token = _timer.set(TIMERS[experiment.timer])
+    try:
+        yield
+    finally:
+        _timer.reset(token)
+
+
+def run_many(specs: Sequence[Any], jobs: int | None = None, **kwargs: Any) -> list[Result]:
+    """:func:`ccsim.run_many` with the running experiment's retransmission timer on every TCP
+    flow (its ``timer``; see :data:`TIMERS`)."""
+    from ..spec import Scenario
+    from ..sweep import run_many as run_specs
+
+    keys = _timer.get()
+    timed = [with_timer(s.to_dict() if isinstance(s, Scenario) else s, keys) for s in specs]
+    return run_specs(timed, jobs=jobs, **kwargs)
+
+
 class Experiment:
-    """A named, parameterised recipe. Subclasses set the class attributes and ``run``."""
+    """A named, parameterised recipe. Subclasses set the class attributes and ``run``; their
+    runs go through :func:`run_many`, which gives their TCP flows the experiment's ``timer``."""
 
     name: str = ""
     #: The set-up the full experiment runs, in a line (the report's heading and summary row).
@@ -231,6 +301,25 @@ class Experiment:
     #: Seed replicas of a full run, and of a quick run, when ``randomness`` is set.
     seeds: int = 5
     quick_seeds: int = 3
+    #: The simulator the paper's numbers come from.
+    simulator: str = ""
+    #: The key of :data:`TIMERS` its TCP flows run with.
+    #: CHOICE: "ccsim-0" for every experiment until issue 25 re-judges them on their papers'
+    #: simulators' timers, so that no verdict changes without its cause measured.
+    timer: str = "ccsim-0"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        run = cls.__dict__.get("run")
+        if run is None:
+            return
+
+        @functools.wraps(run)
+        def timed_run(self: Experiment, *args: Any, **kw: Any) -> Any:
+            with timer_of(self):
+                return run(self, *args, **kw)
+
+        cls.run = timed_run  # type: ignore[method-assign]
 
     def title_for(self, quick: bool) -> str:
         """The title of the variant that runs: ``quick_title`` in a quick run when it is set."""

@@ -31,8 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..results import Result
-from ..sweep import run_many
-from .base import Check, Experiment, ExperimentReport
+from .base import Check, Experiment, ExperimentReport, run_many
 from .figures import RATE_UNITS, pyplot, save, time_axis
 
 CAPACITY_BPS = 4e6

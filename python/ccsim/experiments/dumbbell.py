@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..results import Result
-from ..sweep import run_many
-from .base import Check, Experiment, ExperimentReport
+from .base import Check, Experiment, ExperimentReport, run_many
 from .figures import pyplot, save, time_axis
 
 

@@ -100,8 +100,8 @@ import numpy as np
 
 from .. import topology
 from ..results import Result
-from ..sweep import replica_seed, run_many
-from .base import Check, Experiment, ExperimentReport
+from ..sweep import replica_seed
+from .base import Check, Experiment, ExperimentReport, run_many
 from .figures import RATE_UNITS, pyplot, save, time_axis
 from .xcp import bdp_packets, jain
 

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from ..sweep import replica_seed, run_many
-from .base import Check, Experiment, ExperimentReport
+from ..sweep import replica_seed
+from .base import Check, Experiment, ExperimentReport, run_many
 from .figures import pyplot, save
 from .xcp import FORWARD, XcpFlow, bdp_packets, dumbbell_spec, jain, link_metrics
 

@@ -41,8 +41,7 @@ import numpy as np
 from ..metrics import (CRITERIA, criteria_table_markdown, draw_pentagon, efficiency_criteria, mean_criteria,
                        stability)
 from ..results import Result
-from ..sweep import run_many
-from .base import Check, Experiment, ExperimentReport
+from .base import Check, Experiment, ExperimentReport, run_many
 from .figures import pyplot, save, time_axis
 
 PACKET = 1000

@@ -55,8 +55,7 @@ import numpy as np
 
 from .. import topology
 from ..results import Result
-from ..sweep import run_many
-from .base import Check, Experiment, ExperimentReport
+from .base import Check, Experiment, ExperimentReport, run_many
 from .figures import pyplot, save, time_axis
 
 if TYPE_CHECKING:

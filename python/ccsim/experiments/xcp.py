@@ -47,8 +47,8 @@ from typing import Any
 import numpy as np
 
 from ..results import Result
-from ..sweep import replica_seed, run_many
-from .base import Check, Experiment, ExperimentReport
+from ..sweep import replica_seed
+from .base import Check, Experiment, ExperimentReport, run_many
 from .figures import RATE_UNITS, pyplot, save, time_axis
 
 SOURCE = "XCP paper (Katabi et al. 2002)"

@@ -169,12 +169,11 @@ impl Default for TcpConfig {
             initial_window: 2,
             size: None,
             max_window: u64::MAX / 4,
+            // Linux's timer and its bounds (RtoPolicy::defaults).
             min_rto: Dur::from_millis(200),
-            max_rto: Dur::from_secs(60),
+            max_rto: Dur::from_secs(120),
             initial_rto: Dur::from_secs(1),
-            rto_policy: RtoPolicy::Rfc6298 {
-                granularity: Dur(1),
-            },
+            rto_policy: RtoPolicy::Linux,
             dupack_threshold: 3,
             algorithm: Algorithm::NewReno,
             ecn: false,

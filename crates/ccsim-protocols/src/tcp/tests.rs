@@ -306,8 +306,14 @@ fn an_ack_beyond_what_was_sent_acknowledges_only_what_was_sent() {
 
 #[test]
 fn a_minimum_rto_above_the_maximum_raises_the_maximum() {
+    // RFC 6298 clamps even the initial timeout to [min, max]; a 90 s minimum over a 60 s
+    // maximum raises the maximum.
     let cfg = TcpConfig {
         min_rto: Dur::from_secs(90),
+        max_rto: Dur::from_secs(60),
+        rto_policy: crate::RtoPolicy::Rfc6298 {
+            granularity: Dur::from_millis(1),
+        },
         ..TcpConfig::default()
     };
     let (_, ctx) = established(&cfg);

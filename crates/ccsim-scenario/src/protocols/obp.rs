@@ -73,12 +73,12 @@ pub(crate) fn validate(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), S
     if f.size.is_some_and(|s| s.0 .0 == 0) {
         return err(p("size"), "must be positive, found \"0B\"".into());
     }
-    if f.min_rto.0 > Dur::from_secs(60) {
+    if let Some(min_rto) = f.min_rto.filter(|m| m.0 > Dur::from_secs(60)) {
         return err(
             p("min_rto"),
             format!(
                 "must be at most the 60 s maximum RTO, found {}",
-                show(&f.min_rto)
+                show(&min_rto)
             ),
         );
     }
@@ -143,7 +143,9 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
     params.delta = c.delta;
     params.gamma = c.gamma;
     params.initial_rtt = c.initial_rtt.0;
-    params.min_rto = f.min_rto.0;
+    if let Some(min_rto) = f.min_rto {
+        params.min_rto = min_rto.0;
+    }
     if let Some(r) = f.initial_rate {
         params.initial_rate = r.0.bps() as f64 / 8.0;
     }

@@ -6,7 +6,7 @@
 use ccsim_core::Dur;
 use ccsim_engine::NodeId;
 use ccsim_protocols::{
-    Algorithm, AnyAgent, PacedSlowStart, TcpConfig, TcpSender, TcpSink, VegasParams,
+    Algorithm, AnyAgent, PacedSlowStart, RtoPolicy, TcpConfig, TcpSender, TcpSink, VegasParams,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -98,6 +98,97 @@ pub(crate) fn validate_tcp_options(
     Ok(())
 }
 
+/// The retransmission timer's arithmetic (`rto`), as scenario files name it.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum RtoSpec {
+    /// Linux's `tcp_rtt_estimator` and `tcp_set_rto`: RTO = SRTT + max(4 mdev over the
+    /// last round trip, rto_min); initial 1 s, rto_min 200 ms, at most 120 s.
+    Linux,
+    /// RFC 6298: RTO = SRTT + max(G, 4 RTTVAR), at least 1 s, at most 60 s; initial 1 s.
+    Rfc6298,
+    /// ns-2.35's `TcpAgent`: whole ticks (10 ms), srtt x8 and rttvar x4 fixed point, minrto
+    /// 200 ms, initial 3 s, at most 60 s.
+    Ns2,
+    /// ns-3's `RttMeanDeviation` and `TcpSocketBase`: MinRto 1 s, G 1 ms, initial 1 s.
+    Ns3,
+}
+
+/// The policy when a flow names none.
+pub const DEFAULT_RTO: RtoSpec = RtoSpec::Linux;
+/// RFC 6298's and ns-3's clock granularity when a flow gives none.
+pub const DEFAULT_CLOCK_GRANULARITY: Dur = Dur::from_millis(1);
+/// ns-2.35's `tcpTick_`.
+pub const DEFAULT_NS2_TICK: Dur = Dur::from_millis(10);
+
+/// A flow's retransmission timer: (policy, initial, minimum, maximum), its keys applied over
+/// the policy's defaults ([`RtoPolicy::defaults`]).
+#[must_use]
+pub fn rto_config(f: &FlowSpec) -> (RtoPolicy, Dur, Dur, Dur) {
+    let granularity = f
+        .clock_granularity
+        .map_or(DEFAULT_CLOCK_GRANULARITY, |g| g.0);
+    let policy = match f.rto.unwrap_or(DEFAULT_RTO) {
+        RtoSpec::Linux => RtoPolicy::Linux,
+        RtoSpec::Rfc6298 => RtoPolicy::Rfc6298 { granularity },
+        RtoSpec::Ns2 => RtoPolicy::Ns2 {
+            tick: f.tick.map_or(DEFAULT_NS2_TICK, |t| t.0),
+        },
+        RtoSpec::Ns3 => RtoPolicy::Ns3 { granularity },
+    };
+    let (initial, min, max) = policy.defaults();
+    (
+        policy,
+        f.initial_rto.map_or(initial, |d| d.0),
+        f.min_rto.map_or(min, |d| d.0),
+        max,
+    )
+}
+
+fn validate_rto(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    let rto = f.rto.unwrap_or(DEFAULT_RTO);
+    let name = |r: RtoSpec| serde_json::to_string(&r).unwrap_or_default();
+    if f.clock_granularity.is_some() && !matches!(rto, RtoSpec::Rfc6298 | RtoSpec::Ns3) {
+        return err(
+            p("clock_granularity"),
+            format!(
+                "applies to rto = \"rfc6298\" or \"ns3\", not rto = {}",
+                name(rto)
+            ),
+        );
+    }
+    if f.tick.is_some() && rto != RtoSpec::Ns2 {
+        return err(
+            p("tick"),
+            format!("applies to rto = \"ns2\", not rto = {}", name(rto)),
+        );
+    }
+    for (key, value) in [
+        ("clock_granularity", f.clock_granularity),
+        ("tick", f.tick),
+        ("initial_rto", f.initial_rto),
+    ] {
+        if let Some(d) = value {
+            if d.0 == Dur::ZERO || d.0 > Dur::from_secs(60) {
+                return err(
+                    p(key),
+                    format!("must be positive and at most 60 s, found {}", show(&d)),
+                );
+            }
+        }
+    }
+    if let Some(min_rto) = f.min_rto.filter(|m| m.0 > Dur::from_secs(60)) {
+        return err(
+            p("min_rto"),
+            format!(
+                "must be at most the 60 s maximum RTO, found {}",
+                show(&min_rto)
+            ),
+        );
+    }
+    Ok(())
+}
+
 /// A TCP flow's checks.
 pub(crate) fn validate(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
     if f.rate.is_some() {
@@ -124,15 +215,7 @@ pub(crate) fn validate(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), S
             "must be at least 1 segment, found 0".into(),
         );
     }
-    if f.min_rto.0 > ccsim_core::Dur::from_secs(60) {
-        return err(
-            p("min_rto"),
-            format!(
-                "must be at most the 60 s maximum RTO, found {}",
-                show(&f.min_rto)
-            ),
-        );
-    }
+    validate_rto(f, p)?;
     if f.size.is_some_and(|s| s.0 .0 == 0) {
         return err(p("size"), "must be positive, found \"0B\"".into());
     }
@@ -162,12 +245,16 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         // Set from the routes once they are built ([`after_routes`]).
         None | Some(SsthreshStr::Bdp) => None,
     };
+    let (rto_policy, initial_rto, min_rto, max_rto) = rto_config(f);
     let cfg = TcpConfig {
         packet_size: cx.packet_size,
         initial_window: f.initial_window,
         size: f.size.map(|s| s.0 .0),
         max_window: f.max_window.unwrap_or(TcpConfig::default().max_window),
-        min_rto: f.min_rto.0,
+        min_rto,
+        max_rto,
+        initial_rto,
+        rto_policy,
         algorithm,
         ecn: f.ecn,
         initial_ssthresh,

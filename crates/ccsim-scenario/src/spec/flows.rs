@@ -133,9 +133,22 @@ pub struct FlowSpec {
     /// TCP: initial window, segments.
     #[serde(default = "default_initial_window")]
     pub initial_window: u32,
-    /// TCP: lower bound on the retransmission timeout.
-    #[serde(default = "default_min_rto")]
-    pub min_rto: DurStr,
+    /// TCP: whose arithmetic computes the retransmission timeout: "linux" (the default),
+    /// "rfc6298", "ns2" or "ns3" (docs/protocols.md, the retransmission timer).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub rto: Option<crate::protocols::tcp::RtoSpec>,
+    /// TCP: RFC 6298's clock granularity G (`rto = "rfc6298"` or `"ns3"`; absent: 1 ms).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub clock_granularity: Option<DurStr>,
+    /// TCP: ns-2's clock tick (`rto = "ns2"`; absent: 10 ms, ns-2.35's `tcpTick_`).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub tick: Option<DurStr>,
+    /// TCP: the timeout before the first RTT sample (absent: the policy's).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub initial_rto: Option<DurStr>,
+    /// TCP, OBP: lower bound on the retransmission timeout (absent: the policy's; OBP 200 ms).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub min_rto: Option<DurStr>,
     /// TCP: receiver window in segments (absent: unbounded).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub max_window: Option<u64>,
@@ -191,8 +204,12 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 8] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 12] {
         [
+            ("rto", self.rto.is_some()),
+            ("clock_granularity", self.clock_granularity.is_some()),
+            ("tick", self.tick.is_some()),
+            ("initial_rto", self.initial_rto.is_some()),
             ("cwnd_limited_growth", !self.cwnd_limited_growth),
             ("delayed_ack", self.delayed_ack),
             ("ecn", self.ecn),
@@ -223,9 +240,6 @@ fn default_packet_size() -> BytesStr {
 }
 fn default_initial_window() -> u32 {
     2
-}
-fn default_min_rto() -> DurStr {
-    DurStr(ccsim_core::Dur::from_millis(200))
 }
 
 /// A flow from `options`, the flow keys of a traffic generator or a session with the keys they

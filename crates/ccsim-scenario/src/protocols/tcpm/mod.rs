@@ -173,10 +173,14 @@ fn default_retries() -> u32 {
 }
 
 /// The flow keys a session's `options` may set (the embedded TCP's).
-pub const TCP_OPTIONS: [&str; 9] = [
+pub const TCP_OPTIONS: [&str; 13] = [
     "initial_window",
     "max_window",
     "min_rto",
+    "rto",
+    "clock_granularity",
+    "tick",
+    "initial_rto",
     "ecn",
     "vegas",
     "initial_ssthresh",
