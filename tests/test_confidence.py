@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from ccsim.experiments.base import Check, ExperimentReport, combine, student_t_975
+from ccsim.experiments.base import FRACTION, Check, ExperimentReport, combine, student_t_975
 
 
 @pytest.mark.parametrize("k", [2, 3, 5, 10])
@@ -91,3 +91,20 @@ def test_checks_of_one_name_are_kept_apart() -> None:
     one = [Check("share", 1.0, "", 0, 2, unit="ratio"), Check("share", 5.0, "", 0, 10, unit="ratio")]
     two = [Check("share", 3.0, "", 0, 2, unit="ratio"), Check("share", 7.0, "", 0, 10, unit="ratio")]
     assert [c.samples for c in combine([one, two])] == [[1.0, 3.0], [5.0, 7.0]]
+
+
+def test_the_interval_is_clipped_to_the_quantitys_physical_range() -> None:
+    # xcp-capacity's drop rates over three seeds, 0.0043, 0.0087 and 0 %, against [0, 0.1]: the
+    # t interval reaches below 0 %, which no drop rate can; clipped at 0 the whole interval is
+    # in the band.
+    drops = Check("drop rate", 0.0043, "near zero", 0.0, 0.1, unit="%", samples=[0.0043, 0.0087, 0.0])
+    lo, hi = drops.interval or (math.nan, math.nan)
+    assert lo == 0.0 and 0.0 < hi < 0.1
+    assert drops.verdict == "reproduced"
+    # The same numbers as a difference (a "ratio" that may be negative) keep their interval.
+    diff = Check("a less b", 0.0043, "above 0", 0.0, 0.1, unit="ratio", samples=[0.0043, 0.0087, 0.0])
+    assert (diff.interval or (0.0, 0.0))[0] < 0 and diff.verdict == "inconclusive"
+    # A utilisation given its range: never above 1.
+    util = Check("utilisation", 0.99, "high", 0.95, 1.0, unit="ratio", samples=[0.999, 1.0, 0.97],
+                 physical=FRACTION)
+    assert (util.interval or (0.0, 2.0))[1] == 1.0

@@ -17,6 +17,22 @@ from typing import Any
 from ..results import Result
 
 
+#: The range a quantity counted in each unit can take: a check's confidence interval is clipped
+#: to it (a drop rate cannot be below 0 %, however wide the seeds' spread). "ratio" and
+#: "percentage points" may be differences, which can take any sign: a check of such a unit
+#: gives its own range (``physical``) when it has one (a utilisation, Jain's index).
+PHYSICAL_RANGE: dict[str, tuple[float, float]] = {
+    "%": (0.0, 100.0),
+    "% of buffer": (0.0, 100.0),
+    "index": (0.0, 1.0),
+    **{unit: (0.0, math.inf) for unit in ("packets", "segments", "entries", "nodes", "timeouts", "s",
+                                          "Mbit/s", "kbit/s", "kB/s", "fraction of capacity",
+                                          "fraction of a third")},
+}
+#: A utilisation or Jain's index, counted as a "ratio".
+FRACTION = (0.0, 1.0)
+
+
 @dataclass
 class Check:
     """One measured value against what counts as reproduced: ``low <= measured <= high``
@@ -38,6 +54,9 @@ class Check:
     open_low: bool = field(default=False, kw_only=True)
     #: The value of each seed replica when there are several (``measured`` is then their mean).
     samples: list[float] = field(default_factory=list, kw_only=True)
+    #: The range the quantity can physically take, when its unit does not say it
+    #: (:data:`PHYSICAL_RANGE`).
+    physical: tuple[float, float] | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         self.measured = float(self.measured)
@@ -46,6 +65,13 @@ class Check:
             raise ValueError(f"check {self.name!r} needs a unit (e.g. \"Mbit/s\", \"packets\", \"ratio\")")
         if math.isnan(self.low) or math.isnan(self.high) or self.low > self.high:
             raise ValueError(f"check {self.name!r}: the band [{self.low}, {self.high}] is empty")
+        if self.physical is not None:
+            self.physical = (float(self.physical[0]), float(self.physical[1]))
+
+    @property
+    def physical_range(self) -> tuple[float, float]:
+        """The range the quantity can take: ``physical``, else its unit's, else unbounded."""
+        return self.physical or PHYSICAL_RANGE.get(self.unit, (-math.inf, math.inf))
 
     @property
     def passed(self) -> bool:
@@ -59,8 +85,8 @@ class Check:
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        """The 95 % confidence interval of the mean over the seed replicas (Student's t), or
-        None with fewer than two."""
+        """The 95 % confidence interval of the mean over the seed replicas (Student's t),
+        clipped to the quantity's physical range, or None with fewer than two."""
         samples = self.samples
         if len(samples) < 2 or any(math.isnan(x) for x in samples):
             return None
@@ -72,7 +98,8 @@ class Check:
         mean = math.fsum(samples) / n
         sd = math.sqrt(math.fsum((x - mean) ** 2 for x in samples) / (n - 1))
         half = student_t_975(n - 1) * sd / math.sqrt(n)
-        return mean - half, mean + half
+        floor, ceiling = self.physical_range
+        return max(mean - half, floor), min(mean + half, ceiling)
 
     @property
     def verdict(self) -> str:
@@ -164,7 +191,7 @@ def combine(runs: list[list[Check]]) -> list[Check]:
         else:
             mean = math.fsum(samples) / len(samples)
         out.append(Check(first.name, mean, first.expected, first.low, first.high, first.source, unit=first.unit,
-                         open_low=first.open_low, samples=samples))
+                         open_low=first.open_low, samples=samples, physical=first.physical))
     return out
 
 
@@ -217,6 +244,7 @@ class ExperimentReport:
         for c in self.checks:
             ci = c.interval
             data.append(dict(asdict(c), low=_finite(c.low), high=_finite(c.high),
+                             physical=[_finite(x) for x in c.physical_range],
                              band=c.band, passed=c.passed, samples=c.samples or [c.measured],
                              mean=c.measured, ci_low=None if ci is None else ci[0],
                              ci_high=None if ci is None else ci[1], verdict=c.verdict))

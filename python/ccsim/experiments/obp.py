@@ -101,7 +101,7 @@ import numpy as np
 from .. import topology
 from ..results import Result
 from ..sweep import replica_seed
-from .base import Check, Experiment, ExperimentReport, run_many
+from .base import FRACTION, Check, Experiment, ExperimentReport, run_many
 from .figures import RATE_UNITS, pyplot, save, time_axis
 from .xcp import bdp_packets, jain
 
@@ -461,7 +461,7 @@ class ObpCapacity(Experiment):
                 m = sweep.rows[(c, p)]
                 report.checks.append(Check(f"{label}: {LABELS[p]} utilisation, mean of both directions ({window})",
                                            m.utilisation, "high utilization (ours: above 0.95)", UTIL_HIGH, math.inf,
-                                           SOURCE, unit="ratio", open_low=True))
+                                           SOURCE, unit="ratio", open_low=True, physical=FRACTION))
                 report.checks.append(Check(f"{label}: {LABELS[p]} mean queue, both directions ({window})",
                                            m.queue_pct, "near 20 % (ours: at most 25 % of the buffer)", 0.0,
                                            QUEUE_NEAR_20, SOURCE, unit="% of buffer"))
@@ -470,7 +470,8 @@ class ObpCapacity(Experiment):
                     m = sweep.rows[(c, p)]
                     report.checks.append(Check(f"{label}: {LABELS[p]} utilisation ({window})", m.utilisation,
                                                "above 100 Mb/s, no skills to use all the bandwidth (ours: at most "
-                                               "0.95)", 0.0, RENO_FILL, SOURCE, unit="ratio"))
+                                               "0.95)", 0.0, RENO_FILL, SOURCE, unit="ratio",
+                                               physical=FRACTION))
         for p in ("xcp", "reno", "sack"):
             total = sum(sweep.rows[(c, p)].drops for c in caps)
             report.checks.append(Check(f"{LABELS[p]} drops over the sweep ({window})", total,
@@ -505,7 +506,7 @@ def rtt_checks(report: ExperimentReport, sweep: Sweep, window: str, util_min: fl
         label = _rtt_label(rtt)
         report.checks.append(Check(f"{label}: OBP utilisation, mean of the bottleneck directions ({window})",
                                    m.utilisation, util_band, util_min, math.inf, SOURCE, unit="ratio",
-                                   open_low=True))
+                                   open_low=True, physical=FRACTION))
         report.checks.append(Check(f"{label}: OBP mean queue ({window})", m.queue_pct,
                                    "small, under 20 % (ours: at most 20 % of the buffer)", 0.0, QUEUE_UNDER_20,
                                    SOURCE, unit="% of buffer"))
@@ -584,11 +585,11 @@ class ObpJain(Experiment):
         for rtt in rtts:
             report.checks.append(Check(f"{_rtt_label(rtt)}: OBP Jain's index of the {mix.ftp_fwd} flows ({window})",
                                        sweep.rows[(rtt, "obp")].jain, "near 1 (ours: at least 0.95)", JAIN_NEAR_1,
-                                       1.0, SOURCE, unit="ratio"))
+                                       1.0, SOURCE, unit="ratio", physical=FRACTION))
         for rtt in rtts[:-1]:
             report.checks.append(Check(f"{_rtt_label(rtt)}: XCP Jain's index ({window})", sweep.rows[(rtt, "xcp")].jain,
                                        "good below 1 s (ours: at least 0.95)", JAIN_NEAR_1, 1.0, SOURCE,
-                                       unit="ratio"))
+                                       unit="ratio", physical=FRACTION))
         low, high = rtts[0], rtts[-1]
         for p in ("reno", "sack"):
             report.checks.append(Check(f"{LABELS[p]}: Jain's index at {high * 1e3:g} ms less at {low * 1e3:g} ms "
@@ -726,7 +727,7 @@ def parking_checks(report: ExperimentReport, sweep: Sweep, label: Any, window: s
         m = sweep.rows[(x, "obp")]
         report.checks.append(Check(f"{label(x)}: OBP utilisation, mean of the 14 bottleneck directions ({window})",
                                    m.utilisation, "high, always higher than 90 %", UTIL_PARKING, math.inf, SOURCE,
-                                   unit="ratio", open_low=True))
+                                   unit="ratio", open_low=True, physical=FRACTION))
         report.checks.append(Check(f"{label(x)}: OBP mean queue, 14 directions ({window})", m.queue_pct,
                                    "minimal (ours: at most 20 % of the buffer)", 0.0, QUEUE_UNDER_20, SOURCE,
                                    unit="% of buffer"))

@@ -48,7 +48,7 @@ import numpy as np
 
 from ..results import Result
 from ..sweep import replica_seed
-from .base import Check, Experiment, ExperimentReport, run_many
+from .base import FRACTION, Check, Experiment, ExperimentReport, run_many
 from .figures import RATE_UNITS, pyplot, save, time_axis
 
 SOURCE = "XCP paper (Katabi et al. 2002)"
@@ -193,7 +193,8 @@ class XcpCapacity(Experiment):
             rows.append((cap, m))
             label = _cap_label(cap)
             report.checks.append(Check(f"{label}: bottleneck utilisation, lower direction ({window})", m.utilisation,
-                                       "above 0.95", UTILISATION_MIN, math.inf, SOURCE, unit="ratio", open_low=True))
+                                       "above 0.95", UTILISATION_MIN, math.inf, SOURCE, unit="ratio", open_low=True,
+                                       physical=FRACTION))
             report.checks.append(Check(f"{label}: drop rate, both directions ({m.drops} drops, {window})", m.drop_pct,
                                        "near zero (ours: at most 0.1 %)", 0.0, DROP_PCT_MAX, SOURCE, unit="%"))
             report.checks.append(Check(f"{label}: mean queue, both directions ({window})", m.queue_pct,
@@ -262,13 +263,13 @@ class XcpRttFairness(Experiment):
         m = link_metrics(res, buffer)
         report = ExperimentReport(self.name)
         report.checks.append(Check(f"Jain's index of the 30 goodputs ({window})", jain(goodput), "near 1 (ours: 0.95)",
-                                   JAIN_MIN, 1.0, SOURCE, unit="ratio"))
+                                   JAIN_MIN, 1.0, SOURCE, unit="ratio", physical=FRACTION))
         report.checks.append(Check(f"lowest goodput / fair share ({window}; flow of "
                                    f"{FAIRNESS_RTTS[int(np.argmin(goodput))] * 1e3:.0f} ms)", min(goodput) / fair,
                                    "near 1 (ours: at least 0.8)", 0.8, math.inf, SOURCE, unit="ratio"))
         fwd = res.summary["links"][FORWARD]
         report.checks.append(Check(f"bottleneck utilisation ({window})", fwd["utilization"], "above 0.95",
-                                   UTILISATION_MIN, math.inf, SOURCE, unit="ratio", open_low=True))
+                                   UTILISATION_MIN, math.inf, SOURCE, unit="ratio", open_low=True, physical=FRACTION))
         report.checks.append(Check(f"drop rate ({m.drops} drops, {window})", m.drop_pct,
                                    "near zero (ours: at most 0.1 %)", 0.0, DROP_PCT_MAX, SOURCE, unit="%"))
         res.write(out_dir / "run", plots=False)
