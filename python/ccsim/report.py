@@ -51,10 +51,11 @@ from typing import Any
 import markdown
 
 from .errors import SpecError
+from .experiments.base import STUDY
 
 __all__ = ["write_report", "main"]
 
-VERDICTS = ("reproduced", "not reproduced", "inconclusive")
+VERDICTS = ("reproduced", "not reproduced", "inconclusive", STUDY)
 #: Families by name prefix, in the order the docs present them.
 FAMILIES = ("dumbbell", "ticp", "sat", "cbraa", "primo", "tcpm", "xcp", "obp")
 _DOC_FILES = ("experiments.md", "validation.md")
@@ -212,11 +213,15 @@ class Experiment:
     status: str = "ran"  # "ran", "failed" or "not run"
     error: str | None = None
     checks: list[Check] = field(default_factory=list)
+    #: A study of ours (reproduce.json's verdict says so): no verdict, not counted.
+    study: bool = False
 
     @property
     def verdict(self) -> str:
         if self.status != "ran":
             return self.status
+        if self.study:
+            return STUDY
         verdicts = {c.verdict for c in self.checks}
         for v in ("not reproduced", "inconclusive", "reproduced"):
             if v in verdicts:
@@ -304,6 +309,7 @@ def _read_experiment(out_dir: Path, name: str, interrupted: bool) -> Experiment:
         exp.figures.append((rel, _figure_uri(folder, rel, file, f"figures[{i}]")))
     if status == "ran":
         exp.checks = _read_checks(folder / "table.json")
+        exp.study = f.data.get("verdict") == STUDY
     return exp
 
 
@@ -596,7 +602,7 @@ def _interval_svg(c: Check) -> str:
 
 
 def _badge(verdict: str) -> str:
-    return f'<span class="v v-{verdict.replace(" ", "-")}">{_esc(verdict)}</span>'
+    return f'<span class="v v-{re.sub(r"[^a-z]+", "-", verdict).strip("-")}">{_esc(verdict)}</span>'
 
 
 _STYLE = """
@@ -637,7 +643,7 @@ document.body.dataset.brokenImages=String(n);});"""
 def _summary_paragraph(run: Run) -> str:
     exps = run.experiments
     counts = {v: sum(e.verdict == v for e in exps)
-              for v in ("reproduced", "not reproduced", "inconclusive", "failed", "not run", "no checks")}
+              for v in ("reproduced", "not reproduced", "inconclusive", "failed", "not run", "no checks", STUDY)}
     parts = [f"{counts[v]} {v}" for v in counts if counts[v] or v in ("reproduced", "not reproduced",
                                                                      "inconclusive", "failed")]
     share = f" ({100 * run.cache_hits / run.runs:.0f} %)" if run.runs else ""
@@ -870,7 +876,7 @@ def status_markdown(run: Run) -> str:
             continue
         ok = sum(c.verdict == "reproduced" for c in e.checks)
         unsure = sum(c.verdict == "inconclusive" for c in e.checks)
-        verdict = e.verdict if e.verdict == "reproduced" else f"**{e.verdict}**"
+        verdict = e.verdict if e.verdict in ("reproduced", STUDY) else f"**{e.verdict}**"
         lines.append(f"| {e.name} | {verdict} | {ok} of {len(e.checks)} | {unsure} | {len(e.seeds)} | {e.runs} | "
                      f"{_duration(e.run_seconds)} |")
     return "\n".join(lines) + "\n"

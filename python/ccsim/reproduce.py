@@ -240,7 +240,8 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
                 report.write(target)
             reports.append(report)
             bar.step()
-        combined = ExperimentReport(exp.name, combine([r.checks for r in reports]), reports[0].figures)
+        combined = ExperimentReport(exp.name, combine([r.checks for r in reports]), reports[0].figures,
+                                    study=exp.study)
         combined.write(tmp)
         outcome.verdict = combined.verdict
         outcome.in_band = sum(c.verdict == "reproduced" for c in combined.checks)

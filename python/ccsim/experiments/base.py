@@ -199,6 +199,10 @@ def _finite(x: float) -> float | None:
     return None if math.isinf(x) else x
 
 
+#: The verdict of a study of ours (no claim of a paper to reproduce).
+STUDY = "study (no verdict)"
+
+
 @dataclass
 class ExperimentReport:
     """The outcome of one experiment."""
@@ -206,6 +210,9 @@ class ExperimentReport:
     name: str
     checks: list[Check] = field(default_factory=list)
     figures: list[Path] = field(default_factory=list)
+    #: A study of ours, not a claim of the paper: its checks are measured against our own
+    #: bands, but it has no verdict and is not counted in the reproduction totals.
+    study: bool = False
 
     @property
     def passed(self) -> bool:
@@ -213,7 +220,10 @@ class ExperimentReport:
 
     @property
     def verdict(self) -> str:
-        """"reproduced" when every check is, "not reproduced" when one is not, else "inconclusive"."""
+        """"reproduced" when every check is, "not reproduced" when one is not, else "inconclusive";
+        :data:`STUDY` for a study of ours."""
+        if self.study:
+            return STUDY
         verdicts = {c.verdict for c in self.checks}
         if not verdicts or "not reproduced" in verdicts:  # no check: nothing was shown
             return "not reproduced"
@@ -331,6 +341,8 @@ class Experiment:
     quick_seeds: int = 3
     #: The simulator the paper's numbers come from.
     simulator: str = ""
+    #: A sensitivity study of ours rather than a claim of the paper: no verdict, not counted.
+    study: bool = False
     #: The key of :data:`TIMERS` its TCP flows run with.
     #: CHOICE: "ccsim-0" for every experiment until issue 25 re-judges them on their papers'
     #: simulators' timers, so that no verdict changes without its cause measured.

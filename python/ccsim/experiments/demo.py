@@ -16,6 +16,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from .base import STUDY
+
 STATUS_DOC = "docs/experiments.md"
 @dataclass
 class Verdict:
@@ -39,10 +41,10 @@ class Verdict:
 def verdict_table(rows: list[Verdict]) -> str:
     """The closing table: each experiment, its verdict and how many checks fell in their band."""
     width = max([len("experiment"), *(len(r.name) for r in rows)])
-    lines = [f"| {'experiment':<{width}} | verdict        | checks in band | time    |",
-             f"|{'-' * (width + 2)}|----------------|----------------|---------|"]
+    lines = [f"| {'experiment':<{width}} | verdict            | checks in band | time    |",
+             f"|{'-' * (width + 2)}|--------------------|----------------|---------|"]
     for r in rows:
-        lines.append(f"| {r.name:<{width}} | {r.verdict:<14} | {f'{r.passed}/{r.checks}':>14} | "
+        lines.append(f"| {r.name:<{width}} | {r.verdict:<18} | {f'{r.passed}/{r.checks}':>14} | "
                      f"{r.seconds:5.1f} s |")
     return "\n".join(lines) + "\n"
 
@@ -50,8 +52,11 @@ def verdict_table(rows: list[Verdict]) -> str:
 def summary(rows: list[Verdict], report: Path | None = None) -> str:
     """The verdict table, where the report is, and where the full status is documented."""
     done = sum(r.reproduced for r in rows)
+    claims = [r for r in rows if r.verdict != STUDY]
+    studies = len(rows) - len(claims)
+    also = f" (and {studies} {'study' if studies == 1 else 'studies'} of ours, without a verdict)" if studies else ""
     where = f"The report, with every figure and table: {report}\n" if report is not None else ""
-    return (f"\n{verdict_table(rows)}\n{where}{done} of {len(rows)} reproduced. The reproduction status of "
+    return (f"\n{verdict_table(rows)}\n{where}{done} of {len(claims)} reproduced{also}. The reproduction status of "
             f"every experiment, with the measured cause of each band that fails: {STATUS_DOC}\n")
 
 

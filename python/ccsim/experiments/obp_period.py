@@ -55,6 +55,8 @@ class ObpPeriod(Experiment):
     source = "ours: the period the OBP paper leaves open (section III-B-2)"
     randomness = "random start times"
     seeds = 3
+    # The paper fixes no period and claims nothing about it: a study of ours, with no verdict.
+    study = True
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         periods = QUICK_PERIODS_MS if quick else PERIODS_MS
