@@ -6,6 +6,15 @@
 //! checks that an agent sees nothing but its context.
 
 pub mod agent;
+/// Elementary functions from `libm`, bit-identical on every platform (the standard library's
+/// defer to the system's, which may differ in the last bit).
+pub mod math {
+    /// e^x.
+    #[must_use]
+    pub fn exp(x: f64) -> f64 {
+        libm::exp(x)
+    }
+}
 pub mod packet;
 pub mod rng;
 pub mod units;

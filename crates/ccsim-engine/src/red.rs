@@ -88,6 +88,20 @@
 //! * CHOICE (the drawn number): one uniform draw from the link's own stream per
 //!   probabilistic decision with `p_a > 0`; the packet is selected when `u < p_a`.
 //!
+//! ns-2.35's `Queue/RED` ([`RedConfig::ns2`], `ns2 = true`) takes its decision path instead,
+//! read from ns-2.35 `queue/red.cc` (`enque`, `drop_early`, `calculate_p_new`, `modify_p`)
+//! with its defaults of `tcl/lib/ns-default.tcl` (`wait_ true`, `use_mark_p_ true`,
+//! `mark_p_ 0.1`): `count` and `count_bytes` grow on every arrival; nothing is dropped early
+//! while the instantaneous queue holds at most one packet (one byte in byte mode); the first
+//! arrival with the average at or above `min_th` only restarts the count (`old`); the
+//! probability is `p_b` spaced by `wait_` (0 while `count p_b < 1`, `p_b / (2 - count p_b)`
+//! below 2, else 1), where the count is `count_bytes / mean_packet_size` (whole packets) in
+//! byte mode and the spaced value is then scaled by `size / mean_packet_size`; there are no
+//! forced drops on the average (`use_mark_p_`: past `2 max_th` the probability is 1), and a
+//! selected ECN-capable packet is marked only while `p_b <= mark_p`, dropped above it; a drop
+//! by the physical limit restarts the count too. The automatic thresholds and weight ns-2
+//! derives from the link (`thresh_ 0`, `q_weight_ -1`) are computed by the scenario layer.
+//!
 //! PERFORMANCE: every function here is `#[inline]`, so it is compiled where the generic
 //! link code uses it and the engine crate's own code-generation units stay as they were.
 //! Out-of-line code here shifted how `EventQueue::pop` was inlined into the event loop and
@@ -116,6 +130,11 @@ pub struct RedConfig {
     pub mean_packet_size: u32,
     /// Mark ECN-capable packets CE instead of dropping them early (RFC 3168).
     pub ecn: bool,
+    /// ns-2.35's decision path (see the module docs) instead of FJ93's.
+    pub ns2: bool,
+    /// ns-2's `mark_p_`: with `ns2`, an ECN-capable packet is marked only while the
+    /// probability is at most this, else dropped.
+    pub mark_p: f64,
 }
 
 impl Default for RedConfig {
@@ -135,6 +154,8 @@ impl Default for RedConfig {
             bytes: false,
             mean_packet_size: 500,
             ecn: false,
+            ns2: false,
+            mark_p: 0.1,
         }
     }
 }
@@ -157,6 +178,34 @@ impl std::fmt::Display for RedConfigError {
 impl std::error::Error for RedConfigError {}
 
 impl RedConfig {
+    /// ns-2.35's `Queue/RED` as `tcl/lib/ns-default.tcl` configures it, on a link of `rate`
+    /// and one-way `delay` (`initialize_params` in `queue/red.cc`): byte mode (`bytes_`,
+    /// `queue_in_bytes_`), `mean_pktsize_ 500`, `linterm_ 10`, `gentle_ true`, `setbit_ false`,
+    /// `mark_p_ 0.1`, and the automatic settings of `thresh_ 0`, `maxthresh_ 0` and
+    /// `q_weight_ -1`: with `ptc` = rate / (8 x 500) packets a second, min_th = max(5,
+    /// `targetdelay_` (5 ms) x ptc / 2) packets, max_th = 3 min_th (both then in bytes), and
+    /// w_q = 1 - exp(-1 / (10 rtt ptc)) with rtt = max(0.1 s, 3 (delay + 1 / ptc)).
+    #[must_use]
+    pub fn ns2_35(rate: Rate, delay: ccsim_core::Dur) -> RedConfig {
+        let mean = 500.0;
+        let ptc = rate.bps() as f64 / (8.0 * mean);
+        let min_pkts = (0.005 * ptc / 2.0).max(5.0);
+        let rtt = (3.0 * (delay.as_secs_f64() + 1.0 / ptc)).max(0.1);
+        RedConfig {
+            min_th: min_pkts,
+            max_th: 3.0 * min_pkts,
+            w_q: 1.0 - ccsim_core::math::exp(-1.0 / (10.0 * rtt * ptc)),
+            max_p: 0.1,
+            gentle: true,
+            bytes: false,
+            mean_packet_size: 500,
+            ecn: false,
+            ns2: true,
+            mark_p: 0.1,
+        }
+        .in_bytes()
+    }
+
     /// The same configuration in byte mode, thresholds converted from packets to bytes by
     /// `mean_packet_size` (as ns-2 does with `queue_in_bytes_`).
     #[inline]
@@ -235,6 +284,10 @@ pub struct Red {
     config: RedConfig,
     avg: f64,
     count: i64,
+    /// ns-2: bytes arrived since the last drop or mark.
+    count_bytes: u64,
+    /// ns-2's `old`: the average was at or above `min_th` at the last arrival.
+    old: bool,
     /// When the current idle period began; `None` while the link is busy.
     idle_since: Option<u64>,
     /// Transmission time of a `mean_packet_size` packet at the link rate, ns (at least 1).
@@ -256,7 +309,9 @@ impl Red {
         Red {
             config,
             avg: 0.0,
-            count: -1,
+            count: if config.ns2 { 0 } else { -1 },
+            count_bytes: 0,
+            old: false,
             idle_since: Some(0),
             typical_tx_ns,
         }
@@ -307,14 +362,102 @@ impl Red {
         size: u32,
         ect: bool,
         now: u64,
+        fits: bool,
         rng: &mut RngStream,
     ) -> RedDecision {
         let was_idle = self.idle_since.is_some();
-        let decision = self.decide(queue, size, ect, now, rng);
+        let decision = if self.config.ns2 {
+            self.decide_ns2(queue, size, ect, now, fits, rng)
+        } else {
+            self.decide(queue, size, ect, now, rng)
+        };
         if was_idle && matches!(decision, RedDecision::EarlyDrop | RedDecision::ForcedDrop) {
             // The packet never reaches the link, which stays idle: a new idle period starts
             // now (as in ns-2, whose dequeue then finds the queue empty again).
             self.idle_since = Some(now);
+        }
+        decision
+    }
+
+    /// The idle decay and the new sample of the average (both paths).
+    #[inline]
+    fn average(&mut self, queue: u64, now: u64) -> f64 {
+        let one_minus_w = 1.0 - self.config.w_q;
+        if let Some(since) = self.idle_since.take() {
+            let m = now.saturating_sub(since) / self.typical_tx_ns;
+            self.avg *= pow_u64(one_minus_w, m);
+        }
+        self.avg = one_minus_w * self.avg + self.config.w_q * queue as f64;
+        self.avg
+    }
+
+    /// ns-2.35's `enque` and `drop_early` (module docs).
+    #[inline]
+    fn decide_ns2(
+        &mut self,
+        queue: u64,
+        size: u32,
+        ect: bool,
+        now: u64,
+        fits: bool,
+        rng: &mut RngStream,
+    ) -> RedDecision {
+        let c = self.config;
+        let avg = self.average(queue, now);
+        self.count += 1;
+        self.count_bytes += u64::from(size);
+        let mut decision = RedDecision::Enqueue;
+        if avg >= c.min_th && queue > 1 {
+            if self.old {
+                // calculate_p_new
+                let p1 = if c.gentle && avg >= c.max_th {
+                    (1.0 - c.max_p) / c.max_th * avg + (2.0 * c.max_p - 1.0)
+                } else if !c.gentle && avg >= c.max_th {
+                    1.0
+                } else {
+                    (avg - c.min_th) / (c.max_th - c.min_th) * c.max_p
+                }
+                .min(1.0);
+                // modify_p with wait_
+                let mean = u64::from(c.mean_packet_size);
+                let count1 = if c.bytes {
+                    (self.count_bytes / mean) as f64
+                } else {
+                    self.count as f64
+                };
+                let mut p = if count1 * p1 < 1.0 {
+                    0.0
+                } else if count1 * p1 < 2.0 {
+                    p1 / (2.0 - count1 * p1)
+                } else {
+                    1.0
+                };
+                if c.bytes && p < 1.0 {
+                    p = p * f64::from(size) / f64::from(c.mean_packet_size);
+                }
+                if p > 0.0 && rng.bernoulli(p.min(1.0)) {
+                    self.count = 0;
+                    self.count_bytes = 0;
+                    decision = if c.ecn && ect && p1 <= c.mark_p {
+                        RedDecision::Mark
+                    } else {
+                        RedDecision::EarlyDrop
+                    };
+                }
+            } else {
+                // The average has just crossed min_th (or the queue just filled past one
+                // packet): the count restarts at this arrival.
+                self.count = 1;
+                self.count_bytes = u64::from(size);
+                self.old = true;
+            }
+        } else {
+            self.old = false;
+        }
+        if !fits {
+            // A drop by the physical limit restarts the count (ns-2's forced drop).
+            self.count = 0;
+            self.count_bytes = 0;
         }
         decision
     }
@@ -328,14 +471,8 @@ impl Red {
         now: u64,
         rng: &mut RngStream,
     ) -> RedDecision {
+        let avg = self.average(queue, now);
         let c = &self.config;
-        let one_minus_w = 1.0 - c.w_q;
-        if let Some(since) = self.idle_since.take() {
-            let m = now.saturating_sub(since) / self.typical_tx_ns;
-            self.avg *= pow_u64(one_minus_w, m);
-        }
-        self.avg = one_minus_w * self.avg + c.w_q * queue as f64;
-        let avg = self.avg;
         let p_b = if avg < c.min_th {
             self.count = -1;
             return RedDecision::Enqueue;
@@ -452,7 +589,7 @@ mod tests {
         let mut twin = rng.clone();
         for _ in 0..10_000 {
             assert_eq!(
-                r.on_arrival(4, 1000, false, 0, &mut rng),
+                r.on_arrival(4, 1000, false, 0, true, &mut rng),
                 RedDecision::Enqueue
             );
             assert_eq!(r.count(), -1);
@@ -474,8 +611,8 @@ mod tests {
         let mut rng = RngStream::new(3, "t");
         for _ in 0..n {
             let mut r = red(c);
-            r.on_arrival(0, 1000, false, 0, &mut rng); // idle arrival: avg stays 0
-            let d = r.on_arrival(14, 1000, false, 0, &mut rng);
+            r.on_arrival(0, 1000, false, 0, true, &mut rng); // idle arrival: avg stays 0
+            let d = r.on_arrival(14, 1000, false, 0, true, &mut rng);
             assert_eq!(r.count(), 0);
             drops += u32::from(d == RedDecision::EarlyDrop);
         }
@@ -485,5 +622,153 @@ mod tests {
             (f64::from(drops) - expect).abs() < 4.0 * 40.5,
             "{drops} vs {expect}"
         );
+    }
+
+    // ns-2.35 (`queue/red.cc`, `ns-default.tcl`), worked by hand.
+
+    fn ns2_packets() -> RedConfig {
+        // w_q = 1: the average is the queue the arrival sees, so each case sets it directly.
+        RedConfig {
+            w_q: 1.0,
+            ns2: true,
+            ecn: true,
+            ..RedConfig::default()
+        }
+    }
+
+    #[test]
+    fn ns2_35_configures_itself_from_the_link() {
+        // 10 Mbit/s: ptc = 1e7 / 4000 = 2500 packets a second; targetdelay x ptc / 2 = 6.25
+        // packets, above 5; max 18.75 packets; in bytes of 500: 3125 and 9375. rtt = 3 (20 ms
+        // + 0.4 ms) = 61.2 ms, raised to 0.1 s: w_q = 1 - exp(-1 / (10 x 0.1 x 2500)).
+        let c = RedConfig::ns2_35(Rate(10_000_000), ccsim_core::Dur::from_millis(20));
+        assert_eq!((c.min_th, c.max_th), (3125.0, 9375.0));
+        assert!(
+            (c.w_q - (1.0 - (-0.0004_f64).exp())).abs() < 1e-15,
+            "{}",
+            c.w_q
+        );
+        assert!(c.bytes && c.gentle && c.ns2 && !c.ecn);
+        assert_eq!((c.max_p, c.mark_p, c.mean_packet_size), (0.1, 0.1, 500));
+        // 1 Mbit/s: 250 packets a second, targetdelay x ptc / 2 = 0.625: the 5-packet floor;
+        // rtt = 3 (0.3 s + 4 ms) = 0.912 s: w_q = 1 - exp(-1 / (10 x 0.912 x 250)).
+        let c = RedConfig::ns2_35(Rate(1_000_000), ccsim_core::Dur::from_millis(300));
+        assert_eq!((c.min_th, c.max_th), (2500.0, 7500.0));
+        assert!(
+            (c.w_q - (1.0 - (-1.0 / 2280.0_f64).exp())).abs() < 1e-15,
+            "{}",
+            c.w_q
+        );
+    }
+
+    #[test]
+    fn ns2_waits_count_p_of_one_before_the_first_drop_and_drops_by_two() {
+        // avg 10 between 5 and 15: p_b = 0.1 x (10 - 5) / 10 = 0.05. The first arrival above
+        // min_th restarts the count at 1; with wait_ the probability is 0 while count p_b < 1
+        // (count < 20), p_b / (2 - count p_b) up to count 39, where it is 1.
+        let mut rng = RngStream::new(1, "ns2-wait");
+        for trial in 0..200 {
+            let mut r = red(ns2_packets());
+            assert_eq!(
+                r.on_arrival(10, 1000, false, 0, true, &mut rng),
+                RedDecision::Enqueue
+            );
+            assert_eq!(r.count(), 1, "the crossing restarts the count");
+            let mut dropped_at = None;
+            for n in 2..=39 {
+                if r.on_arrival(10, 1000, false, 0, true, &mut rng) != RedDecision::Enqueue {
+                    dropped_at = Some(n);
+                    break;
+                }
+            }
+            let n = dropped_at.unwrap_or_else(|| panic!("trial {trial}: no drop by count 39"));
+            assert!(
+                (20..=39).contains(&n),
+                "trial {trial}: dropped at count {n}"
+            );
+            assert_eq!(r.count(), 0);
+        }
+    }
+
+    #[test]
+    fn ns2_marks_only_below_mark_p_and_never_forces_on_the_average() {
+        let mut rng = RngStream::new(2, "ns2-mark");
+        // avg 20, gentle region: p_b = 0.9 / 15 x 20 - 0.8 = 0.4, above mark_p (0.1): a
+        // selected ECN-capable packet is dropped, not marked.
+        let mut r = red(ns2_packets());
+        r.on_arrival(20, 1000, true, 0, true, &mut rng);
+        let mut seen = Vec::new();
+        for _ in 0..20 {
+            seen.push(r.on_arrival(20, 1000, true, 0, true, &mut rng));
+        }
+        assert!(
+            seen.contains(&RedDecision::EarlyDrop) && !seen.contains(&RedDecision::Mark),
+            "{seen:?}"
+        );
+        // avg 12: p_b = 0.07 <= mark_p: marked.
+        let mut r = red(ns2_packets());
+        r.on_arrival(12, 1000, true, 0, true, &mut rng);
+        let marks = (0..60)
+            .map(|_| r.on_arrival(12, 1000, true, 0, true, &mut rng))
+            .filter(|d| *d == RedDecision::Mark)
+            .count();
+        assert!(marks >= 1);
+        // avg 40, past 2 max_th: probability 1, an early drop, never a forced one.
+        let mut r = red(ns2_packets());
+        r.on_arrival(40, 1000, false, 0, true, &mut rng);
+        assert_eq!(
+            r.on_arrival(40, 1000, false, 0, true, &mut rng),
+            RedDecision::EarlyDrop
+        );
+    }
+
+    #[test]
+    fn ns2_spares_a_queue_of_one_and_restarts_the_count_after_a_full_buffer() {
+        let mut rng = RngStream::new(3, "ns2-small");
+        let slow = RedConfig {
+            w_q: 0.5,
+            ..ns2_packets()
+        };
+        let mut r = red(slow);
+        for _ in 0..10 {
+            r.on_arrival(40, 1000, false, 0, true, &mut rng);
+        }
+        // The average is far above 2 max_th, but one packet waiting: no drop, and the next
+        // arrival above min_th restarts the count instead of dropping.
+        assert_eq!(
+            r.on_arrival(1, 1000, false, 0, true, &mut rng),
+            RedDecision::Enqueue
+        );
+        assert_eq!(
+            r.on_arrival(40, 1000, false, 0, true, &mut rng),
+            RedDecision::Enqueue
+        );
+        assert_eq!(r.count(), 1);
+        // A drop by the physical limit restarts the count.
+        r.on_arrival(40, 1000, false, 0, false, &mut rng);
+        assert_eq!(r.count(), 0);
+    }
+
+    #[test]
+    fn ns2_byte_mode_counts_whole_mean_packets_then_scales_by_size() {
+        // Byte mode, mean 500 B, avg 10 packets (5000 B): p_b = 0.05. 40-byte packets add
+        // 40 B each: count1 = count_bytes / 500 reaches 20 (p_b count1 = 1) only after
+        // 10 000 B, 250 packets; until then nothing is dropped.
+        let mut rng = RngStream::new(4, "ns2-bytes");
+        let c = RedConfig {
+            w_q: 1.0,
+            ns2: true,
+            ..RedConfig::default()
+        }
+        .in_bytes();
+        let mut r = red(c);
+        r.on_arrival(5000, 40, false, 0, true, &mut rng);
+        for n in 2..250 {
+            assert_eq!(
+                r.on_arrival(5000, 40, false, 0, true, &mut rng),
+                RedDecision::Enqueue,
+                "{n}"
+            );
+        }
     }
 }

@@ -1851,7 +1851,7 @@ impl<H: Header> Core<H> {
         let ect = pkt.ecn != Ecn::NotEct;
         let reason = match port
             .red
-            .on_arrival(queue, pkt.size, ect, now, &mut port.rng)
+            .on_arrival(queue, pkt.size, ect, now, fits, &mut port.rng)
         {
             RedDecision::Enqueue => return false,
             RedDecision::Mark => {

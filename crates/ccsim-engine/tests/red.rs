@@ -23,7 +23,7 @@ const RATE: Rate = Rate(10_000_000);
 fn feed(red: &mut Red, rng: &mut RngStream, n: u64, queue: u64, size: u32) -> [u64; 4] {
     let mut seen = [0u64; 4];
     for _ in 0..n {
-        let d = red.on_arrival(queue, size, false, 0, rng);
+        let d = red.on_arrival(queue, size, false, 0, true, rng);
         seen[d as usize] += 1;
     }
     seen
@@ -34,7 +34,7 @@ fn busy_red(config: RedConfig) -> (Red, RngStream) {
     let mut red = Red::new(config, RATE);
     let mut rng = RngStream::new(11, "link/test/red");
     assert_eq!(
-        red.on_arrival(0, 1000, false, 0, &mut rng),
+        red.on_arrival(0, 1000, false, 0, true, &mut rng),
         RedDecision::Enqueue
     );
     assert_eq!(red.avg(), 0.0);
@@ -206,7 +206,7 @@ fn region_boundaries_follow_fj93() {
     };
     let decide = |config: RedConfig, q: u64| {
         let (mut red, mut rng) = busy_red(config);
-        let d = red.on_arrival(q, 1000, false, 0, &mut rng);
+        let d = red.on_arrival(q, 1000, false, 0, true, &mut rng);
         (d, red.count())
     };
     assert_eq!(decide(exact(true), 4), (RedDecision::Enqueue, -1));
@@ -261,7 +261,7 @@ fn idle_time_decays_the_average_by_one_minus_w_to_the_m() {
         let before = red.avg();
         let t0 = 5_000_000;
         red.on_idle(t0);
-        red.on_arrival(0, 1000, false, t0 + idle, &mut rng);
+        red.on_arrival(0, 1000, false, t0 + idle, true, &mut rng);
         let oracle = before * ((m + 1) as f64 * (-c.w_q).ln_1p()).exp();
         assert!(
             (red.avg() - oracle).abs() <= 1e-12 * before,
@@ -270,7 +270,7 @@ fn idle_time_decays_the_average_by_one_minus_w_to_the_m() {
         );
         // The next arrival on the (now busy) link is an ordinary sample.
         let after = red.avg();
-        red.on_arrival(0, 1000, false, t0 + idle, &mut rng);
+        red.on_arrival(0, 1000, false, t0 + idle, true, &mut rng);
         assert_eq!(red.avg(), (1.0 - c.w_q) * after);
     }
 }
@@ -291,7 +291,7 @@ fn ecn_marks_exactly_where_it_would_drop_early_and_forced_drops_stay() {
                 // A ramp through every region: 0..50 packets and back, 1000 arrivals a step.
                 let step = (i / 1000) % 100;
                 let q = if step < 50 { step } else { 99 - step };
-                red.on_arrival(q, 1000, ect, 0, &mut rng)
+                red.on_arrival(q, 1000, ect, 0, true, &mut rng)
             })
             .collect::<Vec<_>>()
     };
@@ -336,7 +336,7 @@ fn a_drop_at_an_idle_link_starts_a_new_idle_period() {
     let mut forced = 0;
     loop {
         oracle *= ((m + 1) as f64 * ln).exp();
-        let d = red.on_arrival(0, 1000, false, now, &mut rng);
+        let d = red.on_arrival(0, 1000, false, now, true, &mut rng);
         assert!(
             (red.avg() - oracle).abs() <= 1e-9 * oracle,
             "{} vs {oracle}",
