@@ -51,7 +51,7 @@ impl LinkSpec {
         };
         let discipline = match &self.queue {
             QueueSpec::DropTail(_) => Discipline::DropTail,
-            QueueSpec::Red(r) => Discipline::Red(r.config()),
+            QueueSpec::Red(r) => Discipline::Red(r.config(self.rate.0, self.delay.0)),
         };
         ccsim_engine::LinkConfig {
             rate: self.rate.0,
@@ -109,78 +109,124 @@ pub enum QueueKind {
     Red,
 }
 
-/// A RED queue. Defaults are ns-2's classic RED (docs/queues.md), except `ecn`.
+/// Whose RED a `{ kind = "red" }` queue runs (docs/queues.md).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+pub enum RedProfile {
+    /// Floyd and Jacobson 1993, Figure 2, with the gentle variant; ns-2's classic parameters.
+    #[default]
+    #[serde(rename = "fj93")]
+    Fj93,
+    /// ns-2.35's `Queue/RED` as its `ns-default.tcl` configures it: byte mode, thresholds and
+    /// weight set from the link, `wait_`, marking only up to `mark_p`.
+    #[serde(rename = "ns2.35")]
+    Ns2_35,
+}
+
+/// A RED queue. Every key but `kind` is optional; absent keys take the profile's values.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct RedSpec {
     /// Always "red".
     pub kind: QueueKind,
+    /// Whose RED: "fj93" (the default) or "ns2.35".
+    #[serde(default, skip_serializing_if = "is_fj93")]
+    pub profile: RedProfile,
     /// Physical limit of the queue.
     #[serde(default = "default_red_limit")]
     pub limit: QueueStr,
-    /// Average queue (packets) below which nothing is dropped or marked.
-    #[serde(default = "default_red_min_th")]
-    pub min_th: f64,
-    /// Average queue (packets) at which the early probability reaches max_p.
-    #[serde(default = "default_red_max_th")]
-    pub max_th: f64,
-    /// Weight of the newest sample in the average queue.
-    #[serde(default = "default_red_w_q")]
-    pub w_q: f64,
-    /// Early drop (or mark) probability at max_th.
-    #[serde(default = "default_red_max_p")]
-    pub max_p: f64,
-    /// Gentle variant: the probability rises to 1 between max_th and 2 max_th.
-    #[serde(default = "default_true")]
-    pub gentle: bool,
+    /// Average queue (packets) below which nothing is dropped or marked (fj93: 5; ns2.35:
+    /// max(5, 5 ms of the link's packets / 2)).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub min_th: Option<f64>,
+    /// Average queue (packets) at which the early probability reaches max_p (fj93: 15;
+    /// ns2.35: 3 min_th).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub max_th: Option<f64>,
+    /// Weight of the newest sample in the average (fj93: 0.002; ns2.35: from the link's rate
+    /// and delay).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub w_q: Option<f64>,
+    /// Early drop (or mark) probability at max_th (0.1).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub max_p: Option<f64>,
+    /// Gentle variant: the probability rises to 1 between max_th and 2 max_th (true).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub gentle: Option<bool>,
     /// Byte mode: the queue is measured in bytes (thresholds converted with
-    /// mean_packet_size) and the probability scaled by packet size / mean_packet_size.
-    #[serde(default)]
-    pub bytes: bool,
-    /// Typical packet size: the idle-time unit and the byte-mode scale.
-    #[serde(default = "default_red_mean_packet_size")]
-    pub mean_packet_size: BytesStr,
-    /// Mark ECN-capable packets CE instead of dropping them early (RFC 3168).
-    #[serde(default = "default_true")]
-    pub ecn: bool,
+    /// mean_packet_size) and the probability scaled by packet size / mean_packet_size
+    /// (fj93: false; ns2.35: true).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub bytes: Option<bool>,
+    /// Typical packet size: the idle-time unit and the byte-mode scale (500B).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub mean_packet_size: Option<BytesStr>,
+    /// Mark ECN-capable packets CE instead of dropping them early (RFC 3168) (fj93: true;
+    /// ns2.35: false, its `setbit_`).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub ecn: Option<bool>,
+    /// ns2.35: an ECN-capable packet is marked only while the probability is at most this,
+    /// dropped above it (0.1, its `mark_p_`).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub mark_p: Option<f64>,
+}
+
+fn is_fj93(v: &RedProfile) -> bool {
+    super::omitting_defaults() && *v == RedProfile::Fj93
 }
 
 fn default_red_limit() -> QueueStr {
     QueueStr::Packets(100)
 }
-fn default_red_min_th() -> f64 {
-    ccsim_engine::RedConfig::default().min_th
-}
-fn default_red_max_th() -> f64 {
-    ccsim_engine::RedConfig::default().max_th
-}
-fn default_red_w_q() -> f64 {
-    ccsim_engine::RedConfig::default().w_q
-}
-fn default_red_max_p() -> f64 {
-    ccsim_engine::RedConfig::default().max_p
-}
-fn default_red_mean_packet_size() -> BytesStr {
-    BytesStr(ccsim_core::Bytes(u64::from(
-        ccsim_engine::RedConfig::default().mean_packet_size,
-    )))
-}
 
 impl RedSpec {
-    /// The engine's configuration (thresholds converted to bytes in byte mode).
+    /// The typical packet size, bytes.
     #[must_use]
-    pub fn config(&self) -> ccsim_engine::RedConfig {
-        let c = ccsim_engine::RedConfig {
-            min_th: self.min_th,
-            max_th: self.max_th,
-            w_q: self.w_q,
-            max_p: self.max_p,
-            gentle: self.gentle,
-            bytes: false,
-            mean_packet_size: u32::try_from(self.mean_packet_size.0 .0).unwrap_or(u32::MAX),
-            ecn: self.ecn,
+    pub fn mean_packet_size(&self) -> u64 {
+        self.mean_packet_size.map_or(
+            u64::from(ccsim_engine::RedConfig::default().mean_packet_size),
+            |b| b.0 .0,
+        )
+    }
+
+    /// The engine's configuration on a link of `rate` and one-way `delay` (thresholds in
+    /// bytes in byte mode): the profile's values, each key given replacing its own.
+    #[must_use]
+    pub fn config(
+        &self,
+        rate: ccsim_core::Rate,
+        delay: ccsim_core::Dur,
+    ) -> ccsim_engine::RedConfig {
+        let base = match self.profile {
+            RedProfile::Fj93 => ccsim_engine::RedConfig {
+                ecn: true,
+                ..ccsim_engine::RedConfig::default()
+            },
+            RedProfile::Ns2_35 => {
+                // Back to packets: the keys, like ns-2's thresh_ and maxthresh_, count them.
+                let b = ccsim_engine::RedConfig::ns2_35(rate, delay);
+                let mean = f64::from(b.mean_packet_size);
+                ccsim_engine::RedConfig {
+                    min_th: b.min_th / mean,
+                    max_th: b.max_th / mean,
+                    bytes: false,
+                    ..b
+                }
+            }
         };
-        if self.bytes {
+        let c = ccsim_engine::RedConfig {
+            min_th: self.min_th.unwrap_or(base.min_th),
+            max_th: self.max_th.unwrap_or(base.max_th),
+            w_q: self.w_q.unwrap_or(base.w_q),
+            max_p: self.max_p.unwrap_or(base.max_p),
+            gentle: self.gentle.unwrap_or(base.gentle),
+            bytes: false,
+            mean_packet_size: u32::try_from(self.mean_packet_size()).unwrap_or(u32::MAX),
+            ecn: self.ecn.unwrap_or(base.ecn),
+            ns2: base.ns2,
+            mark_p: self.mark_p.unwrap_or(base.mark_p),
+        };
+        let bytes = self.bytes.unwrap_or(self.profile == RedProfile::Ns2_35);
+        if bytes {
             c.in_bytes()
         } else {
             c
@@ -298,17 +344,27 @@ fn validate_link_size(i: usize, l: &LinkSpec) -> Result<(), ScenarioError> {
 
 /// A RED queue whose physical limit lies below `min_th` never lets the average reach the
 /// threshold where RED acts: it is a DropTail queue that only looks like RED.
-fn validate_red_limit(i: usize, r: &RedSpec) -> Result<(), ScenarioError> {
-    let min_bytes = r.min_th * r.mean_packet_size.0 .0 as f64;
+fn validate_red_limit(
+    i: usize,
+    r: &RedSpec,
+    config: &ccsim_engine::RedConfig,
+) -> Result<(), ScenarioError> {
+    let mean = r.mean_packet_size() as f64;
+    // min_th in packets, whichever way the engine counts it.
+    let min_pkts = if config.bytes {
+        config.min_th / mean
+    } else {
+        config.min_th
+    };
+    let min_bytes = min_pkts * mean;
     let refusal = match r.limit {
-        QueueStr::Packets(n) if (n as f64) < r.min_th => {
-            Some(format!("\"{n}p\" is below min_th = {} packets", r.min_th))
+        QueueStr::Packets(n) if (n as f64) < min_pkts => {
+            Some(format!("\"{n}p\" is below min_th = {min_pkts} packets"))
         }
         QueueStr::Bytes(b) if (b as f64) < min_bytes => Some(format!(
-            "{} is below min_th = {} packets of mean_packet_size {} ({} bytes)",
+            "{} is below min_th = {min_pkts} packets of mean_packet_size {}B ({} bytes)",
             show(&BytesStr(ccsim_core::Bytes(b))),
-            r.min_th,
-            show(&r.mean_packet_size),
+            r.mean_packet_size(),
             min_bytes.ceil()
         )),
         _ => None,
@@ -352,19 +408,32 @@ pub(crate) fn validate(
         }
         if let QueueSpec::Red(r) = &l.queue {
             // Before the thresholds: byte mode converts them with it.
-            if r.mean_packet_size.0 .0 == 0 || r.mean_packet_size.0 .0 > 65_535 {
+            if let Some(m) = r
+                .mean_packet_size
+                .filter(|m| m.0 .0 == 0 || m.0 .0 > 65_535)
+            {
                 return err(
                     format!("links[{i}].queue.mean_packet_size"),
-                    format!(
-                        "must be between 1B and 65535B, found {}",
-                        show(&r.mean_packet_size)
-                    ),
+                    format!("must be between 1B and 65535B, found {}", show(&m)),
                 );
             }
-            if let Err(e) = r.config().validate() {
+            if r.mark_p.is_some() && r.profile != RedProfile::Ns2_35 {
+                return err(
+                    format!("links[{i}].queue.mark_p"),
+                    "applies to profile = \"ns2.35\" only".into(),
+                );
+            }
+            if let Some(p) = r.mark_p.filter(|p| !(0.0..=1.0).contains(p)) {
+                return err(
+                    format!("links[{i}].queue.mark_p"),
+                    format!("expected a probability in [0, 1], found {p}"),
+                );
+            }
+            let config = r.config(l.rate.0, l.delay.0);
+            if let Err(e) = config.validate() {
                 return err(format!("links[{i}].queue.{}", e.field), e.message);
             }
-            validate_red_limit(i, r)?;
+            validate_red_limit(i, r, &config)?;
         }
         validate_link_size(i, l)?;
         if !(0.0..1.0).contains(&l.loss) || l.loss.is_nan() {
