@@ -40,6 +40,7 @@ CASES = {
     "rto-ns2": ("20p", 'rto = "ns2"\ntick = "100ms"\ninitial_rto = "6s"\nmin_rto = "0s"\n'),
     "rto-rfc6298": ("20p", 'rto = "rfc6298"\nclock_granularity = "1ns"\nmin_rto = "200ms"\n'),
     "rto-ns3": ("20p", 'rto = "ns3"\nclock_granularity = "1ms"\n'),
+    "red-ns2": ('{ kind = "red", profile = "ns2.35", limit = "25kB", ecn = true, mark_p = 0.2 }', 'ecn = true\n'),
     "tahoe": ("20kB", ""),
     "reno": ("20p", 'ecn = true\n'),
     "sack": ('{ kind = "red", limit = "40p", min_th = 5, max_th = 15, ecn = true }',
@@ -183,7 +184,7 @@ def main() -> None:
         shutil.copy(ex, OUT / f"example-{ex.stem}.toml")
     for protocol, (queue, extra) in CASES.items():
         q = queue if queue.startswith("{") else f'"{queue}"'
-        text = BASE.format(protocol="sack" if protocol.startswith("rto-") else protocol,
+        text = BASE.format(protocol="sack" if protocol.startswith(("rto-", "red-")) else protocol,
                            extra=extra).replace("QUEUE", q)
         (OUT / f"seed-{protocol}.toml").write_text(text)
     spec = {

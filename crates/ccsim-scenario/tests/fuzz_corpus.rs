@@ -49,6 +49,7 @@ fn the_fuzz_corpus_and_every_past_crash_run_clean() {
         "rto = \"ns2\"",
         "clock_granularity",
         "initial_rto",
+        "profile = \"ns2.35\"",
     ] {
         assert!(holds(needle), "no corpus input holds {needle:?}");
     }
