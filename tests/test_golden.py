@@ -42,10 +42,11 @@ def test_summary_matches_golden(name: str) -> None:
     assert got["aggregate"]["lost_packets"] == sum(f["lost_packets"] for f in flows)
 
 
-def test_the_old_timer_is_reachable_bit_for_bit() -> None:
-    # dumbbell.ccsim-0.summary.json is the golden summary as it stood before the retransmission
-    # timer became a choice (issue 25): the old timer, named by its keys, gives it again, every
-    # number bit for bit (only the spec's hash differs, the spec having three keys more).
+def test_the_old_timer_and_goodput_are_reachable_bit_for_bit() -> None:
+    # dumbbell.ccsim-0.summary.json is the golden summary as it stood before issue 25 made the
+    # retransmission timer a choice and goodput in-order delivery: the old timer, named by its
+    # keys, gives every number again bit for bit, the old goodput as arrival_bps (and Jain's
+    # index over it); only the spec's hash differs, the spec having three keys more.
     from ccsim.experiments.base import TIMERS, with_timer
 
     spec = with_timer(ccsim.load(EXAMPLES / "dumbbell.toml"), TIMERS["ccsim-0"])
@@ -54,4 +55,9 @@ def test_the_old_timer_is_reachable_bit_for_bit() -> None:
     expected = json.loads((GOLDEN / "dumbbell.ccsim-0.summary.json").read_text())
     got["run"].pop("spec_hash")
     expected["run"].pop("spec_hash")
-    assert {k: got[k] for k in GOLDEN_KEYS} == expected
+    for flow in got["flows"].values():
+        flow["goodput_bps"] = flow.pop("arrival_bps")
+    arrivals = [f["goodput_bps"] for f in got["flows"].values()]
+    got["fairness"]["jain"] = sum(arrivals) ** 2 / (len(arrivals) * sum(x * x for x in arrivals))
+    assert got["fairness"]["jain"] == pytest.approx(expected.pop("fairness")["jain"], rel=1e-12)
+    assert {k: got[k] for k in GOLDEN_KEYS - {"fairness"}} == expected

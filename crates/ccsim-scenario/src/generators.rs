@@ -482,7 +482,7 @@ impl Generators {
             let app_bytes: u64 = rows
                 .iter()
                 .filter_map(|f| f.receiver_stats)
-                .map(|s| s.app_bytes_delivered + s.app_bytes_held)
+                .map(|s| s.app_bytes_delivered)
                 .sum();
             let web = t.kind == TrafficKind::Web;
             let fcts: Vec<f64> = rows
@@ -530,6 +530,7 @@ impl Generators {
                 let arrived = f
                     .receiver_stats
                     .map_or(0, |r| r.app_bytes_delivered + r.app_bytes_held);
+                let delivered = f.receiver_stats.map_or(0, |r| r.app_bytes_delivered);
                 let alive_s = f
                     .fct_ns()
                     .map_or(seconds - f.start_ns as f64 / 1e9, |n| n as f64 / 1e9);
@@ -538,7 +539,8 @@ impl Generators {
                         TrafficKind::Web => t.protocol.map_or("newreno", |p| p.name()),
                         TrafficKind::Voice | TrafficKind::Streaming => "udp",
                     },
-                    goodput_bps: arrived as f64 * 8.0 / alive_s.max(1e-9),
+                    goodput_bps: delivered as f64 * 8.0 / alive_s.max(1e-9),
+                    arrival_bps: arrived as f64 * 8.0 / alive_s.max(1e-9),
                     sent_packets: s.sent_packets,
                     sent_bytes: s.sent_bytes,
                     received_packets: s.delivered_packets,

@@ -99,6 +99,10 @@ pub fn flow_table(rows: &[FlowRow]) -> Table {
                 "goodput_bps".into(),
                 Values::F64(rows.iter().map(|r| r.flow.goodput_bps).collect()),
             ),
+            (
+                "arrival_bps".into(),
+                Values::F64(rows.iter().map(|r| r.flow.arrival_bps).collect()),
+            ),
             ("sent_packets".into(), u(|r| r.sent_packets)),
             ("sent_bytes".into(), u(|r| r.sent_bytes)),
             ("received_packets".into(), u(|r| r.received_packets)),
