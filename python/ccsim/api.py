@@ -29,10 +29,15 @@ class _ProgressBar:
                 return
             from tqdm import tqdm
 
-            self._bar = tqdm(total=horizon, unit="sim s", file=sys.stderr, desc=self._label,
-                             bar_format="{desc}{percentage:3.0f}%|{bar}| {n:.1f}/{total:.1f} sim s "
-                                        "[{elapsed}<{remaining}{postfix}]",
-                             leave=False, dynamic_ncols=True)
+            from .results import _interrupts_deferred
+
+            # Ctrl-C waits until the bar is built and held: one that comes while tqdm draws it
+            # for the first time would otherwise leave it on the screen, never cleared.
+            with _interrupts_deferred():
+                self._bar = tqdm(total=horizon, unit="sim s", file=sys.stderr, desc=self._label,
+                                 bar_format="{desc}{percentage:3.0f}%|{bar}| {n:.1f}/{total:.1f} sim s "
+                                            "[{elapsed}<{remaining}{postfix}]",
+                                 leave=False, dynamic_ncols=True)
         self._bar.update(sim_seconds - self._bar.n)
         self._bar.set_postfix_str(f"{events / max(elapsed, 1e-9) / 1e6:.1f} M events/s", refresh=False)
 
