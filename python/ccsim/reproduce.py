@@ -31,11 +31,15 @@ import os
 import platform
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -221,6 +225,8 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
     start = time.perf_counter()
 
     def observe(result: Result, hit: bool) -> None:
+        if _interrupt_seen.is_set():  # a Ctrl-C that something swallowed: stop at this run
+            raise KeyboardInterrupt
         outcome.seeds.add(result.seed)
         outcome.run_seconds += float(result.overview["run"]["wall_seconds"])
         outcome.runs += 1
@@ -293,6 +299,34 @@ def _write_top(out: Path, name: str, text: str) -> None:
     atomic_write_text(path, text)
 
 
+_interrupt_seen = threading.Event()
+
+
+@contextmanager
+def _interrupts_remembered() -> Iterator[None]:
+    """While an experiment runs, a Ctrl-C is remembered as well as raised: if anything on the way
+    up (a library's cleanup) swallows the ``KeyboardInterrupt``, it is raised again when the
+    experiment's work returns and at its next run. CHOICE: remembered for the experiment only
+    (the main thread's handler is restored after it), so a library that installs its own
+    handler meanwhile keeps working as it does without ccsim."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        _interrupt_seen.set()
+        raise KeyboardInterrupt
+
+    _interrupt_seen.clear()
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+    if _interrupt_seen.is_set():
+        raise KeyboardInterrupt
+
+
 def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, quick: bool = False,
               jobs: int | None = None, seeds: int | None = None, cache: ResultCache | None = None,
               scheduler: Any = None, progress: bool = True, report: bool = True,
@@ -331,8 +365,9 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
     try:
         for exp in experiments:
             try:
-                outcome = run_experiment(exp, parent, quick=quick, jobs=jobs, seeds=seeds, cache=cache,
-                                         scheduler=scheduler, bar=bar)
+                with _interrupts_remembered():
+                    outcome = run_experiment(exp, parent, quick=quick, jobs=jobs, seeds=seeds, cache=cache,
+                                             scheduler=scheduler, bar=bar)
             except (KeyboardInterrupt, SpecError):
                 raise
             except Exception as e:  # noqa: BLE001 - one experiment's failure is recorded, the others run
