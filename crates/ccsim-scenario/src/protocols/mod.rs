@@ -68,6 +68,23 @@ pub fn header_bytes(protocol: Protocol) -> u32 {
     }
 }
 
+/// `min_rto` (TCP and OBP): at most the 60 s maximum timeout.
+pub(crate) fn validate_min_rto(
+    f: &FlowSpec,
+    p: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
+    match f.min_rto.filter(|m| m.0 > ccsim_core::Dur::from_secs(60)) {
+        Some(min_rto) => crate::spec::err(
+            p("min_rto"),
+            format!(
+                "must be at most the 60 s maximum RTO, found {}",
+                crate::spec::show(&min_rto)
+            ),
+        ),
+        None => Ok(()),
+    }
+}
+
 /// A flow's family checks, and the refusal of the other families' keys.
 pub(crate) fn validate_flow(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
     match family(f.protocol) {

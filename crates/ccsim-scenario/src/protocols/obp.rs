@@ -73,15 +73,7 @@ pub(crate) fn validate(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), S
     if f.size.is_some_and(|s| s.0 .0 == 0) {
         return err(p("size"), "must be positive, found \"0B\"".into());
     }
-    if let Some(min_rto) = f.min_rto.filter(|m| m.0 > Dur::from_secs(60)) {
-        return err(
-            p("min_rto"),
-            format!(
-                "must be at most the 60 s maximum RTO, found {}",
-                show(&min_rto)
-            ),
-        );
-    }
+    super::validate_min_rto(f, p)?;
     if f.max_rate.is_some() {
         return err(
             p("max_rate"),

@@ -177,15 +177,7 @@ fn validate_rto(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), Scenario
             }
         }
     }
-    if let Some(min_rto) = f.min_rto.filter(|m| m.0 > Dur::from_secs(60)) {
-        return err(
-            p("min_rto"),
-            format!(
-                "must be at most the 60 s maximum RTO, found {}",
-                show(&min_rto)
-            ),
-        );
-    }
+    super::validate_min_rto(f, p)?;
     Ok(())
 }
 
