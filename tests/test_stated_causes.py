@@ -33,21 +33,28 @@ from ccsim.experiments import xcp as x
 from ccsim.experiments.cbraa import cbraa_spec, rate_window
 from ccsim.metrics import fairness_criterion, stability
 from ccsim.experiments import REGISTRY
-from ccsim.experiments.base import TIMERS, run_many, timer_of, with_timer
+from ccsim.experiments.base import run_many, timer_of
 
-# The causes are the experiments': every run here uses the retransmission timer the experiments
-# run with. They share one today; the day they differ, each test must name its experiment's.
-(TIMER,) = {e.timer for e in REGISTRY.values()}
+# The causes are the experiments': every run here uses the retransmission timer of the experiment
+# whose xfail it explains (docs/experiments.md, "Retransmission timers").
+def _experiment_of(test_name: str) -> str:
+    if "cbraa" in test_name:
+        return "cbraa-vs-mathis"
+    if "primo" in test_name or "reno" in test_name:
+        return "primo-bw"
+    return "obp-rtt"
 
 
 @pytest.fixture(autouse=True)
-def _the_experiments_timer() -> Iterator[None]:
-    with timer_of(next(iter(REGISTRY.values()))):
+def _the_experiments_timer(request: pytest.FixtureRequest) -> Iterator[None]:
+    with timer_of(REGISTRY[_experiment_of(request.node.name)]):
         yield
 
 
 def run_timed(spec: Any, **kwargs: Any) -> ccsim.Result:
-    return ccsim.run(with_timer(spec, TIMERS[TIMER]), **kwargs)
+    """One run with the timer of the experiment the running test is about."""
+    (res,) = run_many([spec], jobs=1, **kwargs)
+    return res
 
 
 def jain(xs: Any) -> float:
@@ -176,7 +183,9 @@ def test_the_drift_needs_many_flows_and_is_slower_at_long_round_trips() -> None:
 #
 # The quick obp-capacity set-up for XCP, with and without its 20 reverse FTP flows. Measured
 # when written (mean of both directions): 10 Mbit/s 27.4 % against 2.5 %, 155 Mbit/s 25.5 %
-# against 0.1 %; FTP alone both ways at 10 Mbit/s 41.4 %; at 40 Mbit/s 671 drops against 0.
+# against 0.1 %; FTP alone both ways at 10 Mbit/s 41.4 %; at 40 Mbit/s 671 drops against 0. Since
+# the experiments run ns-2.35's timer (issue 25) 155 Mbit/s holds 20.6 %, in the band, and only
+# 10 Mbit/s fails.
 
 def obp_capacity_xcp(capacity: float, *, reverse_ftp: bool = True, others: bool = True) -> dict[str, Any]:
     mix = o.capacity_mix(capacity, True)
@@ -192,7 +201,7 @@ def both_directions(res: ccsim.Result, capacity: float, rtt: float) -> o.Metrics
 
 
 def test_xcps_queue_in_obp_capacity_is_the_reverse_ftp_traffic() -> None:
-    caps = [10e6, 155e6]
+    caps = [10e6]
     runs = run_many([obp_capacity_xcp(c, reverse_ftp=r) for c in caps for r in (True, False)]
                     + [obp_capacity_xcp(10e6, others=False)], jobs=2)
     for i, c in enumerate(caps):
@@ -222,10 +231,11 @@ def test_xcp_is_held_below_full_at_200_ms_by_the_reverse_ftp_traffic() -> None:
     assert with_rev < o.UTIL_HIGH <= without, (with_rev, without)
 
 
-@pytest.mark.parametrize("capacity", [10e6, 45e6])
+@pytest.mark.parametrize("capacity", [10e6])
 def test_xcp_capacitys_queue_is_the_reverse_flows(capacity: float) -> None:
     # xcp-capacity's 50 + 50 flows at 80 ms: forward queue with the reverse flows 37.7 % (10
-    # Mbit/s) and 24.1 % (45), without them 2.1 % and 0.5 % (measured when written).
+    # Mbit/s) and 24.1 % (45), without them 2.1 % and 0.5 % (measured when written). Under
+    # ns-2.35's timer (issue 25) 45 Mbit/s holds 16.4 % with the reverse flows, in the band.
     full = x.capacity_spec(capacity, duration=20.0, warmup=10.0)
     one_way = {**full, "flows": [f for f in full["flows"] if not f["name"].startswith("r")]}
     assert len(one_way["flows"]) == x.CAPACITY_FLOWS
@@ -413,11 +423,15 @@ def test_primo_parking_shares_only_with_the_16_gap_rate_and_staggered_starts() -
 # =================================================================================================
 # CBRAA beside Reno (test_rate_based.py NOT_YET)
 #
-# Measured when written over the 500 s run: beside CBRAA, Reno loses 0.634 % and times out 101
-# times, CBRAA loses 0.121 %; two Reno flows alone lose 0.18 % and time out once each; beside
-# NewReno (16 timeouts) or SACK (none) CBRAA holds 2.00 and 2.01 Mbit/s.
+# The CBRAA experiments run REAL's timer as 4.3BSD computes it (500 ms ticks, 1 s floor; an RTO
+# of 1.5 s at these round trips). Measured when written over the 500 s cbraa-vs-mathis run:
+# beside CBRAA, Reno loses 0.478 % and times out 5 times, CBRAA loses 0.107 %; two Reno flows
+# alone lose 0.18 % each; beside NewReno CBRAA holds 2.27 Mbit/s, beside SACK 2.01; with
+# ns-2.35's 10 ms ticks beside Reno 1.97 (ccsim's old timer 1 ns above SRTT: 2.50, Reno timing
+# out 101 times). In cbraa-rtt, Reno at 25 ms one way times out 149 times (about 224 s of idle
+# timer at 1.5 s each) and gets 0.35 of its ideal share.
 
-def test_cbraa_runs_above_its_band_because_reno_times_out_beside_it() -> None:
+def test_cbraa_runs_above_its_band_because_reno_loses_more_beside_it() -> None:
     runs = run_many([cbraa_spec([{"name": "tcp", "protocol": tcp}, {"name": "x", "protocol": other}])
                      for tcp, other in (("reno", "cbraa"), ("reno", "reno"), ("newreno", "cbraa"),
                                         ("sack", "cbraa"))], jobs=2)
@@ -426,11 +440,27 @@ def test_cbraa_runs_above_its_band_because_reno_times_out_beside_it() -> None:
     def loss(f: dict[str, Any]) -> float:
         return f["lost_packets"] / f["sent_packets"]
 
+    held = float(np.median(rate_window(runs[0], "x", 60.0))) / 1e6
+    assert held > 2.4, held  # the check's failure
     assert loss(beside["tcp"]) > 3 * loss(beside["x"])  # the paced source loses far less than Reno
-    assert beside["tcp"]["timeouts"] > 10 * max(1, alone["tcp"]["timeouts"], alone["x"]["timeouts"])
     assert loss(beside["tcp"]) > 2 * max(loss(alone["tcp"]), loss(alone["x"]))
-    # With a TCP that recovers without timeouts, CBRAA holds its band ([1.6, 2.4] Mbit/s).
+    # With a TCP that recovers a window's losses without a timeout, CBRAA holds its band.
     for res in (runs[2], runs[3]):
         held = float(np.median(rate_window(res, "x", 60.0))) / 1e6
         assert 1.6 <= held <= 2.4, held
-    assert newreno["tcp"]["timeouts"] < beside["tcp"]["timeouts"] / 3 and sack["tcp"]["timeouts"] <= 1
+    assert sack["tcp"]["timeouts"] <= 1
+
+
+def test_the_tcp_in_cbraa_rtt_idles_in_coarse_timeouts() -> None:
+    spec = REGISTRY["cbraa-rtt"]
+    flows = [{"name": "tcp", "protocol": "reno", "one_way_ms": 25},
+             {"name": "cbraa25", "protocol": "cbraa", "one_way_ms": 25},
+             {"name": "cbraa100", "protocol": "cbraa", "one_way_ms": 100}]
+    run = cbraa_spec(flows)
+    run["output"]["series"] = ["rate", "rto"]
+    (res,) = run_many([run], jobs=1)
+    tcp = res.summary["flows"]["tcp"]
+    rto = res.wide("rto")["tcp"].dropna()
+    assert spec.timer == "BSD (REAL)" and rto.min() >= 1.5  # at least three 500 ms ticks
+    assert tcp["goodput_bps"] / 8e3 / 215 < 0.65  # the check's failure (ideal 215 kB/s)
+    assert tcp["timeouts"] * rto.min() > 0.3 * 500  # a third of the run spent waiting for timeouts

@@ -269,8 +269,13 @@ TIMERS: dict[str, dict[str, str]] = {
     "ccsim-0": {"rto": "rfc6298", "clock_granularity": "1ns", "min_rto": "200ms"},
     # ns-2.35's TcpAgent defaults: 10 ms ticks, minrto 200 ms, rtxcur_init 3 s.
     "ns-2.35": {"rto": "ns2"},
-    # The 1998 ns-2 of the TCP-M paper: 100 ms ticks, a 6 s first timeout, no minrto.
+    # The 1998 ns-2 of the TCP-M paper: 100 ms ticks, a 6 s first timeout, no minrto. ns-2 kept
+    # these defaults until 2002 (tcpTick_), 2004 (minrto_) and 2006 (rtxcur_init_).
     "ns-2 (1998)": {"rto": "ns2", "tick": "100ms", "initial_rto": "6s", "min_rto": "0s"},
+    # 4.3BSD's timer, which REAL's TCP took over: tcp_xmit_timer's srtt x8 and rttvar x4 in
+    # whole 500 ms slow-timer ticks (ns-2's tcp.cc keeps the same arithmetic), a floor of
+    # TCPTV_MIN = 1 s and a first timeout of 6 s (srtt 0, rttvar from TCPTV_SRTTDFLT = 3 s).
+    "BSD (REAL)": {"rto": "ns2", "tick": "500ms", "initial_rto": "6s", "min_rto": "1s"},
     # Linux, ccsim's default for flows that name none.
     "linux": {"rto": "linux"},
 }
@@ -343,10 +348,9 @@ class Experiment:
     simulator: str = ""
     #: A sensitivity study of ours rather than a claim of the paper: no verdict, not counted.
     study: bool = False
-    #: The key of :data:`TIMERS` its TCP flows run with.
-    #: CHOICE: "ccsim-0" for every experiment until issue 25 re-judges them on their papers'
-    #: simulators' timers, so that no verdict changes without its cause measured.
-    timer: str = "ccsim-0"
+    #: The key of :data:`TIMERS` its TCP flows run with: the timer of ``simulator``
+    #: (docs/experiments.md, "Retransmission timers"); Linux's for an experiment of ours.
+    timer: str = "linux"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

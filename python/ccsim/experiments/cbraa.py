@@ -120,6 +120,8 @@ def _tcp(name: str, tcp: str = "reno", **extra: Any) -> dict[str, Any]:
 
 class CbraaVsMathis(Experiment):
     name = "cbraa-vs-mathis"
+    simulator = "REAL (1988)"
+    timer = "BSD (REAL)"
     title = "CBRAA is smooth at its fair share where TCP-Friend (equation (2) directly) oscillates"
     source = "003 Figure 3, section 4.1"
 
@@ -163,6 +165,8 @@ class CbraaVsMathis(Experiment):
 
 class CbraaArrivals(Experiment):
     name = "cbraa-arrivals"
+    simulator = "REAL (1988)"
+    timer = "BSD (REAL)"
     title = "CBRAA's reaction to two TCP sources arriving (300 s) and leaving (30 MB each)"
     source = "003 Figure 4, sections 4.2 and 4.3"
 
@@ -205,6 +209,8 @@ class CbraaArrivals(Experiment):
 
 class CbraaFair(Experiment):
     name = "cbraa-fair"
+    simulator = "REAL (1988)"
+    timer = "BSD (REAL)"
     title = "Three TCP Reno sources and one CBRAA source, equal RTTs"
     source = "003 Figure 5, section 4.3"
 
@@ -234,6 +240,8 @@ class CbraaFair(Experiment):
 
 class CbraaRtt(Experiment):
     name = "cbraa-rtt"
+    simulator = "REAL (1988)"
+    timer = "BSD (REAL)"
     title = "CBRAA with different round-trip times: one TCP (25 ms one way) and two CBRAA (25 ms, 100 ms one way)"
     source = "003 Figure 6, section 4.3"
 

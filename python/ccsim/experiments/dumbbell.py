@@ -36,6 +36,8 @@ def dumbbell_spec(n: int, duration: str, warmup: str, seed: int = 1) -> dict[str
 
 class DumbbellNewReno(Experiment):
     name = "dumbbell-newreno"
+    simulator = "ours (closed form)"
+    timer = "linux"
     title = "N NewReno flows share a bottleneck fairly and fill it"
     source = "closed form (full utilisation with a 1-BDP buffer; equal shares)"
 

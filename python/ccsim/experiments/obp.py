@@ -434,6 +434,8 @@ def capacity_mix(capacity_bps: float, quick: bool) -> Mix:
 
 class ObpCapacity(Experiment):
     name = "obp-capacity"
+    simulator = "ns-2.35 (2008)"
+    timer = "ns-2.35"
     title = "OBP, XCP, Reno and SACK on one bottleneck of 10 Mbit/s to 2488 Mbit/s (RTT 100 ms)"
     quick_title = (f"OBP, XCP, Reno and SACK on one bottleneck of {_and([_cap_label(c) for c in QUICK_CAPACITIES])} "
                    f"(RTT {_ms_label(CAPACITY_RTT)})")
@@ -525,6 +527,8 @@ def rtt_checks(report: ExperimentReport, sweep: Sweep, window: str, util_min: fl
 
 class ObpRtt(Experiment):
     name = "obp-rtt"
+    simulator = "ns-2.35 (2008)"
+    timer = "ns-2.35"
     title = "OBP, XCP, Reno and SACK on 1 Gbit/s with the RTT from 10 ms to 1 s"
     quick_title = (f"OBP, XCP, Reno and SACK on {_cap_label(QUICK_CAPACITY)} with an RTT of "
                    f"{_and([_ms_label(r) for r in QUICK_RTTS])}")
@@ -567,6 +571,8 @@ def jain_mix(quick: bool) -> Mix:
 
 class ObpJain(Experiment):
     name = "obp-jain"
+    simulator = "ns-2.35 (2008)"
+    timer = "ns-2.35"
     title = "Jain's index of 50 flows started together on 1 Gbit/s, RTT 10 ms to 1 s"
     quick_title = (f"Jain's index of {JAIN_FLOWS} flows started together on {_cap_label(QUICK_JAIN_CAPACITY)}, "
                    f"RTT {_and([_ms_label(r) for r in QUICK_RTTS])}")
@@ -636,6 +642,8 @@ def epoch_jain(rates: Any, n: int, gap: float) -> list[float]:
 
 class ObpConvergence(Experiment):
     name = "obp-convergence"
+    simulator = "ns-2.35 (2008)"
+    timer = "ns-2.35"
     title = "Flows arriving 200 s apart on 100 Mbit/s and 1 Gbit/s converge to equal shares"
     quick_title = (f"{QUICK_CONVERGENCE_FLOWS} flows arriving {QUICK_GAP:g} s apart on "
                    f"{_and([_cap_label(c) for c in QUICK_CONVERGENCE_CAPACITIES])} converge to equal shares")
@@ -738,6 +746,8 @@ def parking_checks(report: ExperimentReport, sweep: Sweep, label: Any, window: s
 
 class ObpParkingFlows(Experiment):
     name = "obp-parking-flows"
+    simulator = "ns-2.35 (2008)"
+    timer = "ns-2.35"
     title = "Seven bottlenecks of 1 Gbit/s (RTT 80 ms) with 1 to 1000 forward FTP flows"
     quick_title = (f"Seven bottlenecks of {_cap_label(QUICK_CAPACITY)} (RTT {_ms_label(PARKING_RTT)}) with "
                    f"{_and([str(n) for n in QUICK_PARKING_FLOWS])} forward FTP flows")
@@ -767,6 +777,8 @@ class ObpParkingFlows(Experiment):
 
 class ObpParkingRtt(Experiment):
     name = "obp-parking-rtt"
+    simulator = "ns-2.35 (2008)"
+    timer = "ns-2.35"
     title = "Seven bottlenecks of 1 Gbit/s with the RTT from 10 ms to 1 s"
     quick_title = (f"Seven bottlenecks of {_cap_label(QUICK_CAPACITY)} with an RTT of "
                    f"{_and([_ms_label(r) for r in QUICK_RTTS])}")

@@ -51,6 +51,8 @@ def period_spec(period_ms: float, *, flows: int, duration: float, warmup: float)
 
 class ObpPeriod(Experiment):
     name = "obp-period"
+    simulator = "ours (OBP's set-up, ns-2.35)"
+    timer = "ns-2.35"
     title = "OBP against the routers' measurement period (ours: 10 ms), 100 Mbit/s, RTT 100 ms"
     source = "ours: the period the OBP paper leaves open (section III-B-2)"
     randomness = "random start times"

@@ -135,6 +135,8 @@ def pentagon_figure(means: dict[str, dict[str, float]], title: str, path: Path) 
 class PrimoSweep(Experiment):
     """A dumbbell sweep of section V: criteria per protocol, pentagon, and the paper's claims."""
 
+    simulator = "ns-2 (2004-2006)"
+    timer = "ns-2.35"
     sweep: Sweep
     paper: str = ""
 
@@ -290,6 +292,8 @@ def mean_rate(res: Result, flow: str, start: float, variable: str = "sent_rate")
 
 class PrimoParking(Experiment):
     name = "primo-parking"
+    simulator = "ns-2 (2004-2006)"
+    timer = "ns-2.35"
     title = "Parking lot: sending rates with all flows together and staggered"
     source = "002 Figures 6 and 7, section VI"
 

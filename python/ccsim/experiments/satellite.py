@@ -135,6 +135,8 @@ def zoom_end(data: dict[str, FigureData]) -> float:
 
 class SatSlowStart(Experiment):
     name = "sat-slowstart"
+    simulator = "ns (1999)"
+    timer = "ns-2 (1998)"
     title = "Early buffer overflow in slow start over a satellite path, and its removal"
     source = "003 (second paper), introduction; closed form of slow-start queue growth"
 

@@ -313,6 +313,8 @@ FUSED = "ours, fused duplicates"
 
 class _Tcpm(Experiment):
     source = SOURCE
+    simulator = "ns-2 (1998)"
+    timer = "ns-2 (1998)"
 
     def duration(self, quick: bool) -> float:
         """Simulated seconds of each run. Every run takes well under a second, so the quick

@@ -144,6 +144,8 @@ def _n(quick: bool) -> int:
 
 class _Ticp(Experiment):
     source = SOURCE
+    simulator = "ns-2 (2006)"
+    timer = "ns-2.35"
 
     def _write(self, report: ExperimentReport, out_dir: Path, runs: dict[str, Result]) -> None:
         for label, res in runs.items():

@@ -175,6 +175,8 @@ def _cap_label(bps: float) -> str:
 
 class XcpCapacity(Experiment):
     name = "xcp-capacity"
+    simulator = "ns-2 (2002)"
+    timer = "ns-2.35"
     title = "XCP fills the link without drops and with a small queue at every capacity (50 + 50 flows, 80 ms)"
     source = "XCP paper section 5.1, Figure 4"
     randomness = "random start times"
@@ -248,6 +250,8 @@ def jain(xs: list[float]) -> float:
 
 class XcpRttFairness(Experiment):
     name = "xcp-rtt-fairness"
+    simulator = "ns-2 (2002)"
+    timer = "ns-2.35"
     title = "XCP shares 30 Mbit/s equally among 30 flows whose RTTs range from 40 to 330 ms"
     source = "XCP paper section 5.3, Figure 9"
 
@@ -323,6 +327,8 @@ def convergence_time(rates: Any, names: list[str], start: float, end: float, sha
 
 class XcpConvergence(Experiment):
     name = "xcp-convergence"
+    simulator = "ns-2 (2002)"
+    timer = "ns-2.35"
     title = "XCP flows arriving 2 s apart on 45 Mbit/s (RTT 40 ms) take their 1/n share within a second"
     source = "XCP paper section 5.4, Figure 11"
 
