@@ -26,7 +26,7 @@ pub use rate::{
 
 pub use tcp::{
     Algorithm, CaState, NewRenoSender, PacedSlowStart, RtoPolicy, RttEstimator, SackBlock,
-    SackBlocks, TcpConfig, TcpSender, TcpSink, VegasParams,
+    SackBlocks, TcpConfig, TcpSender, TcpSink, VegasParams, VegasVariant,
 };
 pub use tcpm::{FusionNode, TcpmKind, TcpmParams, TcpmReceiver, TcpmSource};
 pub use tfrc::{TfrcConfig, TfrcReceiver, TfrcReceiverConfig, TfrcSender};

@@ -4,7 +4,7 @@
 
 use ccsim_core::{Addr, Agent, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
 
-use super::cc::{AckEvent, CongestionControl, Vegas, VegasParams, Window};
+use super::cc::{AckEvent, CongestionControl, Vegas, VegasNs2, VegasParams, VegasVariant, Window};
 use super::tests::{ack, seqs};
 use super::TcpSink;
 use super::{Algorithm, CaState, PacedSlowStart, SackBlock, SackBlocks, TcpConfig, TcpSender};
@@ -531,4 +531,102 @@ fn the_sink_counts_held_bytes_so_every_new_byte_counts_once_at_arrival() {
     assert_eq!(counts(&sink), (1, 2));
     sink.on_packet(&data(1, Ecn::NotEct, false), &mut ctx);
     assert_eq!(counts(&sink), (4, 0));
+}
+
+// --- ns-2's Vegas (tcp/tcp-vegas.cc), worked by hand from its arithmetic -------------------------
+
+fn ns2_vegas() -> VegasParams {
+    VegasParams {
+        variant: VegasVariant::Ns2,
+        ..VegasParams::default()
+    }
+}
+
+#[test]
+fn ns2_vegas_retransmits_on_an_early_duplicate_once_the_fine_grained_timer_expires() {
+    let (mut s, mut ctx) = sender(Algorithm::Vegas(ns2_vegas()), 8, false);
+    // t = 100 ms: segment 0 acknowledged, the first sample (100 ms): v_sa = 0.8, v_sd = 0.1,
+    // then the update with the same sample: v_sd = 0.1 + (0 - 0.025) = 0.075, v_timeout =
+    // (0.8 / 4 + 0.075) / 2 = 0.1375, plus a sixteenth: 0.14609375 s. The first round ends
+    // here with delta 0 in slow start: the next round holds, so the window stays at 8 and
+    // the ACK releases one new segment (8).
+    ctx.now = (SimTime::ZERO + Dur::from_millis(100));
+    s.on_packet(&ack(1), &mut ctx);
+    assert_eq!(s.cwnd(), 8 * MSS);
+    assert_eq!(seqs(&ctx.drain()), vec![(8, false)]);
+    // A duplicate at 140 ms: segment 1 (sent at 0) is 140 ms old, below v_timeout: nothing.
+    ctx.now = (SimTime::ZERO + Dur::from_millis(140));
+    s.on_packet(&ack(1), &mut ctx);
+    assert!(ctx.drain().is_empty());
+    // The second duplicate at 150 ms: 150 ms >= 146.1 ms, so segment 1 goes at once (Reno
+    // would wait for a third), and the window of 8 loses a quarter (6) and is inflated by
+    // the two duplicates: 8.
+    ctx.now = (SimTime::ZERO + Dur::from_millis(150));
+    s.on_packet(&ack(1), &mut ctx);
+    assert_eq!(seqs(&ctx.drain()), vec![(1, true)]);
+    assert_eq!(s.cwnd(), 8 * MSS);
+    // The next duplicate inflates by one (dupacks is now past three): 9, which leaves room
+    // for one new segment beside the 8 outstanding.
+    ctx.now = (SimTime::ZERO + Dur::from_millis(160));
+    s.on_packet(&ack(1), &mut ctx);
+    assert_eq!(s.cwnd(), 9 * MSS);
+    assert_eq!(seqs(&ctx.drain()), vec![(9, false)]);
+    // 250 ms: a partial ACK (segment 2 lost too). The window deflates to the reduced 6 and
+    // ssthresh becomes 2 segments; Reno-style, the partial ACK alone retransmits nothing,
+    // but the first ACK after the retransmission checks the next segment against the
+    // fine-grained timer (backed off by an eighth at the retransmission: 164.4 ms), and
+    // segment 2, sent at 0, has outlived it: it goes without a second reduction.
+    ctx.now = (SimTime::ZERO + Dur::from_millis(250));
+    s.on_packet(&ack(2), &mut ctx);
+    assert_eq!(s.cwnd(), 6 * MSS);
+    assert_eq!(s.ssthresh(), 2 * MSS);
+    let sent = seqs(&ctx.drain());
+    assert_eq!(sent.first(), Some(&(2, true)), "{sent:?}");
+    assert!(sent[1..].iter().all(|&(_, retx)| !retx), "{sent:?}");
+}
+
+#[test]
+fn ns2_vegas_measures_base_rtt_afresh_in_a_round_with_one_segment_in_transit() {
+    let window = Window {
+        cwnd: 4 * MSS,
+        ssthresh: 2 * MSS,
+        mss: MSS,
+        flight: 4 * MSS,
+        cwnd_limited: true,
+    };
+    let event = |ms: u64, una: u64, nxt: u64| AckEvent {
+        now: (SimTime::ZERO + Dur::from_millis(ms)),
+        acked_segments: 1,
+        snd_una: una,
+        snd_nxt: nxt,
+        rate: None,
+    };
+    for (next, expected_base_ms) in [(5, 74.5), (6, 50.0)] {
+        let mut v = VegasNs2::new(ns2_vegas());
+        let mut w = window;
+        // Round 1 ends on the first ACK (50 ms): BaseRTT 50 ms; the next round begins at 4.
+        v.on_rtt(Dur::from_millis(50), (SimTime::ZERO + Dur::from_millis(50)));
+        v.on_ack(&mut w, &event(50, 1, 4));
+        // Two more samples of 99 ms; ns-2 folds each ACK's sample in after the round's
+        // decision, so the round that ends at the second holds 50 and 99 ms: mean 74.5 ms.
+        v.on_rtt(Dur::from_millis(99), (SimTime::ZERO + Dur::from_millis(149)));
+        v.on_ack(&mut w, &event(149, 2, 4));
+        v.on_rtt(Dur::from_millis(99), (SimTime::ZERO + Dur::from_millis(248)));
+        v.on_ack(&mut w, &event(248, 5, next));
+        // With one segment sent in the round (t_seqno_ - v_begseq_ = 1) BaseRTT becomes the
+        // round's RTT although it is larger; with two, it stays the minimum.
+        let base = v.base_rtt().unwrap().0 as f64 / 1e6;
+        assert!((base - expected_base_ms).abs() < 1e-6, "{base} ms with snd_nxt {next}");
+    }
+}
+
+#[test]
+fn ns2_vegas_times_out_to_two_segments_and_half_the_window() {
+    let (mut s, mut ctx) = sender(Algorithm::Vegas(ns2_vegas()), 8, false);
+    ctx.now = (SimTime::ZERO + Dur::from_secs(4));
+    s.on_timer(TimerSlot(0), &mut ctx);
+    // ns-2: slowdown(CLOSE_SSTHRESH_HALF) then cwnd_ = v_slowstart_ = 2.
+    assert_eq!(s.ssthresh(), 4 * MSS);
+    assert_eq!(s.cwnd(), 2 * MSS);
+    assert_eq!(seqs(&ctx.drain()), vec![(0, true), (1, true)]);
 }

@@ -22,7 +22,7 @@ mod scoreboard;
 mod sender;
 mod sink;
 
-pub use cc::{AckEvent, AnyCc, CaState, CongestionControl, VegasParams, Window};
+pub use cc::{AckEvent, AnyCc, CaState, CongestionControl, VegasParams, VegasVariant, Window};
 pub use rate::RateSample;
 pub use rtt::{RtoPolicy, RttEstimator};
 pub use sender::{Algorithm, NewRenoSender, PacedSlowStart, TcpConfig, TcpSender};

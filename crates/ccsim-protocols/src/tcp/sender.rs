@@ -46,13 +46,17 @@
 //! that advance the ACK point; until two such ACKs have arrived there is no spacing.
 
 mod recovery;
+mod vegas_ns2;
 
 use ccsim_core::{
     trace_changes, traced_values, Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Packet, SimTime,
     TimerSlot, VarId,
 };
 
-use super::cc::{AckEvent, AnyCc, CaState, CongestionControl, Reno, Vegas, VegasParams, Window};
+use super::cc::{
+    AckEvent, AnyCc, CaState, CongestionControl, Reno, Vegas, VegasNs2, VegasParams, VegasVariant,
+    Window,
+};
 use super::rate::DeliveryRate;
 use super::rtt::{RtoPolicy, RttEstimator};
 use super::scoreboard::Scoreboard;
@@ -72,7 +76,8 @@ pub enum Algorithm {
     NewReno,
     /// SACK: RFC 2018 blocks and RFC 6675 loss recovery with the pipe estimate.
     Sack,
-    /// Vegas congestion avoidance and slow start, NewReno loss recovery.
+    /// Vegas congestion avoidance and slow start: NewReno loss recovery (Linux's variant) or
+    /// ns-2's (`VegasVariant::Ns2`).
     Vegas(VegasParams),
 }
 
@@ -99,6 +104,7 @@ impl Algorithm {
         match self {
             Algorithm::Tahoe => Recovery::Tahoe,
             Algorithm::Reno => Recovery::Reno,
+            Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => Recovery::VegasNs2,
             Algorithm::NewReno | Algorithm::Vegas(_) => Recovery::NewReno,
             Algorithm::Sack => Recovery::Sack,
         }
@@ -106,6 +112,7 @@ impl Algorithm {
 
     fn controller(self) -> AnyCc {
         match self {
+            Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => AnyCc::VegasNs2(VegasNs2::new(p)),
             Algorithm::Vegas(p) => AnyCc::Vegas(Vegas::new(p)),
             _ => AnyCc::Reno(Reno),
         }
@@ -119,6 +126,8 @@ enum Recovery {
     Reno,
     NewReno,
     Sack,
+    /// ns-2's Vegas agent (`sender/vegas_ns2.rs`).
+    VegasNs2,
 }
 
 /// Paced slow start (the second satellite option).
@@ -255,6 +264,8 @@ pub struct TcpSender {
     stopped: bool,
     /// The segment transmitted last (the `seq` trace variable).
     last_sent: Option<u64>,
+    /// ns-2 Vegas: ACKs of new data still to check against the fine-grained timer.
+    vegas_ns2_worried: u64,
     stats: AgentStats,
 }
 
@@ -327,6 +338,7 @@ impl TcpSender {
             cwnd_usage_seq: 0,
             stopped: false,
             last_sent: None,
+            vegas_ns2_worried: 0,
             stats: AgentStats::default(),
         }
     }
@@ -644,6 +656,9 @@ impl TcpSender {
             }
             p.last_ack_at = Some(now);
         }
+        if self.recovery == Recovery::VegasNs2 && self.state == CaState::Recovery {
+            self.vegas_ns2_deflate();
+        }
         let reset_timer = if self.state == CaState::Recovery {
             self.recovery_new_ack(ack, ctx)
         } else {
@@ -670,6 +685,9 @@ impl TcpSender {
             true
         };
         self.snd_nxt = self.snd_nxt.max(self.snd_una);
+        if self.recovery == Recovery::VegasNs2 {
+            self.vegas_ns2_worried_check(ctx);
+        }
         if self.snd_una >= self.total_segments && self.stats.completed_at.is_none() {
             self.stats.completed_at = Some(now);
             ctx.finish();
@@ -719,10 +737,15 @@ impl TcpSender {
             };
         }
         self.backed_off = true;
+        let window_before = self.cwnd;
         self.cwnd = self.mss; // loss window, RFC 5681 section 3.1
         let mut w = self.window();
         self.cc.on_rto(&mut w);
+        if let AnyCc::VegasNs2(v) = &mut self.cc {
+            v.timeout(&mut w, window_before, ctx.now());
+        }
         self.set_window(w);
+        self.vegas_ns2_worried = 0;
         self.recover = Some(self.snd_max - 1); // RFC 6582 section 4, RFC 6675 section 5.1
                                                // CHOICE: the SACK scoreboard survives the timeout, so go-back-N skips what the
                                                // receiver holds, as Linux (`tcp_timeout_mark_lost` keeps SACKed segments unless

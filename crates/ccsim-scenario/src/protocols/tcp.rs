@@ -7,6 +7,7 @@ use ccsim_core::Dur;
 use ccsim_engine::NodeId;
 use ccsim_protocols::{
     Algorithm, AnyAgent, PacedSlowStart, RtoPolicy, TcpConfig, TcpSender, TcpSink, VegasParams,
+    VegasVariant,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -31,6 +32,22 @@ pub struct VegasSpec {
     /// Leave slow start once more segments are queued.
     #[serde(default = "default_vegas_gamma")]
     pub gamma: f64,
+    /// Whose Vegas: `"linux"` (Brakmo's algorithm as Linux and ns-3 run it, NewReno loss
+    /// recovery) or `"ns2"` (ns-2's `Agent/TCP/Vegas`: Reno-style recovery with the
+    /// fine-grained retransmission check, BaseRTT measured afresh in one-segment rounds).
+    #[serde(default)]
+    pub variant: VegasVariantSpec,
+}
+
+/// The `vegas.variant` values.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum VegasVariantSpec {
+    /// Brakmo's Vegas as Linux and ns-3 carry it.
+    #[default]
+    Linux,
+    /// ns-2's `Agent/TCP/Vegas`.
+    Ns2,
 }
 
 fn default_vegas_alpha() -> f64 {
@@ -228,6 +245,10 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
                 alpha: v.alpha,
                 beta: v.beta,
                 gamma: v.gamma,
+                variant: match v.variant {
+                    VegasVariantSpec::Linux => VegasVariant::Linux,
+                    VegasVariantSpec::Ns2 => VegasVariant::Ns2,
+                },
             }))
         }
         _ => Algorithm::NewReno,

@@ -11,11 +11,13 @@
 
 mod reno;
 mod vegas;
+mod vegas_ns2;
 
 use ccsim_core::{Dur, SimTime};
 
 pub use reno::Reno;
-pub use vegas::{Vegas, VegasParams};
+pub use vegas::{Vegas, VegasParams, VegasVariant};
+pub use vegas_ns2::VegasNs2;
 
 use super::rate::RateSample;
 
@@ -102,6 +104,8 @@ pub enum AnyCc {
     Reno(Reno),
     /// TCP Vegas.
     Vegas(Vegas),
+    /// TCP Vegas as ns-2 runs it.
+    VegasNs2(VegasNs2),
     /// XCP: the window follows router feedback (`crate::xcp`).
     Xcp(crate::xcp::XcpWindow),
 }
@@ -111,6 +115,7 @@ macro_rules! each_cc {
         match $self {
             AnyCc::Reno($c) => $body,
             AnyCc::Vegas($c) => $body,
+            AnyCc::VegasNs2($c) => $body,
             AnyCc::Xcp($c) => $body,
         }
     };

@@ -41,6 +41,20 @@ pub struct VegasParams {
     pub beta: f64,
     /// Leave slow start once more than `gamma` segments are queued.
     pub gamma: f64,
+    /// Whose Vegas: Brakmo's as Linux and ns-3 carry it, or ns-2's `Agent/TCP/Vegas`.
+    pub variant: VegasVariant,
+}
+
+/// The Vegas implementations ccsim offers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VegasVariant {
+    /// This module: Brakmo's algorithm as Linux (`tcp_vegas.c`) and ns-3 run it, with
+    /// NewReno loss recovery.
+    #[default]
+    Linux,
+    /// ns-2's `Agent/TCP/Vegas` (`vegas_ns2.rs`): Reno-style recovery with the fine-grained
+    /// retransmission check, BaseRTT measured afresh in rounds with one segment in transit.
+    Ns2,
 }
 
 impl Default for VegasParams {
@@ -49,6 +63,7 @@ impl Default for VegasParams {
             alpha: 1.0,
             beta: 3.0,
             gamma: 1.0,
+            variant: VegasVariant::Linux,
         }
     }
 }

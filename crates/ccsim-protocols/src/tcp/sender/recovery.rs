@@ -24,6 +24,10 @@ use crate::Hdr;
 
 impl TcpSender {
     pub(super) fn on_dup_ack<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        if self.recovery == Recovery::VegasNs2 {
+            self.vegas_ns2_dup_ack(ctx);
+            return;
+        }
         self.dupacks += 1;
         if self.state == CaState::Recovery {
             if self.recovery == Recovery::Sack {
@@ -55,6 +59,7 @@ impl TcpSender {
             self.ssthresh = self.congestion_ssthresh(); // RFC 5681 eq. 4 by default
         }
         match self.recovery {
+            Recovery::VegasNs2 => unreachable!("ns-2 Vegas has its own duplicate-ACK handling"),
             Recovery::Tahoe => {
                 self.recover = Some(self.snd_max - 1);
                 self.cwnd = self.mss;
@@ -128,6 +133,7 @@ impl TcpSender {
                 true
             }
             Recovery::Tahoe => unreachable!("Tahoe has no fast recovery"),
+            Recovery::VegasNs2 => unreachable!("ns-2 Vegas deflates before the ACK point moves"),
         }
     }
 
