@@ -46,6 +46,7 @@ CASES = {
     "sack": ('{ kind = "red", limit = "40p", min_th = 5, max_th = 15, ecn = true }',
              'ecn = true\nsize = "200kB"\n'),
     "vegas": ("20p", "vegas = { alpha = 1, beta = 3, gamma = 1 }\n"),
+    "vegas-ns2": ("20p", 'vegas = { variant = "ns2" }\n'),
     "cbr": ("20p", 'rate = "1Mbps"\npacket_size = "500B"\nstop = "1s"\n'),
     "poisson": ("20p", 'rate = "1Mbps"\n'),
     "tfrc": ("20p", "tfrc = { history_discounting = true }\n"),
@@ -184,7 +185,9 @@ def main() -> None:
         shutil.copy(ex, OUT / f"example-{ex.stem}.toml")
     for protocol, (queue, extra) in CASES.items():
         q = queue if queue.startswith("{") else f'"{queue}"'
-        text = BASE.format(protocol="sack" if protocol.startswith(("rto-", "red-")) else protocol,
+        name = ("sack" if protocol.startswith(("rto-", "red-"))
+                else "vegas" if protocol.startswith("vegas-") else protocol)
+        text = BASE.format(protocol=name,
                            extra=extra).replace("QUEUE", q)
         (OUT / f"seed-{protocol}.toml").write_text(text)
     spec = {

@@ -178,6 +178,10 @@ const RUST_WORDS: [&str; 24] = [
 ];
 
 fn rust_word_in(msg: &str) -> Option<&'static str> {
+    // A list of a table's keys, or a key's path, names keys, not Rust (`vegas.variant` is a
+    // key).
+    let msg = msg.find("(known keys:").map_or(msg, |i| &msg[..i]);
+    let msg = &msg.replace("vegas.variant", "vegas.<key>");
     let words: Vec<&str> = msg
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .collect();
@@ -206,7 +210,7 @@ fn full() -> Value {
             {"name": "v", "protocol": "vegas", "from": "s", "to": "d", "start": "1s", "stop": "9s",
              "size": "1MB", "packet_size": "1000B", "delayed_ack": true, "initial_window": 4,
              "min_rto": "1s", "max_window": 100, "ecn": true,
-             "vegas": {"alpha": 1, "beta": 3, "gamma": 1}, "initial_ssthresh": "bdp",
+             "vegas": {"alpha": 1, "beta": 3, "gamma": 1, "variant": "ns2"}, "initial_ssthresh": "bdp",
              "paced_slow_start": true, "pacing_spacing": "1ms"},
             {"name": "c", "protocol": "cbraa", "from": "s", "to": "d", "report_interval": "1s",
              "initial_rate": "1Mbps", "min_rate": "10kbps", "max_rate": "5Mbps",
