@@ -135,8 +135,14 @@ def test_no_message_speaks_rust() -> None:
         except ccsim.SpecError as e:
             messages.append((label, str(e)))
     assert len(messages) > 100
-    offenders = [f"{label}: {m}" for label, m in messages if RUST.search(m)]
+    offenders = [f"{label}: {m}" for label, m in messages if RUST.search(_without_key_names(m))]
     assert not offenders, "\n".join(offenders)
+
+
+def _without_key_names(message: str) -> str:
+    """The message less what names keys (a table's key list, a key's path): `vegas.variant` is
+    a key, not Rust's vocabulary."""
+    return message.split("(known keys:")[0].replace("vegas.variant", "vegas.<key>")
 
 
 @pytest.mark.parametrize("key,toml_value,line", [

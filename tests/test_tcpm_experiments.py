@@ -170,7 +170,7 @@ def test_the_fusion_runs_cover_table_1() -> None:
     spec = full["127-31"]
     [session] = spec["tcpm"]
     assert session["fusion"] == [f"n{i}" for i in range(31)] and len(session["receivers"]) == 126
-    assert session["packet_size"] == "80B" and session["options"] == {"max_window": 20}
+    assert session["packet_size"] == "80B" and session["options"] == {"max_window": 20, "vegas": {"variant": "ns2"}}
 
 
 # --- a session end to end ----------------------------------------------------------------------
@@ -265,21 +265,17 @@ REPRODUCED = {
     ("tcpm-crash", "receivers that confirmed"),
     ("tcpm-reroute", "receivers reported failed"), ("tcpm-reroute", "longest pause"),
     ("tcpm-fastrtx", "segments 333..337"), ("tcpm-fastrtx", "receivers reported failed"),
-    ("tcpm-fastrtx", "ours, fused duplicates: other segments retransmitted"),
+    # Since the sessions embed ns-2's Vegas (issue 25): no timeout, and the rate continues (1.00).
+    ("tcpm-fastrtx", "timeouts"), ("tcpm-fastrtx", "rate from 1 s after the losses"),
     ("tcpm-fastrtx", "ours, fused duplicates: rate from 1 s after the losses"),
     ("tcpm-random", "ours, fused duplicates, 100kbps: rate over the last"),
-    ("tcpm-random", "ours, fused duplicates, 50kbps: rate over the last"),
     ("tcpm-random", "100kbps: receivers reported failed"),
     # Reproduced since the sessions run the 1998 ns-2 timer (issue 25): before, with a 1 s first
     # timeout and an RTO 1 ns above SRTT, segment 0 timed out before its 1.3 s round trip ended and
     # the spurious retransmissions fed the fast-retransmit cycle (0.48-0.81 of the payload rate).
     ("tcpm-random", "100kbps: throughput"),
-    ("tcpm-random", "50kbps: throughput"),
-    ("tcpm-random", "50kbps: receivers reported failed"),
     ("tcpm-random", "100kbps: rate over the last"),
-    ("tcpm-random", "50kbps: rate over the last"),
     ("tcpm-random", "ours, fused duplicates, 100kbps: throughput"),
-    ("tcpm-random", "ours, fused duplicates, 50kbps: throughput"),
     ("tcpm-fusion", "63 nodes: 63 FNs / unicast"), ("tcpm-fusion", "63 nodes: 31 FNs / 63 FNs"),
     ("tcpm-fusion", "63 nodes: 15 FNs / unicast"), ("tcpm-fusion", "63 nodes: source-only FNs / unicast"),
     ("tcpm-fusion", "63 nodes, source-only: receivers timed out"),
@@ -293,24 +289,27 @@ REPRODUCED = {
 CYCLE = ("a cycle of spurious fast retransmits (receivers holding a retransmitted segment send duplicate ACKs, "
          "which fusion nodes forward)")
 NOT_YET = {
-    ("tcpm-reroute", "rate after the crash"):
-        f"0.51 of D4-R4's payload rate: the recovery from the packets lost with R2 starts {CYCLE}, "
-        "379 retransmissions to the end; with SACK embedded 0.96 and none",
+    # Under ns-2's Vegas (issue 25), measured; the causes below are what a run shows, and where
+    # the run does not yet say why ns-2's Vegas differs from the Linux-style one, the reason says so.
     ("tcpm-fastrtx", "other segments retransmitted"):
-        f"538 (380 with R3-D5 at 1.5 Mbit/s, before issue 25): {CYCLE}; none when the drops are on S->R1 "
-        "(every receiver needs the retransmissions) or with D1 the only receiver",
-    ("tcpm-fastrtx", "timeouts"):
-        f"1: {CYCLE} ends in a timeout (543 retransmissions in all); the same run with duplicates fused "
-        "(ours) has no timeout and resends only the 5 lost segments, and without the drops there is none; "
-        "with R3-D5 at 1.5 Mbit/s (before issue 25) the cycle ran without one. The same under the "
-        "ns-2.35, 1998 ns-2 and Linux timers (1 each)",
-    ("tcpm-fastrtx", "rate from 1 s after the losses"): f"0.50: {CYCLE} fills half the bottleneck",
+        "1 (525 with the Linux-style Vegas and its NewReno recovery): ns-2's Vegas ends the spurious "
+        "fast-retransmit cycle; which segment goes again was not traced",
+    ("tcpm-fastrtx", "ours, fused duplicates: other segments retransmitted"):
+        "2 (0 with the Linux-style Vegas): not traced",
+    ("tcpm-reroute", "rate after the crash"):
+        "0.40 of D4-R4's payload rate (0.51 with the Linux-style Vegas): BaseRTT measured afresh in one-segment "
+        "rounds did not restore the rate; cause not yet traced",
+    ("tcpm-reroute", "ours, fused duplicates: rate after the crash"):
+        "0.40 (0.33 with the Linux-style Vegas): cause not yet traced",
+    **{("tcpm-random", k): f"{v}: receiver n89 behind the slow link falls silent for TCP-M_TMOUT five times "
+       "(its REVERSE_PATHs lost upstream) and is reported failed at 15.5 s, never revived (with the Linux-style "
+       "Vegas it was revived each time: 0.91); why ns-2's Vegas loses more of its reports is not yet traced"
+       for k, v in (("50kbps: throughput", "0.667"), ("50kbps: rate over the last", "0.72"),
+                    ("50kbps: receivers reported failed", "1"),
+                    ("ours, fused duplicates, 50kbps: throughput", "0.667"),
+                    ("ours, fused duplicates, 50kbps: rate over the last", "0.72"))},
     ("tcpm-random", "receivers reachable"):
         "93: G(100, 0.03) keeps about 94 nodes in n0's component (docs/topology.md); 54 is implausible",
-    ("tcpm-reroute", "ours, fused duplicates: rate after the crash"):
-        "0.33: no spurious retransmission now, but Vegas's BaseRTT, the connection's minimum (50 ms before "
-        "the crash), against 99 ms on the new path holds cwnd at 4 segments (measured); with NewReno "
-        "embedded and fused duplicates 1.00 of D4-R4's payload rate from 3 s",
     ("tcpm-fusion", "63 nodes: unicast Vegas"):
         "70.2 kbit/s: 20 segments of 40 B per 91 ms round trip to the farthest leaf; the paper's 174.3 "
         "implies a 37 ms round trip",

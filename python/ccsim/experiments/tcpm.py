@@ -132,22 +132,30 @@ def narrowest(g: nx.Graph, source: str, receivers: list[str]) -> tuple[str, floa
     return f"{a}-{b}", float(g.edges[a, b]["rate_bps"])
 
 
+#: The paper's Vegas: ns-2's `Agent/TCP/Vegas` (section 6: "we used TCP Vegas", in ns-2), not
+#: the Linux-style Vegas with NewReno recovery (docs/protocols.md, Vegas).
+VEGAS = {"variant": "ns2"}
+
+
 def session(name: str, source: str, receivers: list[str], *, start: float = 0.0, fusion: Any = "all",
             packet: int = PACKET, **extra: Any) -> dict[str, Any]:
-    """A ``[[tcpm]]`` session with the paper's constants (Vegas, RCVR_TMOUT 1 s, TCP-M_TMOUT 2 s,
-    MAX_DUPLICATE 5) and our window of 20 segments."""
+    """A ``[[tcpm]]`` session with the paper's constants (ns-2's Vegas, RCVR_TMOUT 1 s,
+    TCP-M_TMOUT 2 s, MAX_DUPLICATE 5) and our window of 20 segments."""
     s: dict[str, Any] = {"name": name, "source": source, "receivers": list(receivers), "protocol": "vegas",
                          "fusion": fusion, "start": f"{start:g}s", "packet_size": f"{packet}B",
                          "rcvr_timeout": "1s", "tcpm_timeout": "2s", "max_duplicate": 5,
                          "options": {"max_window": WINDOW}}
     s.update(extra)
+    s["options"] = dict(s.get("options") or {})
+    if s["protocol"] == "vegas":
+        s["options"].setdefault("vegas", dict(VEGAS))
     return s
 
 
 def unicast(name: str, src: str, dst: str, *, start: float = 0.0, packet: int = PACKET) -> dict[str, Any]:
-    """A unicast Vegas flow with the sessions' packet size and window."""
+    """A unicast flow of ns-2's Vegas with the sessions' packet size and window."""
     return {"name": name, "protocol": "vegas", "from": src, "to": dst, "start": f"{start:g}s",
-            "packet_size": f"{packet}B", "max_window": WINDOW}
+            "packet_size": f"{packet}B", "max_window": WINDOW, "vegas": dict(VEGAS)}
 
 
 def output() -> dict[str, Any]:
