@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 import ccsim
 from ccsim.experiments import REGISTRY, ExperimentReport
 from ccsim.experiments import tcpm as t
+from ccsim.experiments.base import run_many, timer_of
 from conftest import judge_check, assert_every_check_listed
 
 EXPERIMENTS = ["tcpm-single", "tcpm-two-disjoint", "tcpm-two-shared", "tcpm-unicast", "tcpm-crash", "tcpm-reroute",
@@ -173,6 +174,33 @@ def test_the_fusion_runs_cover_table_1() -> None:
     assert session["packet_size"] == "80B" and session["options"] == {"max_window": 20, "vegas": {"variant": "ns2"}}
 
 
+def test_ns2_vegas_fills_the_slow_link_alone_but_not_behind_the_fused_acks() -> None:
+    """The cause of tcpm-random's 50 kbit/s shortfall under ns-2's Vegas: the same Vegas alone
+    on the slow path to the farthest receiver behind it fills the link; the session does not."""
+    import networkx as nx
+
+    e = REGISTRY["tcpm-random"]
+    g = t.waxman_graph()
+    _, hop = t.slowed_link(g, "n0")
+    h = t._timed(g)
+    paths = nx.single_source_dijkstra_path(h, "n0", weight="delay_s")
+    far = max((n for n in paths if len(paths[n]) > 1 and paths[n][1] == hop), key=lambda n: (len(paths[n]), n))
+    with timer_of(e):
+        session = e.specs(True)["slow-link"]  # type: ignore[attr-defined]
+        alone = {k: v for k, v in session.items() if k != "tcpm"}
+        alone["flows"] = [t.unicast("u", "n0", far)]
+        alone["output"] = {"interval": "1s", "series": ["rate"]}
+        multicast, unicast = run_many([session, alone], jobs=2)
+    payload = 50e3 * 960 / 1000
+
+    def late(res: ccsim.Result, name: str) -> float:
+        rate = res.wide("rate")[name]
+        return float(rate[rate.index > 30].mean()) / payload
+
+    assert late(unicast, "u") > 0.95
+    assert late(multicast, "m1") < 0.85
+
+
 # --- a session end to end ----------------------------------------------------------------------
 
 
@@ -286,28 +314,43 @@ REPRODUCED = {
 # node forwards (Figure 4: 0 < duplicate <= MAX_DUPLICATE), so three or more reach the sender,
 # which fast-retransmits a segment nobody lost, whose copies make the next duplicates. The rows
 # "ours, fused duplicates" rerun the set-up with duplicate_rule = "fused" (docs/protocols.md).
+# ns-2's Vegas takes the mean of a round's RTT samples (tcp-vegas.cc: v_sumRTT_ / v_cntRTT_); a fused
+# ACK leaves when the slowest receiver acknowledges, so the samples spread and the mean stays above
+# BaseRTT by more than beta segments' worth. Measured: the session holds cwnd at 6.7 segments (0.72
+# of the slow link); a unicast ns-2 Vegas flow to the farthest receiver behind the slow link fills it
+# (test_ns2_vegas_fills_the_slow_link_alone_but_not_behind_the_fused_acks); a diagnostic build taking the
+# round's minimum instead of its mean fills it in the multicast too (47.6 of 48 kbit/s).
+ROUND_MEAN = ("ns-2's Vegas averages a round's RTT samples, which fused ACKs spread (each leaves when the slowest "
+              "receiver acknowledges), so it holds 6.7 segments where the tree needs about 9; alone on the path "
+              "to the farthest receiver it fills the link (test_ns2_vegas_fills_the_slow_link_alone_but_not_"
+              "behind_the_fused_acks)")
 CYCLE = ("a cycle of spurious fast retransmits (receivers holding a retransmitted segment send duplicate ACKs, "
          "which fusion nodes forward)")
 NOT_YET = {
-    # Under ns-2's Vegas (issue 25), measured; the causes below are what a run shows, and where
-    # the run does not yet say why ns-2's Vegas differs from the Linux-style one, the reason says so.
+    # Under ns-2's Vegas (issue 25), each cause found by a run.
     ("tcpm-fastrtx", "other segments retransmitted"):
-        "1 (525 with the Linux-style Vegas and its NewReno recovery): ns-2's Vegas ends the spurious "
-        "fast-retransmit cycle; which segment goes again was not traced",
+        "1 (525 with the Linux-style Vegas and its NewReno recovery): ns-2's Vegas ends the spurious fast-"
+        "retransmit cycle, but resends segment 351 48 ms after it first left (1.6253 and 1.6733 s), with no "
+        "timeout: its fine-grained check found 351 the oldest outstanding segment and older than v_timeout "
+        "(about one SRTT on a steady path) when a duplicate ACK came",
     ("tcpm-fastrtx", "ours, fused duplicates: other segments retransmitted"):
-        "2 (0 with the Linux-style Vegas): not traced",
+        "2 (0 with the Linux-style Vegas): segments 338 and 347, resent at 2.231 and 2.256 s by the same "
+        "fine-grained check, with no timeout",
     ("tcpm-reroute", "rate after the crash"):
-        "0.40 of D4-R4's payload rate (0.51 with the Linux-style Vegas): BaseRTT measured afresh in one-segment "
-        "rounds did not restore the rate; cause not yet traced",
+        f"0.40 of D4-R4's payload rate (0.51 with the Linux-style Vegas and {CYCLE}): BaseRTT stays the 50 ms of "
+        "the old path; ns-2's Vegas measures it afresh only in a round with at most one segment sent, which "
+        "needs a timeout, and there is none after the crash, so with 99 ms on the new path delta = (cwnd + 1) "
+        "- cwnd x 50 / 99 holds cwnd near 4 to 5 segments (measured 4.8 from 3 s on)",
     ("tcpm-reroute", "ours, fused duplicates: rate after the crash"):
-        "0.40 (0.33 with the Linux-style Vegas): cause not yet traced",
-    **{("tcpm-random", k): f"{v}: receiver n89 behind the slow link falls silent for TCP-M_TMOUT five times "
-       "(its REVERSE_PATHs lost upstream) and is reported failed at 15.5 s, never revived (with the Linux-style "
-       "Vegas it was revived each time: 0.91); why ns-2's Vegas loses more of its reports is not yet traced"
+        "0.40 (0.33 with the Linux-style Vegas): the same BaseRTT held from the old path",
+    **{("tcpm-random", k): f"{v}: {ROUND_MEAN}"
        for k, v in (("50kbps: throughput", "0.667"), ("50kbps: rate over the last", "0.72"),
-                    ("50kbps: receivers reported failed", "1"),
                     ("ours, fused duplicates, 50kbps: throughput", "0.667"),
                     ("ours, fused duplicates, 50kbps: rate over the last", "0.72"))},
+    ("tcpm-random", "50kbps: receivers reported failed"):
+        "1: receiver n89 behind the slow link falls silent for TCP-M_TMOUT five times (its REVERSE_PATHs lost "
+        "upstream) and is reported failed at 15.5 s, never revived (with the Linux-style Vegas it was revived "
+        "each time); why it is not revived under ns-2's Vegas is not traced",
     ("tcpm-random", "receivers reachable"):
         "93: G(100, 0.03) keeps about 94 nodes in n0's component (docs/topology.md); 54 is implausible",
     ("tcpm-fusion", "63 nodes: unicast Vegas"):
