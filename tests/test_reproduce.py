@@ -69,6 +69,31 @@ def test_reproduce_all_quick_runs_every_experiment(quick_all: tuple[Path, Any]) 
     assert proc.returncode == (0 if set(verdicts.values()) == {"reproduced"} else 3)
 
 
+def test_each_reading_of_an_open_set_up_is_recorded_and_reported(quick_all: tuple[Path, Any]) -> None:
+    out, proc = quick_all
+    html = (out / "index.html").read_text()
+    with_readings = [(n, e) for n, e in REGISTRY.items() if e.readings]
+    assert with_readings
+    for name, exp in with_readings:
+        meta = _json(out / name / "reproduce.json")
+        assert [r["label"] for r in meta["readings"]] == [r.label for r in exp.readings]
+        differs = []
+        for r in meta["readings"]:
+            table = _json(out / name / "readings" / r["label"] / "table.json")
+            # The reading's verdict follows from its own checks, as the experiment's does.
+            verdicts = {c["verdict"] for c in table}
+            expected = ("not reproduced" if "not reproduced" in verdicts else
+                        "inconclusive" if "inconclusive" in verdicts else "reproduced")
+            assert r["verdict"] == expected and r["checks"] == len(table)
+            if r["verdict"] != meta["verdict"]:
+                differs.append(f"{r['verdict']} under reading {r['label']}: {r['name']}")
+        # "not reproduced (reproduced under reading B: ...)" wherever a reading's verdict differs.
+        assert meta["verdict_line"] == (f"{meta['verdict']} ({'; '.join(differs)})" if differs else meta["verdict"])
+        line = next(x for x in proc.stdout.splitlines() if x.startswith(f"{name}: "))
+        assert all(d in line for d in differs), line
+    assert html.count("Other readings of the set-up") == len(with_readings)
+
+
 @browser
 def test_the_quick_report_loads_in_chromium(quick_all: tuple[Path, Any], tmp_path: Path) -> None:
     out, _ = quick_all
@@ -213,7 +238,7 @@ def _status_rows(text: str) -> dict[str, str]:
 
     block = text.split(DOCS_BEGIN)[1].split(DOCS_END)[0]
     rows = [line.strip("|").split("|") for line in block.splitlines() if line.startswith("| ")][1:]
-    return {cells[0].strip(): cells[1].strip().strip("*") for cells in rows}
+    return {cells[0].strip(): cells[1].strip().replace("**", "") for cells in rows}
 
 
 def test_the_docs_status_is_generated_from_a_run(quick_all: tuple[Path, Any], tmp_path: Path) -> None:
@@ -225,7 +250,8 @@ def test_the_docs_status_is_generated_from_a_run(quick_all: tuple[Path, Any], tm
     assert main([str(out), "--update-docs", str(doc)]) == 0
     text = doc.read_text()
     assert text.startswith("# Experiments\n\nbefore\n\n") and text.endswith("\n\nafter\n") and "stale" not in text
-    assert _status_rows(text) == {n: _json(out / n / "reproduce.json")["verdict"] for n in REGISTRY}
+    # The verdict, and where another reading of an open set-up judges otherwise, that reading's.
+    assert _status_rows(text) == {n: _json(out / n / "reproduce.json")["verdict_line"] for n in REGISTRY}
     doc.write_text("no block here\n")
     assert main([str(out), "--update-docs", str(doc)]) == 2
 

@@ -197,6 +197,18 @@ class Check:
 
 
 @dataclass
+class ReadingResult:
+    """Another reading of an experiment's open set-up, as ``reproduce`` judged it."""
+
+    label: str
+    name: str
+    detail: str
+    verdict: str
+    in_band: int
+    checks: int
+
+
+@dataclass
 class Experiment:
     name: str
     title: str = ""
@@ -215,6 +227,15 @@ class Experiment:
     checks: list[Check] = field(default_factory=list)
     #: A study of ours (reproduce.json's verdict says so): no verdict, not counted.
     study: bool = False
+    #: The other readings of the set-up (reproduce.json's "readings"), each with its verdict.
+    readings: list[ReadingResult] = field(default_factory=list)
+
+    @property
+    def readings_note(self) -> str:
+        """The other readings' verdicts where they differ from the experiment's:
+        "reproduced under reading B: simultaneous start"."""
+        return "; ".join(f"{r.verdict} under reading {r.label}: {r.name}" for r in self.readings
+                         if r.verdict != self.verdict)
 
     @property
     def verdict(self) -> str:
@@ -310,6 +331,16 @@ def _read_experiment(out_dir: Path, name: str, interrupted: bool) -> Experiment:
     if status == "ran":
         exp.checks = _read_checks(folder / "table.json")
         exp.study = f.data.get("verdict") == STUDY
+    for i, item in enumerate(f.items("readings") if "readings" in f.data else []):
+        r = _Fields(item, file, f"readings[{i}]")
+        verdict = r.text("verdict")
+        if verdict not in VERDICTS:
+            r.fail("verdict", "expected one of " + ", ".join(json.dumps(v) for v in VERDICTS), verdict)
+        label = r.text("label")
+        if not _NAME.match(label):
+            r.fail("label", "expected a label (letters, digits, '-', '_', '.')", label)
+        exp.readings.append(ReadingResult(label=label, name=r.text("name"), detail=r.text("detail"),
+                                          verdict=verdict, in_band=r.count("in_band"), checks=r.count("checks")))
     return exp
 
 
@@ -671,7 +702,29 @@ def _summary_table(run: Run) -> str:
         wall = _duration(e.wall_seconds) if e.status != "not run" else ""
         rows.append(f'<tr><td class="name"><a href="#{_esc(e.name)}">{_esc(e.name)}</a></td><td>{_esc(e.source)}</td>'
                     f'<td>{_esc(e.title)}</td><td>{_esc(measured)}</td><td class="band">{_esc(band)}</td>'
-                    f'<td>{_badge(e.verdict)}</td><td class="n">{_esc(wall)}</td></tr>')
+                    f'<td>{_badge(e.verdict)}{_readings_note(e)}</td><td class="n">{_esc(wall)}</td></tr>')
+    rows.append("</tbody></table>")
+    return "\n".join(rows)
+
+
+def _readings_note(e: Experiment) -> str:
+    note = e.readings_note
+    return f'<br><span class="meta">({_esc(note)})</span>' if note else ""
+
+
+def _readings_table(e: Experiment) -> str:
+    """The other readings of the set-up, each with its verdict (their checks: readings/LABEL/)."""
+    if not e.readings:
+        return ""
+    rows = ["<h3>Other readings of the set-up</h3>",
+            "<p>The paper leaves this set-up open; each reading below ran beside the registered one and is "
+            "judged on the same checks (its table: <code>readings/LABEL/table.md</code>). The experiment's "
+            "verdict is the registered reading's.</p>",
+            '<table class="checks"><thead><tr><th>reading</th><th>what it changes</th><th>checks in band</th>'
+            "<th>verdict</th></tr></thead><tbody>"]
+    for r in e.readings:
+        rows.append(f"<tr><td>{_esc(r.label)}: {_esc(r.name)}</td><td>{_esc(r.detail)}</td>"
+                    f'<td class="n">{r.in_band} of {r.checks}</td><td>{_badge(r.verdict)}</td></tr>')
     rows.append("</tbody></table>")
     return "\n".join(rows)
 
@@ -745,6 +798,7 @@ def _experiment_section(e: Experiment, docs: list[_Section] | None, docs_where: 
                 legend += (", its 95 % confidence interval over the seeds (Student t) a whisker; a check is "
                            "inconclusive when the interval straddles an edge of the band")
             out.append(f'<p class="meta">{_esc(legend)}.</p>')
+            out.append(_readings_table(e))
         else:
             out.append("<p>No checks.</p>")
     out.append(_explanation(e, docs, docs_where, shown))
@@ -877,6 +931,8 @@ def status_markdown(run: Run) -> str:
         ok = sum(c.verdict == "reproduced" for c in e.checks)
         unsure = sum(c.verdict == "inconclusive" for c in e.checks)
         verdict = e.verdict if e.verdict in ("reproduced", STUDY) else f"**{e.verdict}**"
+        if e.readings_note:
+            verdict += f" ({e.readings_note})"
         lines.append(f"| {e.name} | {verdict} | {ok} of {len(e.checks)} | {unsure} | {len(e.seeds)} | {e.runs} | "
                      f"{_duration(e.run_seconds)} |")
     return "\n".join(lines) + "\n"

@@ -160,11 +160,14 @@ class Outcome:
     #: The wall time of the experiment's runs, summed, as each run measured it when it ran (a
     #: run read from the cache brings the time it took then).
     run_seconds: float = 0.0
+    #: The verdict with the other readings' where they differ (``Experiment.reading_line``).
+    verdict_line: str = ""
 
     def line(self, out: Path) -> str:
         if self.status != "ran":
             return f"{self.name}: FAILED after {self.seconds:.1f} s: {self.error}"
-        verdict = {"not reproduced": "NOT reproduced"}.get(self.verdict, self.verdict)
+        line = self.verdict_line or self.verdict
+        verdict = "NOT reproduced" + line[len("not reproduced"):] if line.startswith("not reproduced") else line
         hits = f", {self.cache_hits} of {self.runs} runs from the cache" if self.cache_hits else ""
         return f"{self.name}: {verdict} in {self.seconds:.1f} s{hits}; results in {out / self.name}/"
 
@@ -249,6 +252,15 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
         combined = ExperimentReport(exp.name, combine([r.checks for r in reports]), reports[0].figures,
                                     study=exp.study)
         combined.write(tmp)
+        readings = []
+        for r in exp.readings:
+            sub = ExperimentReport(exp.name, combine([rep.readings[r.label].checks for rep in reports]),
+                                   reports[0].readings[r.label].figures, study=exp.study)
+            sub.write(tmp / "readings" / r.label)
+            readings.append({"label": r.label, "name": r.name, "detail": r.detail, "verdict": sub.verdict,
+                             "in_band": sum(c.verdict == "reproduced" for c in sub.checks),
+                             "checks": len(sub.checks)})
+        outcome.verdict_line = exp.reading_line(combined.verdict, {r["label"]: r["verdict"] for r in readings})
         outcome.verdict = combined.verdict
         outcome.in_band = sum(c.verdict == "reproduced" for c in combined.checks)
         outcome.checks = len(combined.checks)
@@ -259,7 +271,8 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
             "wall_seconds": round(outcome.seconds, 3), "run_seconds": round(outcome.run_seconds, 3),
             "runs": outcome.runs, "cache_hits": outcome.cache_hits,
             "spec_hashes": sorted(set(outcome.spec_hashes)), "figures": _figures(tmp), "status": "ran",
-            "error": None, "verdict": outcome.verdict})
+            "error": None, "verdict": outcome.verdict, "verdict_line": outcome.verdict_line,
+            "readings": readings})
         write_folder_manifest(tmp)
         os.chmod(tmp, 0o777 & ~umask)  # mkdtemp made it private; the folder is the user's
         replace_folder(tmp, out)

@@ -203,6 +203,20 @@ def _finite(x: float) -> float | None:
 STUDY = "study (no verdict)"
 
 
+@dataclass(frozen=True)
+class Reading:
+    """Another reading of a set-up the paper leaves open (issue 25, section 4): run beside the
+    experiment's registered reading and judged on the same checks, with its own verdict. The
+    registered reading stays the experiment's verdict."""
+
+    #: Short and stable: the folder name (``readings/LABEL``) and the tests' key.
+    label: str
+    #: What it changes, in a few words ("simultaneous start").
+    name: str
+    #: What it changes and the paper's words, or the audit's finding, that admit it.
+    detail: str
+
+
 @dataclass
 class ExperimentReport:
     """The outcome of one experiment."""
@@ -213,6 +227,8 @@ class ExperimentReport:
     #: A study of ours, not a claim of the paper: its checks are measured against our own
     #: bands, but it has no verdict and is not counted in the reproduction totals.
     study: bool = False
+    #: The other readings' reports, by label (:class:`Reading`), in the experiment's order.
+    readings: dict[str, ExperimentReport] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -280,6 +296,14 @@ TIMERS: dict[str, dict[str, str]] = {
     "linux": {"rto": "linux"},
 }
 
+_reading: contextvars.ContextVar[str] = contextvars.ContextVar("ccsim_experiment_reading", default="")
+
+
+def reading() -> str:
+    """The label of the :class:`Reading` being run, "" for the experiment's registered one."""
+    return _reading.get()
+
+
 _TCP_PROTOCOLS = frozenset({"tahoe", "reno", "newreno", "sack", "vegas", "xcp"})
 _timer: contextvars.ContextVar[dict[str, str]] = contextvars.ContextVar("ccsim_experiment_timer",
                                                                         default=TIMERS["linux"])
@@ -306,9 +330,10 @@ def with_timer(spec: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
 
 @contextmanager
 def timer_of(experiment: Experiment) -> Iterator[None]:
-    """Within the block, :func:`run_many` gives TCP flows ``experiment``'s timer: for runs of
-    an experiment's set-up made outside its ``run`` (tests that look into a result)."""
-    token = _timer.set(TIMERS[experiment.timer])
+    """Within the block, :func:`run_many` gives TCP flows ``experiment``'s timer (or the one
+    of the reading being run, :meth:`Experiment.timer_for`): for runs of an experiment's
+    set-up made outside its ``run`` (tests that look into a result)."""
+    token = _timer.set(TIMERS[experiment.timer_for(_reading.get())])
     try:
         yield
     finally:
@@ -351,6 +376,9 @@ class Experiment:
     #: The key of :data:`TIMERS` its TCP flows run with: the timer of ``simulator``
     #: (docs/experiments.md, "Retransmission timers"); Linux's for an experiment of ours.
     timer: str = "linux"
+    #: Other readings of what the paper leaves open, each run beside the registered one and
+    #: judged on its own (:class:`Reading`); the set-up asks :func:`reading` which it runs.
+    readings: tuple[Reading, ...] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -359,11 +387,35 @@ class Experiment:
             return
 
         @functools.wraps(run)
-        def timed_run(self: Experiment, *args: Any, **kw: Any) -> Any:
+        def timed_run(self: Experiment, out_dir: Path, *args: Any, **kw: Any) -> Any:
+            if _reading.get():  # a reading's own run
+                with timer_of(self):
+                    return run(self, out_dir, *args, **kw)
             with timer_of(self):
-                return run(self, *args, **kw)
+                report = run(self, out_dir, *args, **kw)
+            for r in self.readings:
+                token = _reading.set(r.label)
+                try:
+                    with timer_of(self):
+                        report.readings[r.label] = run(self, Path(out_dir) / "readings" / r.label, *args, **kw)
+                finally:
+                    _reading.reset(token)
+            return report
 
         cls.run = timed_run  # type: ignore[method-assign]
+
+    def timer_for(self, label: str) -> str:
+        """The key of :data:`TIMERS` the reading ``label`` runs with ("" for the registered
+        reading): ``timer`` unless a reading changes it."""
+        return self.timer
+
+    def reading_line(self, verdict: str, readings: dict[str, str]) -> str:
+        """The verdict of the registered reading, and where it differs, the other readings':
+        "not reproduced (reproduced under reading B: simultaneous start)"."""
+        names = {r.label: r.name for r in self.readings}
+        other = [f"{v} under reading {label}: {names.get(label, label)}" for label, v in readings.items()
+                 if v != verdict]
+        return f"{verdict} ({'; '.join(other)})" if other else verdict
 
     def title_for(self, quick: bool) -> str:
         """The title of the variant that runs: ``quick_title`` in a quick run when it is set."""

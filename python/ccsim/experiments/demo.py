@@ -30,6 +30,8 @@ class Verdict:
     seconds: float
 
     verdict_text: str = ""
+    #: The other readings' verdicts where they differ ("reproduced under reading B: ...").
+    readings: str = ""
 
     @property
     def verdict(self) -> str:
@@ -46,6 +48,9 @@ def verdict_table(rows: list[Verdict]) -> str:
     for r in rows:
         lines.append(f"| {r.name:<{width}} | {r.verdict:<18} | {f'{r.passed}/{r.checks}':>14} | "
                      f"{r.seconds:5.1f} s |")
+    others = [f"- {r.name}: {r.readings}" for r in rows if r.readings]
+    if others:
+        lines += ["", "Other readings of open set-ups, where their verdict differs:", *others]
     return "\n".join(lines) + "\n"
 
 
@@ -94,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
         print("ccsim: interrupted", file=sys.stderr)
         return 130
     rows = [Verdict(o.name, o.verdict == "reproduced", o.in_band, o.checks, o.seconds,
-                    verdict_text={"not reproduced": "NOT reproduced"}.get(o.verdict, o.verdict))
+                    verdict_text={"not reproduced": "NOT reproduced"}.get(o.verdict, o.verdict),
+                    readings=o.verdict_line[len(o.verdict):].strip(" ()"))
             for o in outcomes]
     print(summary(rows, Path(args.output) / "index.html"), end="")
     return 0 if all(o.status == "ran" for o in outcomes) else 1
