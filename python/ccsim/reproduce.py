@@ -252,7 +252,7 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
         combined = ExperimentReport(exp.name, combine([r.checks for r in reports]), reports[0].figures,
                                     study=exp.study)
         combined.write(tmp)
-        readings = []
+        readings: list[dict[str, Any]] = []
         for r in exp.readings:
             sub = ExperimentReport(exp.name, combine([rep.readings[r.label].checks for rep in reports]),
                                    reports[0].readings[r.label].figures, study=exp.study)
@@ -260,7 +260,8 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
             readings.append({"label": r.label, "name": r.name, "detail": r.detail, "verdict": sub.verdict,
                              "in_band": sum(c.verdict == "reproduced" for c in sub.checks),
                              "checks": len(sub.checks)})
-        outcome.verdict_line = exp.reading_line(combined.verdict, {r["label"]: r["verdict"] for r in readings})
+        outcome.verdict_line = exp.reading_line(combined.verdict,
+                                                {str(r["label"]): str(r["verdict"]) for r in readings})
         outcome.verdict = combined.verdict
         outcome.in_band = sum(c.verdict == "reproduced" for c in combined.checks)
         outcome.checks = len(combined.checks)
