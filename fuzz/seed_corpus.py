@@ -40,6 +40,8 @@ CASES = {
     "rto-ns2": ("20p", 'rto = "ns2"\ntick = "100ms"\ninitial_rto = "6s"\nmin_rto = "0s"\n'),
     "rto-rfc6298": ("20p", 'rto = "rfc6298"\nclock_granularity = "1ns"\nmin_rto = "200ms"\n'),
     "rto-ns3": ("20p", 'rto = "ns3"\nclock_granularity = "1ms"\n'),
+    "recovery-rfc6675": ("20p", 'recovery = "rfc6675"\n'),
+    "recovery-ns3": ("20p", 'recovery = "ns3"\nmax_window = 8\n'),
     "red-ns2": ('{ kind = "red", profile = "ns2.35", limit = "25kB", ecn = true, mark_p = 0.2 }', 'ecn = true\n'),
     "tahoe": ("20kB", ""),
     "reno": ("20p", 'ecn = true\n'),
@@ -185,7 +187,7 @@ def main() -> None:
         shutil.copy(ex, OUT / f"example-{ex.stem}.toml")
     for protocol, (queue, extra) in CASES.items():
         q = queue if queue.startswith("{") else f'"{queue}"'
-        name = ("sack" if protocol.startswith(("rto-", "red-"))
+        name = ("sack" if protocol.startswith(("rto-", "red-", "recovery-"))
                 else "vegas" if protocol.startswith("vegas-") else protocol)
         text = BASE.format(protocol=name,
                            extra=extra).replace("QUEUE", q)

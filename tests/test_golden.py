@@ -49,8 +49,9 @@ def test_the_old_timer_and_goodput_are_reachable_bit_for_bit() -> None:
     # index over it); only the spec's hash differs, the spec having three keys more.
     from ccsim.experiments.base import TIMERS, with_timer
 
-    spec = with_timer(ccsim.load(EXAMPLES / "dumbbell.toml"), TIMERS["ccsim-0"])
+    spec = with_timer(ccsim.load(EXAMPLES / "dumbbell.toml"), {**TIMERS["ccsim-0"], "recovery": "rfc6675"})
     assert {f.get("rto") for f in spec["flows"] if f["protocol"] != "cbr"} == {"rfc6298"}
+    assert {f.get("recovery") for f in spec["flows"] if f["protocol"] != "cbr"} == {"rfc6675"}
     got = stable(ccsim.run(spec, progress=False).summary)
     expected = json.loads((GOLDEN / "dumbbell.ccsim-0.summary.json").read_text())
     got["run"].pop("spec_hash")
@@ -61,3 +62,34 @@ def test_the_old_timer_and_goodput_are_reachable_bit_for_bit() -> None:
     got["fairness"]["jain"] = sum(arrivals) ** 2 / (len(arrivals) * sum(x * x for x in arrivals))
     assert got["fairness"]["jain"] == pytest.approx(expected.pop("fairness")["jain"], rel=1e-12)
     assert {k: got[k] for k in GOLDEN_KEYS - {"fairness"}} == expected
+
+
+def sack20() -> dict[str, Any]:
+    """20 SACK flows through a 20 Mbit/s bottleneck with a 30-packet queue: recoveries with
+    lost retransmissions and 30 timeouts."""
+    links: list[dict[str, Any]] = [{"between": ["r1", "r2"], "rate": "20Mbps", "delay": "20ms", "queue": "30p"}]
+    flows = []
+    for i in range(20):
+        links.append({"between": [f"s{i}", "r1"], "rate": "100Mbps", "delay": "1ms", "queue": "1000p"})
+        links.append({"between": ["r2", f"d{i}"], "rate": "100Mbps", "delay": "1ms", "queue": "1000p"})
+        flows.append({"name": f"tcp{i}", "protocol": "sack", "from": f"s{i}", "to": f"d{i}", "start": f"{i * 37}ms",
+                      "delayed_ack": i % 2 == 0, "initial_window": 10})
+    return {"run": {"duration": "6s", "seed": 3, "warmup": "1s"}, "links": links, "flows": flows}
+
+
+def test_rfc6675_recovery_gives_the_sack_sender_before_issue_25_section_2_bit_for_bit() -> None:
+    # sack20.rfc6675.summary.json is the summary of sack20() with the old timer, written by
+    # the build before `recovery` existed (its SACK sender, then the only one): with
+    # recovery = "rfc6675" every number comes back bit for bit; only the spec's hash differs.
+    from ccsim.experiments.base import TIMERS, with_timer
+
+    spec = with_timer(sack20(), {**TIMERS["ccsim-0"], "recovery": "rfc6675"})
+    got = stable(ccsim.run(spec, progress=False).summary)
+    expected = json.loads((GOLDEN / "sack20.rfc6675.summary.json").read_text())
+    got["run"].pop("spec_hash")
+    expected["run"].pop("spec_hash")
+    assert sum(f["timeouts"] for f in expected["flows"].values()) == 30
+    assert {k: got[k] for k in GOLDEN_KEYS} == expected
+    # The default recovery changes the run.
+    default = ccsim.run(with_timer(sack20(), TIMERS["ccsim-0"]), progress=False).summary
+    assert default["flows"] != got["flows"]

@@ -7,7 +7,9 @@ use ccsim_core::{Addr, Agent, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
 use super::cc::{AckEvent, CongestionControl, Vegas, VegasNs2, VegasParams, VegasVariant, Window};
 use super::tests::{ack, seqs};
 use super::TcpSink;
-use super::{Algorithm, CaState, PacedSlowStart, SackBlock, SackBlocks, TcpConfig, TcpSender};
+use super::{
+    Algorithm, CaState, PacedSlowStart, RecoveryPolicy, SackBlock, SackBlocks, TcpConfig, TcpSender,
+};
 use crate::testing::MockCtx;
 use crate::Hdr;
 
@@ -51,11 +53,28 @@ fn data(seq: u64, ecn: Ecn, cwr: bool) -> Packet<Hdr> {
 }
 
 /// A sender of `algorithm` with `w` segments (0..w) outstanding, in congestion avoidance
-/// territory as far as the tests go (ssthresh unbounded, nothing acknowledged).
+/// territory as far as the tests go (ssthresh unbounded, nothing acknowledged). A SACK
+/// sender recovers as RFC 6675 writes it (`recovery = "rfc6675"`), the clauses these tests
+/// work by hand; [`ns3_sender`] gives the default.
 fn sender(algorithm: Algorithm, w: u64, ecn: bool) -> (TcpSender, MockCtx) {
+    sender_with(algorithm, w, ecn, RecoveryPolicy::Rfc6675)
+}
+
+/// A SACK sender with the default recovery, ns-3's, and `w` segments outstanding.
+fn ns3_sender(w: u64) -> (TcpSender, MockCtx) {
+    sender_with(Algorithm::Sack, w, false, RecoveryPolicy::Ns3)
+}
+
+fn sender_with(
+    algorithm: Algorithm,
+    w: u64,
+    ecn: bool,
+    recovery_policy: RecoveryPolicy,
+) -> (TcpSender, MockCtx) {
     let cfg = TcpConfig {
         initial_window: u32::try_from(w).unwrap(),
         algorithm,
+        recovery_policy,
         ecn,
         ..TcpConfig::default()
     };
@@ -510,6 +529,77 @@ fn a_timeout_after_sack_recovery_takes_ssthresh_from_the_pipe_and_keeps_the_scor
         vec![10, 11, 12],
         "resumes at the first segment not held"
     );
+}
+
+#[test]
+fn ns3_recovery_takes_ssthresh_from_the_pipe_not_from_flight_size() {
+    // The duplicates of `sack_retransmits_all_three_holes_within_one_round_trip`: 1..=11
+    // outstanding, 2, 4 and 6 SACKed at the third duplicate. SetPipe by hand: unSACKed 1, 3,
+    // 5, 7, 8, 9, 10, 11; IsLost only for 1 (2, 4, 6 above it; 3 has only two above), so
+    // pipe = 8 - 1 = 7 segments and ssthresh = cwnd = 7/2 MSS (ns-3 `EnterRecovery`:
+    // `GetSsThresh(tcb, BytesInFlight())`), where RFC 6675 step 4.2 takes FlightSize, 11.
+    let (mut s, mut ctx) = ns3_sender(10);
+    s.on_packet(&ack(1), &mut ctx);
+    ctx.drain();
+    let mut sent = Vec::new();
+    for a in &sack_dupacks()[..3] {
+        s.on_packet(a, &mut ctx);
+        sent.extend(seqs(&ctx.drain()));
+    }
+    assert!(s.in_recovery());
+    assert_eq!(s.ssthresh(), 7 * MSS / 2);
+    assert_eq!(s.cwnd(), 7 * MSS / 2);
+    // Step 4.3 retransmits 1; the pipe (8 with it) is above cwnd: nothing more.
+    assert_eq!(sent, vec![(1, true)]);
+    let (mut rfc, mut rctx) = sender(Algorithm::Sack, 10, false);
+    rfc.on_packet(&ack(1), &mut rctx);
+    for a in &sack_dupacks()[..3] {
+        rfc.on_packet(a, &mut rctx);
+    }
+    assert_eq!(rfc.ssthresh(), 11 * MSS / 2);
+}
+
+#[test]
+fn ns3_after_a_timeout_counts_retransmissions_in_flight_not_sequence_numbers() {
+    // The losses of `a_timeout_after_sack_recovery_takes_ssthresh_from_the_pipe_and_keeps_
+    // the_scoreboard`: 0..10 sent, 0 and 5 lost, 1-4 and 6-9 SACKed.
+    let (mut s, mut ctx) = ns3_sender(10);
+    for blocks in [&[(1, 2)][..], &[(1, 3)], &[(1, 4)]] {
+        s.on_packet(&ack_with(0, false, blocks), &mut ctx);
+    }
+    // Pipe at the third duplicate: unSACKed 0, 4..9 (7), 0 lost: 6, so ssthresh = 3 MSS.
+    assert_eq!(s.ssthresh(), 3 * MSS);
+    assert_eq!(seqs(&ctx.drain()), vec![(0, true)]);
+    // One ACK SACKs 4 and 6-9: everything below 7 unSACKed is lost, the pipe is the
+    // retransmitted 0: cwnd 3 sends hole 5 and new segment 10.
+    s.on_packet(&ack_with(0, false, &[(6, 10), (1, 5)]), &mut ctx);
+    assert_eq!(seqs(&ctx.drain()), vec![(5, true), (10, false)]);
+    // Everything sent in recovery is lost; the timer fires. Pipe then: 0 and 5
+    // (retransmitted, lost and counted once each) and 10: 3 segments, ssthresh 3/2 -> 2 MSS.
+    ctx.now = SimTime(2_000_000_000);
+    s.on_timer(TimerSlot(0), &mut ctx);
+    assert_eq!(s.ssthresh(), 2 * MSS);
+    assert_eq!(s.cwnd(), MSS);
+    // ns-3 `SetSentListLost`: 0, 5 and 10 are lost, none retransmitted since: pipe 0,
+    // and cwnd 1 sends the first lost segment.
+    assert_eq!(seqs(&ctx.drain()), vec![(0, true)]);
+    // 0 arrives: ACK 5 with 6-9 SACKed. Slow start: cwnd 2. The pipe is empty (5 and 10
+    // lost, 6-9 SACKed), so both lost segments go at once. RFC 6675's go-back-N counts
+    // cwnd from the ACK point: [5, 7) holds 5 and the SACKed 6, so it sends 5 alone.
+    ctx.now = SimTime(2_100_000_000);
+    s.on_packet(&ack_with(5, false, &[(6, 10)]), &mut ctx);
+    assert_eq!(s.cwnd(), 2 * MSS);
+    assert_eq!(seqs(&ctx.drain()), vec![(5, true), (10, true)]);
+    // 5 arrives: ACK 10. cwnd = ssthresh, so congestion avoidance adds MSS^2 / cwnd = MSS/2;
+    // the pipe is the retransmitted 10 (lost before the timeout, sent since): one new
+    // segment fits.
+    ctx.now = SimTime(2_200_000_000);
+    s.on_packet(&ack_with(10, false, &[]), &mut ctx);
+    assert_eq!(s.cwnd(), 2 * MSS + MSS / 2);
+    assert_eq!(seqs(&ctx.drain()), vec![(11, false)]);
+    // 10 arrives: ACK 11 passes the recovery point (10): the flow is open again.
+    s.on_packet(&ack_with(11, false, &[]), &mut ctx);
+    assert_eq!(s.state(), CaState::Open);
 }
 
 #[test]

@@ -25,7 +25,7 @@ mod sink;
 pub use cc::{AckEvent, AnyCc, CaState, CongestionControl, VegasParams, VegasVariant, Window};
 pub use rate::RateSample;
 pub use rtt::{RtoPolicy, RttEstimator};
-pub use sender::{Algorithm, NewRenoSender, PacedSlowStart, TcpConfig, TcpSender};
+pub use sender::{Algorithm, NewRenoSender, PacedSlowStart, RecoveryPolicy, TcpConfig, TcpSender};
 pub use sink::{SackBlock, SackBlocks, TcpSink};
 
 #[cfg(test)]

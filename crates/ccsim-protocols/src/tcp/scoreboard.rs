@@ -47,6 +47,11 @@ pub struct Scoreboard {
     unsacked_lost: u64,
     /// UnSACKed segments retransmitted in this recovery.
     rexmit_unsacked: u64,
+    /// After a timeout, every unSACKed segment below this one is lost
+    /// ([`Scoreboard::mark_lost_below`]).
+    lost_floor: u64,
+    /// UnSACKed segments below `lost_floor`.
+    unsacked_below_floor: u64,
 }
 
 impl Scoreboard {
@@ -62,6 +67,8 @@ impl Scoreboard {
             lost_below: 0,
             unsacked_lost: 0,
             rexmit_unsacked: 0,
+            lost_floor: 0,
+            unsacked_below_floor: 0,
         }
     }
 
@@ -115,6 +122,9 @@ impl Scoreboard {
                 if s.sacked {
                     self.sacked -= 1;
                 } else {
+                    if self.base < self.lost_floor {
+                        self.unsacked_below_floor -= 1;
+                    }
                     // Below the bound: the bound is a SACKed segment at or above the base.
                     self.unsacked_lost = self.unsacked_lost.saturating_sub(1);
                     if s.rexmit {
@@ -147,6 +157,9 @@ impl Scoreboard {
                     s.sacked = true;
                     if s.rexmit {
                         self.rexmit_unsacked -= 1;
+                    }
+                    if seq < self.lost_floor {
+                        self.unsacked_below_floor -= 1;
                     }
                     self.sacked += 1;
                     any = true;
@@ -196,11 +209,23 @@ impl Scoreboard {
         self.rexmit_unsacked = 0;
     }
 
+    /// A retransmission timeout: every unSACKed segment below `end` is lost, and none has
+    /// been retransmitted since (ns-3 `SetSentListLost`, Linux `tcp_timeout_mark_lost`).
+    pub fn mark_lost_below(&mut self, end: u64) {
+        self.start_recovery();
+        self.lost_floor = end;
+        let below = usize::try_from(end.saturating_sub(self.base))
+            .map_or(self.segs.len(), |n| n.min(self.segs.len()));
+        self.unsacked_below_floor =
+            self.segs.iter().take(below).filter(|s| !s.sacked).count() as u64;
+    }
+
     /// RFC 6675 IsLost as a bound: every unSACKed segment below the returned one has at
-    /// least DupThresh SACKed segments above it (IsLost is monotone in the sequence).
+    /// least DupThresh SACKed segments above it (IsLost is monotone in the sequence), or
+    /// was outstanding at the last timeout ([`Scoreboard::mark_lost_below`]).
     #[must_use]
     pub fn lost_below(&self) -> u64 {
-        self.lost_below.max(self.base)
+        self.lost_below.max(self.lost_floor).max(self.base)
     }
 
     /// RFC 6675 SetPipe, in segments, over the outstanding segments: the unSACKed ones not
@@ -208,7 +233,12 @@ impl Scoreboard {
     #[must_use]
     pub fn pipe(&self) -> u64 {
         let unsacked = self.segs.len() as u64 - self.sacked;
-        unsacked - self.unsacked_lost + self.rexmit_unsacked
+        let lost = if self.lost_floor > self.lost_below.max(self.base) {
+            self.unsacked_below_floor
+        } else {
+            self.unsacked_lost
+        };
+        unsacked - lost + self.rexmit_unsacked
     }
 
     /// RFC 6675 NextSeg rule 1 (`lost_only`) or rule 3: the lowest unSACKed segment from
@@ -296,8 +326,9 @@ mod tests {
     type Model = std::collections::BTreeMap<u64, (bool, bool)>;
 
     /// RFC 6675's IsLost (section 4: at least DupThresh SACKed segments above, the segment
-    /// itself unSACKed) and SetPipe, from the model alone.
-    fn recomputed(model: &Model, dupthresh: u64) -> (Vec<u64>, u64) {
+    /// itself unSACKed, or below `floor`, outstanding at the last timeout) and SetPipe, from
+    /// the model alone.
+    fn recomputed(model: &Model, dupthresh: u64, floor: u64) -> (Vec<u64>, u64) {
         let mut lost = Vec::new();
         let mut pipe = 0;
         for (&seq, &(sacked, rexmit)) in model {
@@ -305,7 +336,7 @@ mod tests {
                 continue;
             }
             let above = model.range(seq + 1..).filter(|(_, &(s, _))| s).count() as u64;
-            let is_lost = above >= dupthresh;
+            let is_lost = above >= dupthresh || seq < floor;
             if is_lost {
                 lost.push(seq);
             }
@@ -327,10 +358,10 @@ mod tests {
         for dupthresh in [1, 3, 5] {
             let mut b = Scoreboard::new(dupthresh);
             let mut model = Model::new();
-            let (mut base, mut next) = (0u64, 0u64);
+            let (mut base, mut next, mut floor) = (0u64, 0u64, 0u64);
             for _ in 0..20_000 {
                 let outstanding = next - base;
-                match rand(10) {
+                match rand(11) {
                     0..=2 => {
                         b.on_send(next, SendSnapshot::default(), false, false);
                         model.insert(next, (false, false));
@@ -362,9 +393,15 @@ mod tests {
                         b.start_recovery();
                         model.values_mut().for_each(|seg| seg.1 = false);
                     }
+                    10 if rand(4) == 0 => {
+                        // A timeout: everything outstanding now is lost.
+                        b.mark_lost_below(next);
+                        floor = next;
+                        model.values_mut().for_each(|seg| seg.1 = false);
+                    }
                     _ => {}
                 }
-                let (lost, pipe) = recomputed(&model, u64::from(dupthresh));
+                let (lost, pipe) = recomputed(&model, u64::from(dupthresh), floor);
                 // IsLost is monotone: the lost segments are exactly the unSACKed ones below
                 // the scoreboard's bound.
                 let below: Vec<u64> = model

@@ -48,6 +48,8 @@
 mod recovery;
 mod vegas_ns2;
 
+pub use recovery::RecoveryPolicy;
+
 use ccsim_core::{
     trace_changes, traced_values, Addr, Agent, AgentStats, Ctx, Dur, Ecn, FlowId, Packet, SimTime,
     TimerSlot, VarId,
@@ -161,6 +163,8 @@ pub struct TcpConfig {
     pub dupack_threshold: u32,
     /// Congestion control and loss recovery.
     pub algorithm: Algorithm,
+    /// How a SACK sender recovers ([`RecoveryPolicy`]).
+    pub recovery_policy: RecoveryPolicy,
     /// ECN-capable (RFC 3168).
     pub ecn: bool,
     /// Initial slow-start threshold, bytes (`None`: unbounded, RFC 5681).
@@ -185,6 +189,7 @@ impl Default for TcpConfig {
             rto_policy: RtoPolicy::Linux,
             dupack_threshold: 3,
             algorithm: Algorithm::NewReno,
+            recovery_policy: RecoveryPolicy::Ns3,
             ecn: false,
             initial_ssthresh: None,
             paced_slow_start: None,
@@ -241,6 +246,7 @@ pub struct TcpSender {
     rxt_next: u64,
     cc: AnyCc,
     recovery: Recovery,
+    policy: RecoveryPolicy,
     board: Scoreboard,
     rate: DeliveryRate,
     rtt: RttEstimator,
@@ -316,6 +322,7 @@ impl TcpSender {
             rxt_next: 0,
             cc: cfg.algorithm.controller(),
             recovery: cfg.algorithm.recovery(),
+            policy: cfg.recovery_policy,
             board: Scoreboard::new(cfg.dupack_threshold),
             rate: DeliveryRate::default(),
             rtt: RttEstimator::new(cfg.rto_policy, cfg.initial_rto, cfg.min_rto, cfg.max_rto),
@@ -492,8 +499,9 @@ impl TcpSender {
             self.timed = Some((seq, now));
         }
         let snap = self.rate.on_send(now, self.snd_una == self.snd_max);
-        self.board
-            .on_send(seq, snap, retx, self.state == CaState::Recovery);
+        let counted = self.state == CaState::Recovery
+            || (self.state == CaState::Loss && self.sends_by_pipe_after_rto());
+        self.board.on_send(seq, snap, retx, counted);
         let cwr = self.send_cwr && !retx;
         self.send_cwr &= !cwr;
         self.last_sent = Some(seq);
@@ -704,7 +712,9 @@ impl TcpSender {
 
     /// Send what the state allows: by the pipe in SACK recovery, by the window otherwise.
     fn transmit<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        if self.state == CaState::Recovery && self.recovery == Recovery::Sack {
+        if (self.state == CaState::Recovery && self.recovery == Recovery::Sack)
+            || (self.state == CaState::Loss && self.sends_by_pipe_after_rto())
+        {
             self.sack_transmit(ctx);
         } else {
             self.send_allowed(ctx);
@@ -726,12 +736,7 @@ impl TcpSender {
         // recovery has already reduced to about the same.
         if !self.backed_off {
             self.ssthresh = if self.recovery == Recovery::Sack {
-                let pipe = self.board.pipe();
-                let w = Window {
-                    flight: pipe * self.mss,
-                    ..self.window()
-                };
-                self.cc.ssthresh(&w)
+                self.pipe_ssthresh()
             } else {
                 self.congestion_ssthresh()
             };
@@ -755,9 +760,17 @@ impl TcpSender {
         self.dupacks = 0;
         self.rtt.back_off();
         self.timed = None;
-        self.snd_nxt = self.snd_una; // go back N
-        self.set_state(CaState::Loss);
-        self.send_allowed(ctx);
+        if self.sends_by_pipe_after_rto() {
+            // ns-3 `SetSentListLost`, then `SendPendingData` by the pipe (recovery.rs).
+            self.board.mark_lost_below(self.snd_max);
+            self.rxt_next = self.snd_una;
+            self.set_state(CaState::Loss);
+            self.sack_transmit(ctx);
+        } else {
+            self.snd_nxt = self.snd_una; // go back N
+            self.set_state(CaState::Loss);
+            self.send_allowed(ctx);
+        }
         if !self.rto_armed {
             self.arm_rto(ctx);
         }

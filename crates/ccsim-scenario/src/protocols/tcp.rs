@@ -6,8 +6,8 @@
 use ccsim_core::Dur;
 use ccsim_engine::NodeId;
 use ccsim_protocols::{
-    Algorithm, AnyAgent, PacedSlowStart, RtoPolicy, TcpConfig, TcpSender, TcpSink, VegasParams,
-    VegasVariant,
+    Algorithm, AnyAgent, PacedSlowStart, RecoveryPolicy, RtoPolicy, TcpConfig, TcpSender, TcpSink,
+    VegasParams, VegasVariant,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -129,6 +129,30 @@ pub enum RtoSpec {
     Ns2,
     /// ns-3's `RttMeanDeviation` and `TcpSocketBase`: MinRto 1 s, G 1 ms, initial 1 s.
     Ns3,
+}
+
+/// How a SACK sender recovers (`recovery`), as scenario files name it.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum RecoverySpec {
+    /// ns-3 3.44: ssthresh from the pipe on entering recovery; after a timeout every
+    /// unSACKed segment is lost and the sender sends by the pipe.
+    Ns3,
+    /// RFC 6675 and RFC 5681 to the letter: ssthresh from FlightSize, go-back-N after a
+    /// timeout.
+    Rfc6675,
+}
+
+/// The recovery when a flow names none.
+pub const DEFAULT_RECOVERY: RecoverySpec = RecoverySpec::Ns3;
+
+/// A flow's recovery policy.
+#[must_use]
+pub fn recovery_policy(f: &FlowSpec) -> RecoveryPolicy {
+    match f.recovery.unwrap_or(DEFAULT_RECOVERY) {
+        RecoverySpec::Ns3 => RecoveryPolicy::Ns3,
+        RecoverySpec::Rfc6675 => RecoveryPolicy::Rfc6675,
+    }
 }
 
 /// The policy when a flow names none.
@@ -269,6 +293,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         initial_rto,
         rto_policy,
         algorithm,
+        recovery_policy: recovery_policy(f),
         ecn: f.ecn,
         initial_ssthresh,
         paced_slow_start: f.paced_slow_start.then_some(PacedSlowStart {

@@ -137,6 +137,10 @@ pub struct FlowSpec {
     /// "rfc6298", "ns2" or "ns3" (docs/protocols.md, the retransmission timer).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub rto: Option<crate::protocols::tcp::RtoSpec>,
+    /// TCP: how a SACK sender recovers: "ns3" (the default) or "rfc6675"
+    /// (docs/protocols.md, loss recovery).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub recovery: Option<crate::protocols::tcp::RecoverySpec>,
     /// TCP: RFC 6298's clock granularity G (`rto = "rfc6298"` or `"ns3"`; absent: 1 ms).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub clock_granularity: Option<DurStr>,
@@ -204,9 +208,10 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 12] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 13] {
         [
             ("rto", self.rto.is_some()),
+            ("recovery", self.recovery.is_some()),
             ("clock_granularity", self.clock_granularity.is_some()),
             ("tick", self.tick.is_some()),
             ("initial_rto", self.initial_rto.is_some()),

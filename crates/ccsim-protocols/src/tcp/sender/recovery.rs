@@ -12,6 +12,35 @@
 //!   sender sends, while cwnd - pipe >= 1 segment, the segment NextSeg() names (rules 1-3;
 //!   the optional rescue retransmission of rule 4 is not used).
 //!
+//! The SACK flavour has two policies ([`RecoveryPolicy`]). `Rfc6675` is the RFCs to the
+//! letter: ssthresh = FlightSize / 2 on entering recovery (RFC 6675 step 4.2, RFC 5681
+//! eq. 4), and after a timeout go-back-N within cwnd counted from the ACK point (RFC 6675
+//! section 5.1 ends the SACK recovery; RFC 5681 section 3.1), skipping what the scoreboard
+//! records as SACKed. `Ns3` does what ns-3 3.44 does (and Linux, for the timeout):
+//! * entering recovery, ssthresh = max(pipe / 2, 2 MSS), pipe as SetPipe counts it after the
+//!   ACK's SACK blocks are recorded (tcp-socket-base.cc `EnterRecovery`:
+//!   `GetSsThresh(m_tcb, BytesInFlight())`). FlightSize counts every SACKed segment above a
+//!   hole: a flow that leaves one recovery and enters the next while data above an
+//!   unrepaired hole is SACKed would otherwise set ssthresh from that backlog, not from what
+//!   is in the network;
+//! * a timeout marks every unSACKed outstanding segment lost and forgets the recovery's
+//!   retransmissions (tcp-tx-buffer.cc `SetSentListLost`; Linux `tcp_timeout_mark_lost`);
+//!   the sender then sends NextSeg() while cwnd - pipe >= 1 segment, as in recovery
+//!   (ns-3 `SendPendingData` with `AvailableWindow` = cwnd - `BytesInFlight`; Linux
+//!   `tcp_xmit_retransmit_queue` under `tcp_packets_in_flight`): cwnd counts
+//!   retransmissions in flight, not sequence numbers from the ACK point, so the holes under
+//!   a long SACKed backlog are repaired at cwnd per round trip instead of a few per round
+//!   trip.
+//!
+//! CHOICE: `Ns3` retransmits after a timeout every lost segment, also those above the
+//! highest SACKed one (Linux); ns-3's NextSeg rule 1 keeps to those below it.
+//! CHOICE: `Ns3` keeps the rest of RFC 6675 as ccsim has it: the pipe rule rather than ns-3's
+//! default PRR (ns-3's `TcpClassicRecovery` gives the same backlog on the 100-flow
+//! dumbbell of docs/validation.md), no extra retransmission on a partial ACK, the timer
+//! restarted by every partial ACK (measured: ns-3's restart on the first one only, its
+//! retransmission on each partial ACK, and keeping the retransmitted flags into the next
+//! recovery change the dumbbell's goodput by less than 1 %).
+//!
 //! CHOICE: after a timeout no variant starts a fast retransmit before the ACK point
 //! passes the data outstanding at the timeout (RFC 6582 section 4, RFC 6675 section 5.1,
 //! and ns-2's `bug_fix_` for Tahoe and Reno); Tahoe also sets this point at its fast
@@ -19,8 +48,20 @@
 
 use ccsim_core::Ctx;
 
-use super::{CaState, Recovery, TcpSender};
+use super::{CaState, CongestionControl, Recovery, TcpSender, Window};
 use crate::Hdr;
+
+/// How a SACK sender recovers (see the module docs); other variants ignore it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RecoveryPolicy {
+    /// ns-3 3.44's `TcpSocketBase` and `TcpTxBuffer`: ssthresh from the pipe on entering
+    /// recovery; after a timeout, every unSACKed segment lost and sending by the pipe.
+    #[default]
+    Ns3,
+    /// RFC 6675 and RFC 5681 to the letter: ssthresh from FlightSize; go-back-N after a
+    /// timeout.
+    Rfc6675,
+}
 
 impl TcpSender {
     pub(super) fn on_dup_ack<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
@@ -29,6 +70,10 @@ impl TcpSender {
             return;
         }
         self.dupacks += 1;
+        if self.state == CaState::Loss && self.sends_by_pipe_after_rto() {
+            self.sack_transmit(ctx);
+            return;
+        }
         if self.state == CaState::Recovery {
             if self.recovery == Recovery::Sack {
                 self.sack_transmit(ctx);
@@ -56,7 +101,12 @@ impl TcpSender {
         // RFC 3168 section 6.1.2: no second reduction within the window already reduced.
         let reduced_this_window = self.state == CaState::Cwr && self.snd_una <= self.ecn_recover;
         if !reduced_this_window {
-            self.ssthresh = self.congestion_ssthresh(); // RFC 5681 eq. 4 by default
+            self.ssthresh = if self.recovery == Recovery::Sack && self.policy == RecoveryPolicy::Ns3
+            {
+                self.pipe_ssthresh()
+            } else {
+                self.congestion_ssthresh() // RFC 5681 eq. 4 by default
+            };
         }
         match self.recovery {
             Recovery::VegasNs2 => unreachable!("ns-2 Vegas has its own duplicate-ACK handling"),
@@ -135,6 +185,20 @@ impl TcpSender {
             Recovery::Tahoe => unreachable!("Tahoe has no fast recovery"),
             Recovery::VegasNs2 => unreachable!("ns-2 Vegas deflates before the ACK point moves"),
         }
+    }
+
+    /// The algorithm's ssthresh with RFC 6675's pipe as the data in the network.
+    pub(super) fn pipe_ssthresh(&mut self) -> u64 {
+        let w = Window {
+            flight: self.board.pipe() * self.mss,
+            ..self.window()
+        };
+        self.cc.ssthresh(&w)
+    }
+
+    /// Whether the sender keeps sending by the pipe after a timeout (`RecoveryPolicy::Ns3`).
+    pub(super) fn sends_by_pipe_after_rto(&self) -> bool {
+        self.recovery == Recovery::Sack && self.policy == RecoveryPolicy::Ns3
     }
 
     /// RFC 6675 section 5 step (C): send NextSeg() while cwnd - pipe >= 1 segment.
