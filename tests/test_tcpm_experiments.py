@@ -201,6 +201,22 @@ def test_ns2_vegas_fills_the_slow_link_alone_but_not_behind_the_fused_acks() -> 
     assert late(multicast, "m1") < 0.85
 
 
+def test_tcpm_crash_bands_catch_a_receiver_that_reports_its_path_too_often() -> None:
+    """The tightened bands of tcpm-crash (from the paper's 2.0235 s) fail for a plausible wrong
+    implementation that the old ones ([2.0, 3.05] and [2.0, 3.1] s) let through: receivers that
+    send REVERSE_PATH every 0.5 s instead of every RCVR_TMOUT = 1 s."""
+    e = REGISTRY["tcpm-crash"]
+    with timer_of(e):
+        right, wrong = run_many([e.specs(True)["run"], e.specs(True, rcvr_timeout="0.5s")["run"]], jobs=2)  # type: ignore[attr-defined]
+
+    def reported(res: ccsim.Result) -> float:
+        return max(f["at_s"] for f in res.summary["tcpm"]["m1"]["failures"] if f["receiver"] in {"D4", "D5"})
+
+    low, high = e.reported_band  # type: ignore[attr-defined]
+    assert low <= reported(right) <= high
+    assert high < reported(wrong) <= 3.05, reported(wrong)
+
+
 # --- a session end to end ----------------------------------------------------------------------
 
 

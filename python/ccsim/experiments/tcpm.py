@@ -501,8 +501,18 @@ class Crash(_Tcpm):
     def duration(self, quick: bool) -> float:
         return 8.0
 
-    def specs(self, quick: bool) -> dict[str, dict[str, Any]]:
-        return {"run": fig7_spec([session("m1", "S", RECEIVERS, size="1MB")], self.duration(quick),
+    #: The bands of the two instants. The paper's 2.0235 s puts R1's last REVERSE_PATH from R3 at
+    #: 0.0235 s, the session's first: with RCVR_TMOUT = 1 s the next would come at about 1.02 s,
+    #: after the crash at 1.0 s, so R1's TCP-M_TMOUT (2 s) runs from the first REVERSE_PATH, which
+    #: arrives within the set-up's first round trips. [2.0, 2.2] s admits a set-up up to 0.2 s long;
+    #: new data resumes once the failure is reported, so its band ends 50 ms later. A receiver
+    #: that sent REVERSE_PATH twice as often (a last one near 0.5 s) would report at about 2.5 s
+    #: (tests/test_tcpm_experiments.py).
+    reported_band = (2.0, 2.2)
+    resumed_band = (2.0, 2.25)
+
+    def specs(self, quick: bool, **extra: Any) -> dict[str, dict[str, Any]]:
+        return {"run": fig7_spec([session("m1", "S", RECEIVERS, size="1MB", **extra)], self.duration(quick),
                                  events=[{"at": f"{self.crash:g}s", "node": "R3", "state": "down"}])}
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
@@ -518,13 +528,13 @@ class Crash(_Tcpm):
         # R1's last REVERSE_PATH from R3 arrived before the crash; its timer runs TCP-M_TMOUT = 2 s.
         report.checks.append(Check("failure of D4 and D5 reported at", max(detected) if detected else math.nan,
                                    "TCP-M_TMOUT (2 s) after R1's last REVERSE_PATH from R3 (paper: 2.0235 s)",
-                                   2.0, 3.05, SOURCE, unit="s"))
+                                   *self.reported_band, SOURCE, unit="s"))
         # The stall is the longest pause in new data between the crash and the transfer's last
         # new segment.
         times, _ = trace.new_data()
         _, resumed = trace.longest_pause(self.crash, max(self.crash, float(times.max()) if len(times) else 0.0))
         report.checks.append(Check("new data resumes at", resumed, "just after R1's timer expires (paper: 2.02 s)",
-                                   2.0, 3.1, SOURCE, unit="s"))
+                                   *self.resumed_band, SOURCE, unit="s"))
         report.checks.append(_count("receivers that confirmed the whole 1 MB", len(set(s["completed"]) & {"D1", "D2", "D3"}),
                                     "3 (D1, D2, D3)", 3, 3))
         self._write(out_dir, runs)
