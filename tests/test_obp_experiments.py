@@ -82,22 +82,16 @@ def test_the_paper_traffic_both_ways() -> None:
 
 
 def test_reno_and_sack_run_over_ns2_automatic_red_with_ecn() -> None:
+    # The paper's baselines: "RED and ECN" with "the settings ... presented in NS2
+    # implementations": ns-2.35's RED profile (its automatic thresholds and weight, byte mode,
+    # its drop and mark rules: red.rs and tests/test_red_ns2.py check them against red.cc) with
+    # ECN, limit one BDP; OBP and XCP on DropTail.
     for protocol in ("reno", "sack"):
         spec = o.dumbbell_spec(protocol, 10e6, 0.1, o.CAPACITY_MIX, duration=10, warmup=1)
-        q = spec["links"][1]["queue"]
-        # ns-2.35 red.cc at 10 Mbit/s, 48 ms: ptc = 10e6 / 4000 = 2500 packets/s; min_th =
-        # max(5, 0.005 * 2500 / 2) = 6.25; w_q = 1 - exp(-1 / (10 * 3 * (0.048 + 1 / 2500) * 2500)).
-        assert q["kind"] == "red" and q["ecn"] is True and q["limit"] == "125p"
-        assert q["min_th"] == pytest.approx(6.25) and q["max_th"] == pytest.approx(18.75)
-        assert q["w_q"] == pytest.approx(1 - math.exp(-1 / 3630))
-        assert q["max_p"] == 0.1 and q["gentle"] is True
+        assert spec["links"][1]["queue"] == {"kind": "red", "profile": "ns2.35", "limit": "125p", "ecn": True}
         assert all(f["ecn"] is True for f in spec["flows"])
         assert spec["traffic"][0]["options"] == {"ecn": True}
-    # The floor of 5 packets, and the 100 ms floor of rtt: at 1 Mbit/s and 1 ms, ptc = 250.
-    red = o.red_queue(1e6, 0.001, 40)
-    assert red["min_th"] == 5.0 and red["w_q"] == pytest.approx(1 - math.exp(-1 / 250))
-    # 1 Gbit/s: min_th = 625 packets.
-    assert o.red_queue(1e9, 0.048, 12500)["min_th"] == pytest.approx(625.0)
+        ccsim.validate(spec)
     assert o.dumbbell_spec("obp", 10e6, 0.1, o.CAPACITY_MIX, duration=10, warmup=1)["links"][1]["queue"] == "125p"
 
 
@@ -205,7 +199,7 @@ REPRODUCED = {
     ("obp-rtt", "RTT 20 ms: OBP mean queue"), ("obp-rtt", "RTT 20 ms: OBP drops"),
     ("obp-rtt", "RTT 200 ms: OBP mean queue"), ("obp-rtt", "RTT 200 ms: OBP drops"),
     ("obp-jain", "RTT 200 ms: OBP Jain"), ("obp-jain", "RTT 20 ms: XCP Jain"),
-    ("obp-jain", "Reno (RED, ECN): Jain"), ("obp-jain", "SACK (RED, ECN): Jain"),
+    ("obp-jain", "Reno (RED, ECN): Jain"),
     ("obp-convergence", "10 Mbit/s: OBP Jain's index of the 2 flows"),
     ("obp-convergence", "10 Mbit/s: OBP Jain's index of the 3 flows"),
     ("obp-convergence", "20 Mbit/s: OBP Jain's index of the 2 flows"),
@@ -258,6 +252,12 @@ TWO_WAY_XCP = "the two-way traffic (see the comment above NOT_YET; tests/test_st
 # 0.910, 0.844, 0.791, 0.773, 0.745; at 200 ms 0.999 to 0.959; 20 flows at 20 ms at least 0.996 throughout.
 DRIFT = "OBP's fairness drifts with many flows (see the comment above NOT_YET; tests/test_stated_causes.py)"
 NOT_YET = {
+    # With ns-2.35's RED (profile "ns2.35", issue 25) in place of packet-mode RED with the same
+    # automatic thresholds: the profile is the only difference, and with the old one the same
+    # run gave -0.064 (in band).
+    ("obp-jain", "SACK (RED, ECN): Jain"):
+        "-0.010 (band at most -0.05): SACK over ns-2.35's RED shares about as fairly at 200 ms as at 20 ms; "
+        "over packet-mode RED with the same thresholds the same run gave -0.064",
     ("obp-jain", "RTT 20 ms: OBP Jain"): f"0.917 for 50 flows (10-20 s): {DRIFT}",
     ("obp-capacity", "10 Mbit/s: OBP utilisation"): f"0.888: {OSCILLATION}",
     ("obp-capacity", "155 Mbit/s: OBP utilisation"): f"0.863: {OSCILLATION}",

@@ -41,13 +41,13 @@ evaluation tool's); streaming: constant 640 kbit/s in 840 B packets (the same to
 10 Mbit/s the paper's 100 web flows per second offer 24 Mbit/s: the link is overloaded by web
 traffic alone, as it is with the paper's numbers.
 CHOICE: Reno and SACK flows (and their web transfers) are ECN-capable (``ecn = true``) and
-every bottleneck direction is RED with ECN marking, configured as ns-2.35's automatic RED (the
-paper: "the settings ... recommended by their authors and presented in NS2 implementations";
-ns-2.35 red.cc with ns-default.tcl's ``thresh_ 0``, ``maxthresh_ 0``, ``q_weight_ -1``,
-``targetdelay_ 0.005``, ``mean_pktsize_ 500``, ``linterm_ 10``, ``gentle_ true``): with
-ptc = capacity / (8 x 500 B), min_th = max(5, 0.005 ptc / 2) packets, max_th = 3 min_th,
-w_q = 1 - exp(-1 / (10 rtt ptc)) with rtt = max(0.1 s, 3 (link delay + 1 / ptc)), max_p 0.1,
-limit one BDP. OBP and XCP bottlenecks are DropTail with the same limit.
+every bottleneck direction is RED with ECN marking as ns-2.35 runs it by default (the paper:
+"the settings ... recommended by their authors and presented in NS2 implementations"):
+``profile = "ns2.35"`` (docs/queues.md): byte mode with ``mean_pktsize_ 500``, ns-default.tcl's
+``thresh_ 0``, ``maxthresh_ 0``, ``q_weight_ -1``, ``targetdelay_ 0.005``, ``linterm_ 10``,
+``gentle_ true``, red.cc's automatic thresholds and weight for the link and its drop and mark
+rules (marks while the probability is at most mark_p 0.1, drops above it); limit one BDP in
+packets. OBP and XCP bottlenecks are DropTail with the same limit.
 CHOICE: topology of one bottleneck: one sender host s and one receiver host d, s -(access)- r1
 -(bottleneck)- r2 -(access)- d; access links 1 ms at twice the bottleneck rate with four BDPs of
 buffer (the NEC tool's convention and the XCP validation's, so that nothing is lost off the
@@ -166,14 +166,10 @@ def flow_keys(protocol: str) -> dict[str, Any]:
 
 
 def red_queue(capacity_bps: float, delay: float, limit: int) -> dict[str, Any]:
-    """ns-2.35's automatic RED (red.cc ``initialize_params``) for a link of ``capacity_bps``
-    and one-way ``delay``, with ECN marking and a physical limit of ``limit`` packets."""
-    ptc = capacity_bps / (8 * 500)  # packets of ns-2's mean_pktsize_ (500 B) per second
-    min_th = max(5.0, 0.005 * ptc / 2)
-    rtt = max(0.1, 3 * (delay + 1 / ptc))
-    w_q = 1 - math.exp(-1 / (10 * rtt * ptc))
-    return {"kind": "red", "limit": f"{limit}p", "min_th": min_th, "max_th": 3 * min_th, "w_q": w_q,
-            "max_p": 0.1, "gentle": True, "ecn": True}
+    """ns-2.35's RED as its defaults configure it (``profile = "ns2.35"``: byte mode, the
+    automatic thresholds and weight of red.cc ``initialize_params`` for the link's rate and
+    delay, its drop and mark rules), with ECN marking and a physical limit of ``limit`` packets."""
+    return {"kind": "red", "profile": "ns2.35", "limit": f"{limit}p", "ecn": True}
 
 
 def bottleneck_queue(protocol: str, capacity_bps: float, delay: float, limit: int) -> str | dict[str, Any]:
