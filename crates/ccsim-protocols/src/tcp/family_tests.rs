@@ -673,6 +673,18 @@ fn ns2_vegas_retransmits_on_an_early_duplicate_once_the_fine_grained_timer_expir
     let sent = seqs(&ctx.drain());
     assert_eq!(sent.first(), Some(&(2, true)), "{sent:?}");
     assert!(sent[1..].iter().all(|&(_, retx)| !retx), "{sent:?}");
+    // Duplicates after that retransmission inflate again (dupacks was set to three), and the
+    // next ACK of new data deflates to the reduced window whatever the state: 6 segments
+    // (the round that ends there, RTT 100 ms over 2 segments sent, gives delta 0 and a
+    // growth of 1/cwnd that waits while the window exceeds what is in flight by 2).
+    for (ms, cwnd) in [(260, 7), (270, 8)] {
+        ctx.now = SimTime::ZERO + Dur::from_millis(ms);
+        s.on_packet(&ack(2), &mut ctx);
+        assert_eq!(s.cwnd(), cwnd * MSS, "at {ms} ms");
+    }
+    ctx.now = SimTime::ZERO + Dur::from_millis(350);
+    s.on_packet(&ack(10), &mut ctx);
+    assert_eq!(s.cwnd(), 6 * MSS);
 }
 
 #[test]
@@ -699,14 +711,23 @@ fn ns2_vegas_measures_base_rtt_afresh_in_a_round_with_one_segment_in_transit() {
         v.on_ack(&mut w, &event(50, 1, 4));
         // Two more samples of 99 ms; ns-2 folds each ACK's sample in after the round's
         // decision, so the round that ends at the second holds 50 and 99 ms: mean 74.5 ms.
-        v.on_rtt(Dur::from_millis(99), (SimTime::ZERO + Dur::from_millis(149)));
+        v.on_rtt(
+            Dur::from_millis(99),
+            (SimTime::ZERO + Dur::from_millis(149)),
+        );
         v.on_ack(&mut w, &event(149, 2, 4));
-        v.on_rtt(Dur::from_millis(99), (SimTime::ZERO + Dur::from_millis(248)));
+        v.on_rtt(
+            Dur::from_millis(99),
+            (SimTime::ZERO + Dur::from_millis(248)),
+        );
         v.on_ack(&mut w, &event(248, 5, next));
         // With one segment sent in the round (t_seqno_ - v_begseq_ = 1) BaseRTT becomes the
         // round's RTT although it is larger; with two, it stays the minimum.
         let base = v.base_rtt().unwrap().0 as f64 / 1e6;
-        assert!((base - expected_base_ms).abs() < 1e-6, "{base} ms with snd_nxt {next}");
+        assert!(
+            (base - expected_base_ms).abs() < 1e-6,
+            "{base} ms with snd_nxt {next}"
+        );
     }
 }
 

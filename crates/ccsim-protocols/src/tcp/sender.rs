@@ -114,7 +114,9 @@ impl Algorithm {
 
     fn controller(self) -> AnyCc {
         match self {
-            Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => AnyCc::VegasNs2(VegasNs2::new(p)),
+            Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => {
+                AnyCc::VegasNs2(VegasNs2::new(p))
+            }
             Algorithm::Vegas(p) => AnyCc::Vegas(Vegas::new(p)),
             _ => AnyCc::Reno(Reno),
         }
@@ -664,7 +666,7 @@ impl TcpSender {
             }
             p.last_ack_at = Some(now);
         }
-        if self.recovery == Recovery::VegasNs2 && self.state == CaState::Recovery {
+        if self.recovery == Recovery::VegasNs2 {
             self.vegas_ns2_deflate();
         }
         let reset_timer = if self.state == CaState::Recovery {
@@ -747,10 +749,9 @@ impl TcpSender {
         let mut w = self.window();
         self.cc.on_rto(&mut w);
         if let AnyCc::VegasNs2(v) = &mut self.cc {
-            v.timeout(&mut w, window_before, ctx.now());
+            v.timeout(&mut w, window_before, self.max_window, ctx.now());
         }
         self.set_window(w);
-        self.vegas_ns2_worried = 0;
         self.recover = Some(self.snd_max - 1); // RFC 6582 section 4, RFC 6675 section 5.1
                                                // CHOICE: the SACK scoreboard survives the timeout, so go-back-N skips what the
                                                // receiver holds, as Linux (`tcp_timeout_mark_lost` keeps SACKed segments unless

@@ -55,8 +55,11 @@ pub struct VegasNs2 {
     round_count: u32,
     /// This ACK's sample, folded into the round after the round's decision, as ns-2 orders it.
     pending_sample: Option<f64>,
-    /// The increment per ACK until the next round, segments (`v_incr_`).
-    increment: f64,
+    /// The increment per ACK until the next round (`v_incr_`): one segment in a growing
+    /// slow-start round, 1/cwnd of the round's end in congestion avoidance; bytes.
+    increment: u64,
+    /// Whether `increment` is slow start's whole segment (`v_incr_ == 1`).
+    increment_is_segment: bool,
     /// Slow start: whether the coming round grows (`v_inc_flag_`).
     grow_flag: bool,
     /// Fine-grained estimator, seconds (`v_sa_`, `v_sd_`, `v_timeout_`).
@@ -83,7 +86,8 @@ impl VegasNs2 {
             round_sum: 0.0,
             round_count: 0,
             pending_sample: None,
-            increment: 0.0,
+            increment: 0,
+            increment_is_segment: false,
             grow_flag: true,
             sa: 0.0,
             sd: 0.0,
@@ -123,9 +127,17 @@ impl VegasNs2 {
     /// `retransmitted_before`, on the `dupacks`-th duplicate: backs the fine-grained timer off
     /// and, unless the window was already reduced after the segment left, reduces it (by a
     /// quarter, by half for a segment already retransmitted, to 2 segments from 3 or fewer)
-    /// and inflates it by the duplicates. Returns whether it reduced.
-    pub fn fast_retransmit(&mut self, w: &mut Window, sent: SimTime, retransmitted_before: bool,
-                           dupacks: u32, now: SimTime) -> bool {
+    /// and inflates it by the duplicates. The window cut is ns-2's `window()`, the smaller of
+    /// cwnd and the receiver's window of `max_window` segments. Returns whether it reduced.
+    pub fn fast_retransmit(
+        &mut self,
+        w: &mut Window,
+        max_window: u64,
+        sent: SimTime,
+        retransmitted_before: bool,
+        dupacks: u32,
+        now: SimTime,
+    ) -> bool {
         if retransmitted_before {
             self.timeout *= 2.0;
         } else {
@@ -134,7 +146,7 @@ impl VegasNs2 {
         if self.window_changed_at.is_some_and(|t| t >= sent) {
             return false;
         }
-        let win = w.cwnd / w.mss;
+        let win = (w.cwnd / w.mss).min(max_window);
         let reduced = if win <= 3 {
             2
         } else if retransmitted_before {
@@ -150,16 +162,20 @@ impl VegasNs2 {
 
     /// The first ACK of new data after a fast retransmit's inflation: back to the reduced
     /// window, and out of slow start for good (ns-2 sets ssthresh = 2).
+    /// CHOICE: not after a timeout, where ns-2's `v_newcwnd_` is 0 and its deflation would
+    /// leave a window of 0 segments.
     pub fn deflate(&mut self, w: &mut Window) {
-        if w.cwnd > self.reduced_window {
+        if self.reduced_window > 0 && w.cwnd > self.reduced_window {
             w.cwnd = self.reduced_window;
             w.ssthresh = 2 * w.mss;
         }
     }
 
-    /// A retransmission timeout at `now`: cwnd 2 segments, ssthresh half the window before.
-    pub fn timeout(&mut self, w: &mut Window, window_before: u64, now: SimTime) {
-        w.ssthresh = (window_before / w.mss / 2).max(2) * w.mss;
+    /// A retransmission timeout at `now`: cwnd 2 segments, ssthresh half the window before
+    /// (`slowdown(CLOSE_SSTHRESH_HALF)`: half of `window()`, the smaller of cwnd and the
+    /// receiver's `max_window` segments).
+    pub fn timeout(&mut self, w: &mut Window, window_before: u64, max_window: u64, now: SimTime) {
+        w.ssthresh = ((window_before / w.mss).min(max_window) / 2).max(2) * w.mss;
         w.cwnd = 2 * w.mss;
         self.reduced_window = 0;
         self.window_changed_at = Some(now);
@@ -189,32 +205,29 @@ impl VegasNs2 {
             if rtt < self.base_rtt || rtt_len <= 1 {
                 self.base_rtt = rtt;
             }
-            let mss = w.mss as f64;
-            let cwnd = w.cwnd as f64 / mss;
             let actual = rtt_len as f64 / rtt;
             // t_seqno_ - last_ack_: outstanding segments plus one (ns-2's last_ack_ is the
             // highest segment acknowledged, this ACK point less one).
             let expect = (ack.snd_nxt + 1).saturating_sub(ack.snd_una) as f64 / self.base_rtt;
-            let delta = ((expect - actual) * self.base_rtt + 0.5).floor();
+            // C's int() truncates toward zero.
+            let delta = ((expect - actual) * self.base_rtt + 0.5).trunc();
             self.last_delta = delta;
+            self.increment_is_segment = false;
+            self.increment = 0;
             if w.in_slow_start() {
                 self.grow_flag = !self.grow_flag;
-                if !self.grow_flag {
-                    self.increment = 0.0;
-                } else if delta > self.params.gamma {
+                if self.grow_flag && delta > self.params.gamma {
                     w.ssthresh = 2 * w.mss;
                     w.cwnd = (w.cwnd - w.cwnd / 8).max(2 * w.mss);
-                    self.increment = 0.0;
-                } else {
-                    self.increment = 1.0;
+                } else if self.grow_flag {
+                    self.increment_is_segment = true;
+                    self.increment = w.mss;
                 }
             } else if delta > self.params.beta {
                 w.cwnd = w.cwnd.saturating_sub(w.mss).max(2 * w.mss);
-                self.increment = 0.0;
             } else if delta < self.params.alpha {
-                self.increment = 1.0 / cwnd;
-            } else {
-                self.increment = 0.0;
+                // 1/cwnd segments, fixed for the round as ns-2's v_incr_.
+                self.increment = w.mss * w.mss / w.cwnd.max(1);
             }
         }
         self.round_begin_seq = ack.snd_nxt;
@@ -229,17 +242,14 @@ impl CongestionControl for VegasNs2 {
             self.end_of_round(w, ack);
         }
         self.fold_pending();
-        if self.increment >= 1.0 && w.cwnd >= w.ssthresh {
-            self.increment = 0.0;
+        if self.increment_is_segment && w.cwnd >= w.ssthresh {
+            self.increment_is_segment = false;
+            self.increment = 0;
         }
         // Grow only while the window is in use: cwnd - (t_seqno_ - last_ack_) <= 2.
         let in_use = (ack.snd_nxt + 1).saturating_sub(ack.snd_una);
-        if self.increment > 0.0 && w.cwnd <= (in_use + 2) * w.mss {
-            w.cwnd += if self.increment >= 1.0 {
-                w.mss
-            } else {
-                w.mss * w.mss / w.cwnd.max(1)
-            };
+        if self.increment > 0 && w.cwnd <= (in_use + 2) * w.mss {
+            w.cwnd += self.increment;
         }
     }
 
