@@ -345,13 +345,14 @@ CYCLE = ("a cycle of spurious fast retransmits (receivers holding a retransmitte
 NOT_YET = {
     # Under ns-2's Vegas (issue 25), each cause found by a run.
     ("tcpm-fastrtx", "other segments retransmitted"):
-        "1 (525 with the Linux-style Vegas and its NewReno recovery): ns-2's Vegas ends the spurious fast-"
-        "retransmit cycle, but resends segment 351 48 ms after it first left (1.6253 and 1.6733 s), with no "
-        "timeout: its fine-grained check found 351 the oldest outstanding segment and older than v_timeout "
-        "(about one SRTT on a steady path) when a duplicate ACK came",
+        "7 (525 with the Linux-style Vegas and its NewReno recovery): ns-2's Vegas ends the spurious fast-"
+        "retransmit cycle, but its fine-grained check resends 348, 350, 355, 362, 369, 375 and 381, each "
+        "38-48 ms after it left, with no timeout: a duplicate ACK, or one of the first two ACKs after a "
+        "retransmission, finds the oldest outstanding segment older than v_timeout (about one SRTT on this "
+        "steady path)",
     ("tcpm-fastrtx", "ours, fused duplicates: other segments retransmitted"):
-        "2 (0 with the Linux-style Vegas): segments 338 and 347, resent at 2.231 and 2.256 s by the same "
-        "fine-grained check, with no timeout",
+        "1 (0 with the Linux-style Vegas): segment 338, resent at 2.231 s by the same fine-grained check, "
+        "with no timeout",
     ("tcpm-reroute", "rate after the crash"):
         f"0.40 of D4-R4's payload rate (0.51 with the Linux-style Vegas and {CYCLE}): BaseRTT stays the 50 ms of "
         "the old path; ns-2's Vegas measures it afresh only in a round with at most one segment sent, which "
