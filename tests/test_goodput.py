@@ -61,12 +61,16 @@ def dumbbell_100(recovery: str) -> dict[str, Any]:
             "output": {"series": []}}
 
 
-def test_in_order_goodput_stays_under_the_payload_capacity_after_a_sack_backlog() -> None:
+def test_seed_1_in_order_goodput_stays_under_the_payload_capacity_after_a_sack_backlog() -> None:
+    # A pin of seed 1's start times, not a law: over seeds 1-4 validation.md measures the
+    # default at 0.978, 0.993, 1.004 and 0.989 of the capacity and RFC 6675 at 1.004, 0.998,
+    # 1.022 and 0.988, so which side of the capacity a seed lands on is not guaranteed. What
+    # holds is the last assertion: far less data held above gaps with the default.
     # From 0.7 s the bottleneck queue overflows; flows whose retransmissions are lost hold
     # SACKed data above a hole until their timeout, some of it past the warm-up at 2 s. The
-    # link carries at most 1 Gbit/s x 1014/1054 of payload. RFC 6675 to the letter leaves more
-    # above the holes at 2 s than the window's spare capacity and its in-order goodput
-    # exceeds that (1.004 of it); the default recovery (ns-3's) stays under it (0.978).
+    # link carries at most 1 Gbit/s x 1014/1054 of payload. On seed 1 RFC 6675 to the letter
+    # leaves more above the holes at 2 s than the window's spare capacity and its in-order
+    # goodput exceeds it (1.004); the default recovery (ns-3's) stays under it (0.978).
     capacity = 1e9 * (1054 - 40) / 1054
     default = ccsim.run(dumbbell_100("ns3"), progress=False).flows()
     rfc = ccsim.run(dumbbell_100("rfc6675"), progress=False).flows()

@@ -212,9 +212,17 @@ def test_tcpm_crash_bands_catch_a_receiver_that_reports_its_path_too_often() -> 
     def reported(res: ccsim.Result) -> float:
         return max(f["at_s"] for f in res.summary["tcpm"]["m1"]["failures"] if f["receiver"] in {"D4", "D5"})
 
+    def resumed(res: ccsim.Result) -> float:  # as the experiment measures it
+        trace = t.SeqTrace.of(res, "m1")
+        times, _ = trace.new_data()
+        return trace.longest_pause(e.crash, float(times.max()))[1]  # type: ignore[attr-defined]
+
     low, high = e.reported_band  # type: ignore[attr-defined]
     assert low <= reported(right) <= high
     assert high < reported(wrong) <= 3.05, reported(wrong)
+    low, high = e.resumed_band  # type: ignore[attr-defined]
+    assert low <= resumed(right) <= high
+    assert high < resumed(wrong) <= 3.1, resumed(wrong)
 
 
 # --- a session end to end ----------------------------------------------------------------------

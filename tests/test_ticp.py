@@ -207,10 +207,10 @@ def test_ticp_udp_fwd_cbr_band_catches_a_collector_ten_times_as_aggressive() -> 
                                            background="cbr", direction="fwd")], jobs=1)
     variable, entity, _ = t.measured(False)
     windows = t.bin_windows(res, "ticp")
-    fixed, measured = [], []
+    checks, measured = [], []
     for i in range(1, t.BINS + 1):
         r = t.median_rate(res, variable, entity, windows[i])
-        fixed.append(r / (0.2 * t.capacity_bps(i)))
+        checks.append(t.cbr_share_check(i, r))  # the experiment's own check
         measured.append(r / (t.capacity_bps(i) - t.median_rate(res, "rate", f"cbr{i}", windows[i])))
-    assert all(x > 1.15 for x in fixed), fixed
-    assert sum(0.85 <= x <= 1.15 for x in measured) >= 3, measured
+    assert not any(c.passed for c in checks), [c.measured for c in checks]
+    assert sum(0.85 <= x <= 1.15 for x in measured) >= 3, measured  # 0.83-1.06 when written

@@ -178,10 +178,10 @@ const RUST_WORDS: [&str; 24] = [
 ];
 
 fn rust_word_in(msg: &str) -> Option<&'static str> {
-    // A list of a table's keys, or a key's path, names keys, not Rust (`vegas.variant` is a
-    // key).
-    let msg = msg.find("(known keys:").map_or(msg, |i| &msg[..i]);
-    let msg = &msg.replace("vegas.variant", "vegas.<key>");
+    // `vegas.variant` is a key, not Rust's vocabulary, in a path or in a table's list of keys.
+    let msg = &msg
+        .replace("vegas.variant", "vegas.<key>")
+        .replace(", variant)", ")");
     let words: Vec<&str> = msg
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .collect();
