@@ -261,7 +261,9 @@ def test_the_docs_status_covers_every_registered_experiment() -> None:
     text = (Path(__file__).resolve().parents[1] / "docs" / "experiments.md").read_text()
     rows = _status_rows(text)
     assert list(rows) == list(REGISTRY)
-    assert set(rows.values()) <= {"reproduced", "not reproduced", "inconclusive", "failed"}
+    verdicts = {"reproduced", "not reproduced", "inconclusive", "failed", "study (no verdict)"}
+    # A verdict, and where another reading of an open set-up judges otherwise, that reading's.
+    assert all(v.split(" (")[0] in verdicts or v == "study (no verdict)" for v in rows.values()), rows
 
 
 def test_a_cache_folder_of_the_users_is_refused_before_any_run(tmp_path: Path) -> None:
