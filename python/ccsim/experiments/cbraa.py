@@ -180,46 +180,107 @@ class CbraaVsMathis(_Cbraa):
         return report
 
 
+#: The TCP flows that arrive at 300 s in cbraa-arrivals, and when the paper's leave (30 MB each).
+ARRIVE_S = 300.0
+PAPER_LEFT_S = {"tcp2": 550.0, "tcp3": 560.0}
+#: The paper's CBRAA averages of section 4.3: 270 kB/s over 70-300 s (one TCP beside it), 200 kB/s
+#: over 570-700 s, 10-140 s after the arrivals left at 560 s.
+PAPER_BEFORE_KBPS, PAPER_AFTER_KBPS = 270.0, 200.0
+#: Half-width of the bands on the paper's averages: the two differ by 35 %, which is the effect
+#: section 4.3 shows ("the fairness of CBRAA may vary"), so a band must tell them apart (with
+#: 25 % both admitted 203-250 kB/s).
+AVERAGE_BAND = 0.15
+
+
+def arrivals_flows(cbraa: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """cbraa-arrivals' flows: one Reno and a CBRAA source (``cbraa``: another source in its
+    place) from 0 s, two Reno flows of 30 MB from 300 s."""
+    return [_tcp("tcp"), cbraa or {"name": "cbraa", "protocol": "cbraa"},
+            _tcp("tcp2", start=f"{ARRIVE_S:g}s", size="30MB"), _tcp("tcp3", start=f"{ARRIVE_S:g}s", size="30MB")]
+
+
+def departures(res: Result) -> tuple[float, float]:
+    """When the first and the last arriving TCP left (the run's end for one that did not)."""
+    end = float(res.summary["run"]["sim_seconds"])
+    done = [res.summary["flows"][f]["completion_time_s"] for f in PAPER_LEFT_S]
+    left = sorted(ARRIVE_S + d if d is not None else end for d in done)
+    return left[0], left[-1]
+
+
+def arrivals_checks(res: Result, source: str = "cbraa") -> list[Check]:
+    """cbraa-arrivals' checks of the ``source`` flow. The intervals are the paper's, placed
+    where this run's arrivals leave: "in approximately 10 seconds" after the arrivals each has
+    its share until they leave; "in less than 20 seconds" after they leave CBRAA is back at
+    1.6 Mbit/s; the averages over 70-300 s and over the paper's 570-700 s, which start 10 s after
+    its arrivals left (at 560 s) and last 130 s. Rates in kB/s, the paper's unit for its
+    averages: 1 Mbit/s is 125 kB/s."""
+    first, last = departures(res)
+    w = AVERAGE_BAND
+    checks = [
+        Check(f"CBRAA mean rate from 10 s after the arrivals until the first leaves ({ARRIVE_S + 10:g}-{first:.0f} s)",
+              mean_kBps(res, source, ARRIVE_S + 10, first), "about 125 (1 Mbit/s, fair share of four) within 10 s",
+              125 * (1 - w), 125 * (1 + w), "paper", unit="kB/s"),
+        Check(f"CBRAA mean rate 20-140 s after the last leaves ({last + 20:.0f}-{last + 140:.0f} s)",
+              mean_kBps(res, source, last + 20, last + 140), "about 200 (1.6 Mbit/s) within 20 s",
+              PAPER_AFTER_KBPS * (1 - w), PAPER_AFTER_KBPS * (1 + w), "paper", unit="kB/s"),
+        Check("CBRAA mean rate 70-300 s", mean_kBps(res, source, 70, ARRIVE_S), f"{PAPER_BEFORE_KBPS:g}",
+              PAPER_BEFORE_KBPS * (1 - w), PAPER_BEFORE_KBPS * (1 + w), "paper", unit="kB/s"),
+        Check(f"CBRAA mean rate 10-140 s after the last leaves, the paper's 570-700 s ({last + 10:.0f}-"
+              f"{last + 140:.0f} s)", mean_kBps(res, source, last + 10, last + 140), f"{PAPER_AFTER_KBPS:g}",
+              PAPER_AFTER_KBPS * (1 - w), PAPER_AFTER_KBPS * (1 + w), "paper", unit="kB/s"),
+    ]
+    for (flow, paper), at, which in zip(PAPER_LEFT_S.items(), (first, last), ("first", "second")):
+        took = paper - ARRIVE_S
+        checks.append(Check(f"{which} arriving TCP leaves", at, f"{paper:g} (30 MB in {took:g} s: its fair share)",
+                            ARRIVE_S + 0.9 * took, ARRIVE_S + 1.1 * took, "paper", unit="s"))
+    return checks
+
+
 class CbraaArrivals(_Cbraa):
     name = "cbraa-arrivals"
     title = "CBRAA's reaction to two TCP sources arriving (300 s) and leaving (30 MB each)"
     source = "003 Figure 4, sections 4.2 and 4.3"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
-        # The intervals are the paper's: "in approximately 10 seconds" after the arrivals at 300 s
-        # each source has its share, until they leave; "less than 20 seconds after the two TCP
-        # connections leave" CBRAA is back to 1.6 Mbps; the averages over 70-300 s and 570-700 s
-        # (section 4.3). The arrivals leave later here (about 596 and 601 s, the paper's 550 and
-        # 560 s), so 570-700 s still holds about 30 s with them. The table is in kB/s, the
-        # paper's unit for its averages: 1 Mbit/s is 125 kB/s.
-        arrive = 300.0
-        flows = [_tcp("tcp"), {"name": "cbraa", "protocol": "cbraa"},
-                 _tcp("tcp2", start=f"{arrive:g}s", size="30MB"), _tcp("tcp3", start=f"{arrive:g}s", size="30MB")]
-        (res,) = run_many([cbraa_spec(flows, duration="700s")], jobs=jobs)
-        done = [res.summary["flows"][f]["completion_time_s"] for f in ("tcp2", "tcp3")]
-        left = sorted(arrive + d for d in done if d is not None)
-        first, last = (left[0], left[-1]) if left else (700.0, 700.0)
+        # 800 s: the arrivals leave later here than the paper's 550 and 560 s (about 590-620 s),
+        # and the paper's 570-700 s average is taken from 10 s to 140 s after they left.
+        (res,) = run_many([cbraa_spec(arrivals_flows(), duration="800s")], jobs=jobs)
+        first, last = departures(res)
         report = ExperimentReport(self.name)
-        report.checks.append(Check(f"CBRAA mean rate {arrive + 10:g} s to {first:.0f} s (first leaves)",
-                                   mean_kBps(res, "cbraa", arrive + 10, first),
-                                   "about 125 (1 Mbit/s, fair share of four) within 10 s", 0.7 * 125, 1.3 * 125,
-                                   "paper", unit="kB/s"))
-        # CHOICE: "regains 1.6 Mbps" gets the 25 % band of the paper's other CBRAA averages.
-        report.checks.append(Check(f"CBRAA mean rate {last + 20:.0f} s to 700 s (20 s after the last leaves)",
-                                   mean_kBps(res, "cbraa", last + 20, 700), "about 200 (1.6 Mbit/s)",
-                                   200 * 0.75, 200 * 1.25, "paper", unit="kB/s"))
-        report.checks.append(Check("CBRAA mean rate 70-300 s", mean_kBps(res, "cbraa", 70, 300),
-                                   "270", 270 * 0.75, 270 * 1.25, "paper", unit="kB/s"))
-        report.checks.append(Check("CBRAA mean rate 570-700 s", mean_kBps(res, "cbraa", 570, 700),
-                                   "200", 200 * 0.75, 200 * 1.25, "paper", unit="kB/s"))
-        report.checks.append(Check("first arriving TCP leaves", first, "550 (30 MB)", 500, 620, "paper", unit="s"))
-        report.checks.append(Check("second arriving TCP leaves", last, "560 (30 MB)", 500, 620, "paper", unit="s"))
+        report.checks.extend(arrivals_checks(res))
         res.write(out_dir / "run", plots=False)
         report.figures.append(rate_figure([("TCP + CBRAA; two TCP arrive at 300 s", res,
                                             ["cbraa", "tcp", "tcp2", "tcp3"])], out_dir, "cbraa_arrivals",
-                                          unit="kB/s", marks=[(arrive, "arrivals"), (first, "first leaves"),
+                                          unit="kB/s", marks=[(ARRIVE_S, "arrivals"), (first, "first leaves"),
                                                               (last, "second leaves")]))
         return report
+
+
+#: cbraa-fair's flows and the paper's averages (kB/s, section 4.3).
+FAIR_PAPER_KBPS = {"tcp1": 119, "tcp2": 123, "tcp3": 124, "cbraa": 116}
+
+
+def fair_flows(tcp: str = "reno", cbraa: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    return [_tcp("tcp1", tcp), _tcp("tcp2", tcp), _tcp("tcp3", tcp),
+            {"name": "cbraa", "protocol": "cbraa", **(cbraa or {})}]
+
+
+def fair_checks(res: Result, label: str = "", source: str = "paper") -> list[Check]:
+    """cbraa-fair's checks, on whole-run means (section 4.3): "all the connections get almost the
+    same fair share" (the paper's four are within 0.96-1.03 of their mean: each TCP within 15 %
+    of the mean of the four) and "CBRAA gets a bit less than the TCP sources" (116 kB/s against
+    their 122: CBRAA / the TCPs' mean in [0.8, 1.05], so a CBRAA that takes more than the TCPs
+    fails where the band of 25 % on each admitted it)."""
+    means = {n: mean_kBps(res, n, 0.0) for n in FAIR_PAPER_KBPS}
+    overall = sum(means.values()) / len(means)
+    tcps = sum(means[n] for n in ("tcp1", "tcp2", "tcp3")) / 3
+    checks = [Check(f"{label}{n} rate / mean of the four (whole run; {means[n]:.0f} kB/s)", means[n] / overall,
+                    f"1: almost the same share (paper: {FAIR_PAPER_KBPS[n]} kB/s)", 0.85, 1.15, source, unit="ratio")
+              for n in ("tcp1", "tcp2", "tcp3")]
+    checks.append(Check(f"{label}cbraa rate / the TCPs' mean (whole run; {means['cbraa']:.0f} kB/s)",
+                        means["cbraa"] / tcps, "a bit below 1 (paper: 116 / 122 = 0.95)", 0.8, 1.05, source,
+                        unit="ratio"))
+    return checks
 
 
 class CbraaFair(_Cbraa):
@@ -228,27 +289,44 @@ class CbraaFair(_Cbraa):
     source = "003 Figure 5, section 4.3"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
-        # The paper's averages are over the whole run (section 4.3).
-        warm = 0.0
-        names = ["tcp1", "tcp2", "tcp3", "cbraa"]
-        specs = [cbraa_spec([_tcp("tcp1", tcp), _tcp("tcp2", tcp), _tcp("tcp3", tcp),
-                             {"name": "cbraa", "protocol": "cbraa"}]) for tcp in ("reno", "newreno")]
-        reno, newreno = run_many(specs, jobs=jobs)
-        paper = {"tcp1": 119, "tcp2": 123, "tcp3": 124, "cbraa": 116}
+        reno, newreno = run_many([cbraa_spec(fair_flows(tcp)) for tcp in ("reno", "newreno")], jobs=jobs)
         report = ExperimentReport(self.name)
-        for label, res in (("", reno), ("NewReno: ", newreno)):
-            means = {n: mean_kBps(res, n, warm) for n in names}
-            overall = sum(means.values()) / len(means)
-            for n in names:
-                report.checks.append(Check(f"{label}{n} rate / mean of the four (whole run; {means[n]:.0f} kB/s)",
-                                           means[n] / overall, f"1 (paper: {paper[n]} kB/s)", 0.75, 1.25,
-                                           "paper" if not label else "paper (TCP NewReno, ours)", unit="ratio"))
+        report.checks.extend(fair_checks(reno))
+        report.checks.extend(fair_checks(newreno, "NewReno: ", "paper (TCP NewReno, ours)"))
         reno.write(out_dir / "reno", plots=False)
         newreno.write(out_dir / "newreno", plots=False)
+        names = list(FAIR_PAPER_KBPS)
         report.figures.append(rate_figure([("three Reno + one CBRAA", reno, names),
                                            ("three NewReno + one CBRAA", newreno, names)], out_dir, "cbraa_fair",
                                           unit="kB/s", levels=[(CAPACITY_BPS / 4, "fair share (125 kB/s)")]))
         return report
+
+
+#: cbraa-rtt's ideal and measured averages (kB/s, section 4.3), and each flow's one-way delay.
+RTT_IDEAL_KBPS = {"tcp": 215, "cbraa25": 215, "cbraa100": 69}
+RTT_PAPER_KBPS = {"tcp": 178, "cbraa25": 233, "cbraa100": 69}
+
+
+def rtt_flows(tcp: str = "reno", cbraa: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    return [_tcp("tcp", tcp, one_way_ms=25),
+            {"name": "cbraa25", "protocol": "cbraa", "one_way_ms": 25, **(cbraa or {})},
+            {"name": "cbraa100", "protocol": "cbraa", "one_way_ms": 100, **(cbraa or {})}]
+
+
+def rtt_checks(res: Result, label: str = "", source: str = "paper") -> list[Check]:
+    """cbraa-rtt's checks, on whole-run means against the paper's ideal shares (section 4.3):
+    the CBRAA sources "very close to the ideal values" (the paper's 1.08 and 1.00: within 20 %),
+    the TCP below its ideal ("TCP is likely to get less than its fair share": the paper's 0.83,
+    band [0.7, 1.05])."""
+    checks = []
+    for n, ideal in RTT_IDEAL_KBPS.items():
+        m = mean_kBps(res, n, 0.0)
+        paper = f"ideal {ideal} kB/s; paper measured {RTT_PAPER_KBPS[n]}"
+        low, high, expected = ((0.7, 1.05, f"a little below 1 ({paper})") if n == "tcp"
+                               else (0.8, 1.2, f"very close to 1 ({paper})"))
+        checks.append(Check(f"{label}{n} rate / ideal (whole run; {m:.0f} kB/s)", m / ideal, expected, low, high,
+                            source, unit="ratio"))
+    return checks
 
 
 class CbraaRtt(_Cbraa):
@@ -257,29 +335,20 @@ class CbraaRtt(_Cbraa):
     source = "003 Figure 6, section 4.3"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
-        warm = 0.0  # whole-run averages, as the paper's section 4.3
-        ideal = {"tcp": 215, "cbraa25": 215, "cbraa100": 69}
-        paper = {"tcp": 178, "cbraa25": 233, "cbraa100": 69}
-        specs = [cbraa_spec([_tcp("tcp", tcp, one_way_ms=25),
-                             {"name": "cbraa25", "protocol": "cbraa", "one_way_ms": 25},
-                             {"name": "cbraa100", "protocol": "cbraa", "one_way_ms": 100}])
-                 for tcp in ("reno", "newreno")]
-        reno, newreno = run_many(specs, jobs=jobs)
+        reno, newreno = run_many([cbraa_spec(rtt_flows(tcp)) for tcp in ("reno", "newreno")], jobs=jobs)
         report = ExperimentReport(self.name)
-        for label, res in (("", reno), ("NewReno: ", newreno)):
-            for n in ideal:
-                m = mean_kBps(res, n, warm)
-                report.checks.append(Check(f"{label}{n} rate / ideal (whole run; {m:.0f} kB/s)", m / ideal[n],
-                                           f"1 (ideal {ideal[n]} kB/s; paper measured {paper[n]})", 0.65, 1.35,
-                                           "paper" if not label else "paper (TCP NewReno, ours)", unit="ratio"))
+        report.checks.extend(rtt_checks(reno))
+        report.checks.extend(rtt_checks(newreno, "NewReno: ", "paper (TCP NewReno, ours)"))
         reno.write(out_dir / "reno", plots=False)
         newreno.write(out_dir / "newreno", plots=False)
-        report.figures.append(rate_figure([("Reno (25 ms) + CBRAA (25 ms) + CBRAA (100 ms)", reno, list(ideal)),
-                                           ("NewReno (25 ms) + CBRAA (25 ms) + CBRAA (100 ms)", newreno, list(ideal))],
+        names = list(RTT_IDEAL_KBPS)
+        report.figures.append(rate_figure([("Reno (25 ms) + CBRAA (25 ms) + CBRAA (100 ms)", reno, names),
+                                           ("NewReno (25 ms) + CBRAA (25 ms) + CBRAA (100 ms)", newreno, names)],
                                           out_dir, "cbraa_rtt", unit="kB/s"))
         return report
 
 
 EXPERIMENTS: list[Experiment] = [CbraaVsMathis(), CbraaArrivals(), CbraaFair(), CbraaRtt()]
 
-__all__ = ["EXPERIMENTS", "cbraa_spec", "cov", "mean_kBps", "rate_window"]
+__all__ = ["EXPERIMENTS", "arrivals_checks", "arrivals_flows", "cbraa_spec", "cov", "fair_checks", "fair_flows",
+           "mean_kBps", "rate_window", "rtt_checks", "rtt_flows"]
