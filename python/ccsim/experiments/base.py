@@ -304,6 +304,17 @@ def reading() -> str:
     return _reading.get()
 
 
+@contextmanager
+def as_reading(label: str) -> Iterator[None]:
+    """Within the block, :func:`reading` answers ``label``: the set-up as that reading builds
+    it ("" for the registered one)."""
+    token = _reading.set(label)
+    try:
+        yield
+    finally:
+        _reading.reset(token)
+
+
 _TCP_PROTOCOLS = frozenset({"tahoe", "reno", "newreno", "sack", "vegas", "xcp"})
 _timer: contextvars.ContextVar[dict[str, str]] = contextvars.ContextVar("ccsim_experiment_timer",
                                                                         default=TIMERS["linux"])
@@ -394,12 +405,8 @@ class Experiment:
             with timer_of(self):
                 report = run(self, out_dir, *args, **kw)
             for r in self.readings:
-                token = _reading.set(r.label)
-                try:
-                    with timer_of(self):
-                        report.readings[r.label] = run(self, Path(out_dir) / "readings" / r.label, *args, **kw)
-                finally:
-                    _reading.reset(token)
+                with as_reading(r.label), timer_of(self):
+                    report.readings[r.label] = run(self, Path(out_dir) / "readings" / r.label, *args, **kw)
             return report
 
         cls.run = timed_run  # type: ignore[method-assign]

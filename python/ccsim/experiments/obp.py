@@ -55,11 +55,15 @@ bottleneck); the bottleneck's delay makes up the RTT (RTT / 2 - 2 ms). Forward f
 reverse flows d -> s.
 CHOICE: parking lot: ``ccsim.topology.parking_lot(7)``; each bottleneck has one-way delay
 h = min(5 ms, RTT / 16), and the long flows' access links (s0, d0) share the rest of RTT / 2, so
-the long flows' round-trip propagation time is the experiment's RTT: at 80 ms (Fig. 8) the seven
-hops are 5 ms each, which is the paper's "5 cross flows ... with 5 ms of propagation delay" read
-as the delay of the one bottleneck a cross flow crosses. The cross hosts' access links are
-0.5 ms. Access links at twice the bottleneck rate with four BDPs of buffer; the bottleneck
-buffer is one BDP at the long flows' RTT.
+the long flows' round-trip propagation time is the experiment's RTT. The paper's "5 cross flows
+in each bottleneck link with 5 ms of propagation delay" is read as the cross flows' own one-way
+delay: Fig. 9's RTTs start at 10 ms, which seven bottlenecks of 5 ms each could not give, so the
+5 ms cannot be a bottleneck's. A cross host's access link is 0.5 ms, or longer where the
+bottleneck is shorter than 5 ms, so that a cross flow's one-way propagation delay is at least
+5 ms (it is 6 ms where h = 5 ms, from 80 ms up, Fig. 8's RTT). The reading in which the cross
+flows only cross their bottleneck's h (0.625 ms at 10 ms) is obp-parking-rtt's reading
+``bottleneck-delay``. Access links at twice the bottleneck rate with four BDPs of buffer; the
+bottleneck buffer is one BDP at the long flows' RTT.
 CHOICE: on the parking lot, web transfers, voice and streaming run between s0 and d0 (the
 long path), like the FTP flows.
 CHOICE: every FTP flow starts at an instant drawn uniformly in [0, 1 s) (numpy, seed 1), the
@@ -90,6 +94,7 @@ apart).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import textwrap
 from dataclasses import dataclass, field
@@ -101,7 +106,7 @@ import numpy as np
 from .. import topology
 from ..results import Result
 from ..sweep import replica_seed
-from .base import FRACTION, Check, Experiment, ExperimentReport, run_many
+from .base import FRACTION, Check, Experiment, ExperimentReport, Reading, reading, run_many
 from .figures import RATE_UNITS, pyplot, save, time_axis
 from .xcp import bdp_packets, jain
 
@@ -113,7 +118,8 @@ PACKET = 1000  # bytes, the paper's data packets
 HEADER = 40  # bytes of IP and TCP header: the paper's ACK
 ACCESS_FACTOR = 2.0
 ACCESS_DELAY = 0.001  # s, the dumbbell's access links
-CROSS_ACCESS_DELAY = 0.0005  # s, the parking lot's cross hosts
+CROSS_ACCESS_DELAY = 0.0005  # s, the parking lot's cross hosts at least
+CROSS_ONE_WAY = 0.005  # s, the parking lot's cross flows' one-way propagation delay at least
 BOTTLENECKS = 7
 HOP_DELAY_MAX = 0.005  # s
 WEB_MEAN_BYTES = 30_000
@@ -130,6 +136,10 @@ UTIL_PARKING = 0.90  # "always higher than 90%" (Fig. 8)
 QUEUE_NEAR_20 = 25.0  # "near 20%" (Fig. 4): ours at most 25 % of the buffer
 QUEUE_UNDER_20 = 20.0  # "less than 20%" (Fig. 5); "minimum", "small" (Figs. 8, 9): ours 20 %
 JAIN_NEAR_1 = 0.95
+#: obp-convergence's "evenly" (section IV-A-3) over the paper's 200 s epochs: Jain's index at
+#: least 0.99, which two flows meet within 1.22:1 (0.95 admitted 1.6:1). The quick variant's
+#: 10 s epochs (100 RTTs) keep 0.95: the shares are still moving there (0.966-0.988 measured).
+JAIN_EVEN = 0.99
 UTIL_SPREAD = 0.05  # "not sensitive to RTT variations": ours, OBP's utilisation within 0.05
 RENO_FILL = 0.95  # "no skills to use all the available bandwidth": below this above 100 Mbit/s
 JAIN_DEGRADE = 0.05  # "a large degradation": ours, at least 0.05 below the lowest RTT's
@@ -263,12 +273,19 @@ def parking_spec(protocol: str, capacity_bps: float, rtt: float, mix: Mix, cross
     each bottleneck i."""
     h = hop_delay(rtt)
     long_access = (rtt / 2 - BOTTLENECKS * h) / 2
+    cross_access = CROSS_ACCESS_DELAY
+    if reading() != "bottleneck-delay":
+        cross_access = max(CROSS_ACCESS_DELAY, (CROSS_ONE_WAY - h) / 2)
     buffer = bdp_packets(capacity_bps, rtt)
     g = topology.parking_lot(BOTTLENECKS, rate=_rate(capacity_bps), delay=_ms(h), queue=f"{buffer}p",
                              access_rate=_rate(ACCESS_FACTOR * capacity_bps), access_delay=_ms(CROSS_ACCESS_DELAY),
                              access_queue=f"{4 * buffer}p")
     g.edges["s0", "r1"]["delay"] = _ms(long_access)
     g.edges[f"r{BOTTLENECKS + 1}", "d0"]["delay"] = _ms(long_access)
+    if cross_access != CROSS_ACCESS_DELAY:
+        for i in range(1, BOTTLENECKS + 1):
+            for host, router in ((f"s{i}", f"r{i}"), (f"d{i}", f"r{i + 1}")):
+                g.edges[host, router]["delay"] = _ms(cross_access)
     links = topology.links(g)
     for link in links:
         a, b = link["between"]
@@ -424,6 +441,8 @@ def quick_web(capacity_bps: float) -> float:
 
 def capacity_mix(capacity_bps: float, quick: bool) -> Mix:
     if not quick:
+        if reading() == "web-share":
+            return dataclasses.replace(CAPACITY_MIX, web=min(CAPACITY_MIX.web, quick_web(capacity_bps)))
         return CAPACITY_MIX
     return Mix(ftp_fwd=20, ftp_rev=20, web=quick_web(capacity_bps), voice=2, streaming=2)
 
@@ -438,6 +457,14 @@ class ObpCapacity(Experiment):
     source = "OBP paper section IV-A-1, Fig. 4"
     randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
     seeds = 3
+    readings = (Reading(
+        "web-share", "web arrivals scaled down to the link",
+        "Below 1 Gbit/s the web arrivals offer the share of the link that 100 flows/s of 30 kB offer of "
+        "1 Gbit/s (2.4 %: 1 flow/s at 10 Mbit/s) instead of 100 flows/s at every capacity, which offer "
+        "24 Mbit/s to a 10 Mbit/s link. The paper gives 100/s for the whole section but also says OBP uses "
+        "the 10 Mbit/s link \"without drops\", and gives no web transfer sizes (reproduction-audit, "
+        "obp-capacity). The quick variant already scales the web this way, so there the reading is the "
+        "registered set-up"),)
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         caps = QUICK_CAPACITIES if quick else CAPACITIES
@@ -636,6 +663,16 @@ def epoch_jain(rates: Any, n: int, gap: float) -> list[float]:
     return out
 
 
+def convergence_check(capacity_bps: float, k: int, gap: float, jain_index: float, quick: bool) -> Check:
+    """obp-convergence's check of epoch ``k`` (k + 1 flows active): Jain's index of their shares
+    over the epoch's last half, at least :data:`JAIN_EVEN` (:data:`JAIN_NEAR_1` quick)."""
+    low = JAIN_NEAR_1 if quick else JAIN_EVEN
+    return Check(f"{_cap_label(capacity_bps)}: OBP Jain's index of the {k + 1} flows, "
+                 f"{(k + 0.5) * gap:g}-{(k + 1) * gap:g} s", jain_index,
+                 f"converge to equal shares, \"evenly\" (ours: at least {low:g})", low, 1.0, SOURCE, unit="ratio",
+                 physical=FRACTION)
+
+
 class ObpConvergence(Experiment):
     name = "obp-convergence"
     simulator = "ns-2.35 (2008)"
@@ -662,9 +699,7 @@ class ObpConvergence(Experiment):
             if p != "obp":
                 continue
             for k, j in enumerate(js, start=1):
-                report.checks.append(Check(
-                    f"{_cap_label(c)}: OBP Jain's index of the {k + 1} flows, {(k + 0.5) * gap:g}-{(k + 1) * gap:g} s",
-                    j, "converge to equal shares (ours: at least 0.95)", JAIN_NEAR_1, 1.0, SOURCE, unit="ratio"))
+                report.checks.append(convergence_check(c, k, gap, j, quick))
         (out_dir / "points.md").write_text(
             "# Measured at every point\n\nThe paper: the new flows' TR increases and the older flows' decreases: "
             "equal shares (OBP).\n\nJain's index of the active flows' mean goodput over each epoch's last half.\n\n"
@@ -780,6 +815,13 @@ class ObpParkingRtt(Experiment):
                    f"{_and([_ms_label(r) for r in QUICK_RTTS])}")
     source = "OBP paper section IV-B-2, Fig. 9"
     randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
+    readings = (Reading(
+        "bottleneck-delay", "cross flows cross only their bottleneck's delay",
+        "The paper's \"5 cross flows in each bottleneck link with 5 ms of propagation delay\" read as each "
+        "bottleneck's delay, which the 10-50 ms RTTs shrink to RTT / 16 (0.625 ms at 10 ms): the cross flows' "
+        "one-way propagation delay is then h + 1 ms (1.6 ms at 10 ms), their round trip shorter than OBP's "
+        "10 ms router period. The registered reading gives the cross flows their own 5 ms "
+        "(reproduction-audit, obp-parking-rtt)"),)
     # CHOICE: one seed for the full run: one seed of it takes 45 minutes at -j 2.
     seeds = 1
 

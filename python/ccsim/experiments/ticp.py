@@ -80,6 +80,26 @@ def bin_windows(res: Result, name: str) -> dict[int, np.ndarray]:
     return {i: times[ok & (c == i - 1)] for i in range(1, BINS + 1)}
 
 
+def whole_bin_windows(res: Result, name: str) -> dict[int, np.ndarray]:
+    """Per bin (1-based), every sample time at which the collector probed that bin throughout
+    the preceding second, in any round: the bin's whole share of the session."""
+    cluster = res.wide("cluster")[name]
+    s = res.summary["ticp"][name]
+    end = (s["began_s"] or 0) + (s["duration_s"] or math.inf)
+    times = cluster.index.to_numpy()
+    c = cluster.to_numpy()
+    prev = np.concatenate([[np.nan], c[:-1]])
+    ok = (c == prev) & (times <= end) & (times >= (s["began_s"] or 0) + 1)
+    return {i: times[ok & (c == i - 1)] for i in range(1, BINS + 1)}
+
+
+def mean_rate(res: Result, variable: str, entity: str, times: np.ndarray) -> float:
+    """The mean of ``variable`` over the samples at ``times``: bytes moved over their span."""
+    series = res.wide(variable)[entity]
+    values = series[series.index.isin(times)].to_numpy()
+    return float(np.mean(values)) if len(values) else math.nan
+
+
 def measured(reverse: bool) -> tuple[str, str, str]:
     """The series that shows a session's throughput on its congested direction: reports
     received at the collector, or requests delivered through the bottleneck."""
@@ -252,6 +272,14 @@ class TicpTcp(_Ticp):
 
     def __init__(self, variant: str) -> None:
         self.variant = variant
+        if variant == "fair":
+            self.readings = (Reading(
+                "whole-bin", "each bin's bytes over all its time",
+                "Each bin's TICP and TCP rates are their means over every sample the collector spends in the bin, "
+                "in any round (bytes over the bin's whole time), instead of medians over round 1's samples: the "
+                "100 B session spends 1-6 s in round 1 of a bin, much of it in Slow Start, which the paper's "
+                "Fig. 9 cannot resolve, and the paper does not say over what its shares are read "
+                "(reproduction-audit, ticp-tcp-rev-fair)"),)
         self.name = {"fwd": "ticp-tcp-fwd", "rev": "ticp-tcp-rev", "fair": "ticp-tcp-rev-fair"}[variant]
         self.title = {"fwd": "TICP requests beside forward TCP, RS = 1, 1000 B requests (Fig. 7)",
                       "rev": "TICP reports beside reverse TCP, RS = 10, 1000 B reports (Fig. 8)",
@@ -279,10 +307,12 @@ class TicpTcp(_Ticp):
         for label, res in zip(configs, results):
             s = res.summary["ticp"]["ticp"]
             report.checks.append(collected(f"{label}: ", s))
-            windows = bin_windows(res, "ticp")
+            whole = reading() == "whole-bin"
+            windows = whole_bin_windows(res, "ticp") if whole else bin_windows(res, "ticp")
+            rate_over = mean_rate if whole else median_rate
             for i in range(1, BINS + 1):
-                ticp = median_rate(res, variable, entity, windows[i])
-                tcp = median_rate(res, "rate", f"newreno{i}", windows[i])
+                ticp = rate_over(res, variable, entity, windows[i])
+                tcp = rate_over(res, "rate", f"newreno{i}", windows[i])
                 half = capacity_bps(i) / 2
                 if self.variant == "rev":
                     report.checks.append(Check(f"bin {i}: TICP / TCP rate", ticp / tcp if tcp else math.inf,
