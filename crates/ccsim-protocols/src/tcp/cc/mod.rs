@@ -9,12 +9,14 @@
 //!
 //! Windows are in bytes, as in RFC 5681; sequence numbers are segments.
 
+mod cubic;
 mod reno;
 mod vegas;
 mod vegas_ns2;
 
 use ccsim_core::{Dur, SimTime};
 
+pub use cubic::{cubic_root, Cubic, CubicParams};
 pub use reno::Reno;
 pub use vegas::{Vegas, VegasParams, VegasVariant};
 pub use vegas_ns2::VegasNs2;
@@ -106,6 +108,8 @@ pub enum AnyCc {
     Vegas(Vegas),
     /// TCP Vegas as ns-2 runs it.
     VegasNs2(VegasNs2),
+    /// CUBIC as Linux runs it.
+    Cubic(Cubic),
     /// XCP: the window follows router feedback (`crate::xcp`).
     Xcp(crate::xcp::XcpWindow),
 }
@@ -116,6 +120,7 @@ macro_rules! each_cc {
             AnyCc::Reno($c) => $body,
             AnyCc::Vegas($c) => $body,
             AnyCc::VegasNs2($c) => $body,
+            AnyCc::Cubic($c) => $body,
             AnyCc::Xcp($c) => $body,
         }
     };
