@@ -1,13 +1,15 @@
 //! TCP: one sender with pluggable congestion control and loss recovery (Tahoe, Reno,
-//! NewReno, SACK, Vegas), and a receiver (sink) with optional delayed ACKs and SACK.
+//! NewReno, SACK, Vegas, CUBIC), and a receiver (sink) with optional delayed ACKs and SACK.
 //!
 //! Follows RFC 5681 (slow start, congestion avoidance, fast retransmit and recovery),
 //! RFC 6582 (NewReno), RFC 2018 and RFC 6675 (SACK), RFC 3168 (ECN), RFC 6298
 //! (retransmission timer, with Karn's rule and exponential back-off), RFC 1122 / RFC 5681
-//! section 4.2 (delayed ACKs), and Brakmo and Peterson 1995 (Vegas). The pieces: `cc/`
+//! section 4.2 (delayed ACKs), Brakmo and Peterson 1995 (Vegas), RFC 9438 (CUBIC) and RFC 9406
+//! (HyStart++). The pieces: `cc/`
 //! (window algorithms behind [`CongestionControl`]), `sender/recovery.rs` (loss recovery),
 //! `scoreboard.rs` (per-segment state, the RFC 6675 scoreboard), `rate.rs` (delivery-rate
-//! samples), `rtt.rs` (the retransmission timer of Linux, RFC 6298, ns-2 and ns-3).
+//! samples), `rtt.rs` (the retransmission timer of Linux, RFC 6298, ns-2 and ns-3),
+//! `hystart.rs` (leaving slow start on RTT growth: Linux's HyStart, RFC 9406's HyStart++).
 //!
 //! CHOICE: sequence numbers count segments, not bytes (as ns-2's one-way TCP); every segment
 //! but the last of a finite transfer carries a full MSS, so nothing is lost by it.
@@ -16,13 +18,17 @@
 //! CHOICE: no connection set-up (SYN/FIN): data flows from the start time, as in ns-2.
 
 pub mod cc;
+pub mod hystart;
 mod rate;
 mod rtt;
 mod scoreboard;
 mod sender;
 mod sink;
 
-pub use cc::{AckEvent, AnyCc, CaState, CongestionControl, VegasParams, VegasVariant, Window};
+pub use cc::{
+    AckEvent, AnyCc, CaState, CongestionControl, CubicParams, VegasParams, VegasVariant, Window,
+};
+pub use hystart::HyStartKind;
 pub use rate::RateSample;
 pub use rtt::{RtoPolicy, RttEstimator};
 pub use sender::{Algorithm, NewRenoSender, PacedSlowStart, RecoveryPolicy, TcpConfig, TcpSender};

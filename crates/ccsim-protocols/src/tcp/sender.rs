@@ -56,9 +56,10 @@ use ccsim_core::{
 };
 
 use super::cc::{
-    AckEvent, AnyCc, CaState, CongestionControl, Reno, Vegas, VegasNs2, VegasParams, VegasVariant,
-    Window,
+    AckEvent, AnyCc, CaState, CongestionControl, Cubic, CubicParams, Reno, Vegas, VegasNs2,
+    VegasParams, VegasVariant, Window,
 };
+use super::hystart::{HyStart, HyStartKind, Verdict};
 use super::rate::DeliveryRate;
 use super::rtt::{RtoPolicy, RttEstimator};
 use super::scoreboard::Scoreboard;
@@ -81,6 +82,8 @@ pub enum Algorithm {
     /// Vegas congestion avoidance and slow start: NewReno loss recovery (Linux's variant) or
     /// ns-2's (`VegasVariant::Ns2`).
     Vegas(VegasParams),
+    /// CUBIC (RFC 9438, Linux's arithmetic) with SACK loss recovery, as Linux runs it.
+    Cubic(CubicParams),
 }
 
 impl Algorithm {
@@ -93,13 +96,14 @@ impl Algorithm {
             Algorithm::NewReno => "newreno",
             Algorithm::Sack => "sack",
             Algorithm::Vegas(_) => "vegas",
+            Algorithm::Cubic(_) => "cubic",
         }
     }
 
     /// Whether the receiver must send SACK blocks.
     #[must_use]
     pub fn uses_sack(self) -> bool {
-        matches!(self, Algorithm::Sack)
+        matches!(self, Algorithm::Sack | Algorithm::Cubic(_))
     }
 
     fn recovery(self) -> Recovery {
@@ -108,7 +112,7 @@ impl Algorithm {
             Algorithm::Reno => Recovery::Reno,
             Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => Recovery::VegasNs2,
             Algorithm::NewReno | Algorithm::Vegas(_) => Recovery::NewReno,
-            Algorithm::Sack => Recovery::Sack,
+            Algorithm::Sack | Algorithm::Cubic(_) => Recovery::Sack,
         }
     }
 
@@ -118,6 +122,7 @@ impl Algorithm {
                 AnyCc::VegasNs2(VegasNs2::new(p))
             }
             Algorithm::Vegas(p) => AnyCc::Vegas(Vegas::new(p)),
+            Algorithm::Cubic(p) => AnyCc::Cubic(Cubic::new(p)),
             _ => AnyCc::Reno(Reno),
         }
     }
@@ -175,6 +180,8 @@ pub struct TcpConfig {
     pub paced_slow_start: Option<PacedSlowStart>,
     /// Grow the window only while the sender uses it (see the module docs).
     pub cwnd_limited_growth: bool,
+    /// How slow start ends before a loss ([`HyStartKind`]).
+    pub hystart: HyStartKind,
 }
 
 impl Default for TcpConfig {
@@ -196,6 +203,7 @@ impl Default for TcpConfig {
             initial_ssthresh: None,
             paced_slow_start: None,
             cwnd_limited_growth: true,
+            hystart: HyStartKind::Off,
         }
     }
 }
@@ -274,6 +282,8 @@ pub struct TcpSender {
     last_sent: Option<u64>,
     /// ns-2 Vegas: ACKs of new data still to check against the fine-grained timer.
     vegas_ns2_worried: u64,
+    /// How slow start ends before a loss (`tcp::hystart`).
+    hystart: HyStart,
     stats: AgentStats,
 }
 
@@ -348,6 +358,7 @@ impl TcpSender {
             stopped: false,
             last_sent: None,
             vegas_ns2_worried: 0,
+            hystart: HyStart::new(cfg.hystart),
             stats: AgentStats::default(),
         }
     }
@@ -474,6 +485,11 @@ impl TcpSender {
 
     fn set_state(&mut self, state: CaState) {
         if self.state != state {
+            match state {
+                CaState::Loss => self.hystart.on_timeout(),
+                CaState::Recovery | CaState::Cwr => self.hystart.on_congestion(),
+                CaState::Open => {}
+            }
             self.state = state;
             let mut w = self.window();
             self.cc
@@ -652,8 +668,12 @@ impl TcpSender {
                 self.timed = None;
             }
         }
-        if let Some(seg) = self.board.get(ack - 1).filter(|s| !s.retx) {
-            let sample = now - seg.snap.sent_time;
+        let cc_sample = self
+            .board
+            .get(ack - 1)
+            .filter(|s| !s.retx)
+            .map(|seg| now - seg.snap.sent_time);
+        if let Some(sample) = cc_sample {
             self.cc.on_rtt(sample, now);
         }
         let rate = &mut self.rate;
@@ -681,6 +701,7 @@ impl TcpSender {
                 self.set_state(CaState::Open);
             }
             if !no_growth {
+                let acked_segments = self.slow_start_exit(now, cc_sample, ack, acked_segments);
                 let mut w = self.window();
                 let event = AckEvent {
                     now,
@@ -710,6 +731,33 @@ impl TcpSender {
             self.arm_rto(ctx); // RFC 6298 5.3
         }
         self.transmit(ctx);
+    }
+
+    /// HyStart on an ACK of new data in slow start: end slow start where it says so, and
+    /// return the acknowledged segments slow start may grow by (fewer in RFC 9406's CSS).
+    fn slow_start_exit(
+        &mut self,
+        now: SimTime,
+        sample: Option<Dur>,
+        ack: u64,
+        acked_segments: u64,
+    ) -> u64 {
+        if self.hystart.kind() == HyStartKind::Off
+            || self.state != CaState::Open
+            || self.cwnd >= self.ssthresh
+        {
+            return acked_segments;
+        }
+        let snd_nxt = self.snd_nxt.max(ack);
+        if self
+            .hystart
+            .on_ack(now, sample, ack, snd_nxt, self.cwnd / self.mss)
+            == Verdict::Exit
+        {
+            self.ssthresh = self.cwnd;
+            return acked_segments;
+        }
+        self.hystart.slow_start_acked(acked_segments)
     }
 
     /// Send what the state allows: by the pipe in SACK recovery, by the window otherwise.
