@@ -3,6 +3,7 @@ protocols see nothing but ccsim-core (sans-IO), and only the binding crate links
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -46,3 +47,168 @@ def test_simulation_crates_use_no_wall_clock_or_hash_maps(crate: str) -> None:
         text = path.read_text()
         for banned in ("std::time", "Instant::now", "HashMap", "HashSet", "thread_rng"):
             assert banned not in text, f"{path.relative_to(ROOT)} uses {banned}"
+
+
+# The modules of the scenario crate, layered as docs/architecture.md ("Inside ccsim-scenario") says:
+# run.rs on top; protocols/, generators.rs and capture.rs below it, on the build context
+# (netsim.rs) and the engine; spec/, units.rs and error.rs below everything. The check reads
+# every path into the crate (`crate::...`, `super::...`, `self::...`, and in lib.rs the
+# top-level module names), in code and in serde's path strings (`skip_serializing_if =
+# "crate::spec::omit_none"`), and draws an edge from the importing module to the module the
+# path lands in.
+#
+# Nodes: each file directly under src/ is one node, and each folder is one node with its mod.rs
+# and every file under it. A folder is one unit because its files share types both ways by
+# design (`Spec` holds `FlowSpec`, which holds `VegasSpec`, and the Vegas checks read the flow;
+# a mod.rs dispatches to its files, which use the folder's shared items); its place in the
+# layering is that of all its files together. A `pub use` is an import like any other: a
+# module that re-exports another's items depends on it. lib.rs re-exports for users outside
+# the crate; a path through it (`crate::ScenarioError`) is an edge to lib.rs, so modules
+# inside the crate name the module that holds an item.
+SCENARIO_SRC = ROOT / "crates" / "ccsim-scenario" / "src"
+
+# Comments, char literals, raw strings and strings, leftmost first (so `"//"` stays a string).
+_LEXEMES = re.compile(
+    r"""(?P<comment>//[^\n]*|/\*.*?\*/)"""
+    r"""|(?P<char>'(?:\\.|[^\\'\n])')"""
+    r"""|(?P<raw>\br(?P<hashes>\#*)".*?"(?P=hashes))"""
+    r"""|(?P<string>b?"(?:\\.|[^"\\])*")""",
+    re.S,
+)
+_PATH = re.compile(r"(?<![\w:$])(crate|super|self)((?:\s*::\s*(?:\w+|\{))+)")
+_INLINE_MOD = re.compile(r"\bmod\s+(\w+)\s*\{")
+
+
+def _code(text: str) -> str:
+    """`text` without comments and literals (line breaks kept), a string that is a path into the
+    crate kept as that path."""
+
+    def blank(m: re.Match[str]) -> str:
+        s = m.group(0)
+        if m.group("string") and re.fullmatch(r'"crate(::\w+)+"', s):
+            return " " + s[1:-1] + " "
+        return re.sub(r"[^\n]", " ", s)
+
+    return _LEXEMES.sub(blank, text)
+
+
+def _braced(code: str, start: int) -> str:
+    """The text inside the brace group opening at `code[start]`."""
+    depth = 0
+    for i in range(start, len(code)):
+        depth += {"{": 1, "}": -1}.get(code[i], 0)
+        if depth == 0:
+            return code[start + 1 : i]
+    raise AssertionError(f"unbalanced braces after offset {start}")
+
+
+def _top_level_items(group: str) -> list[str]:
+    """The first identifier of each item of a `use` group (`a, b::c, {d}` gives a, b, d...)."""
+    items, depth, current = [], 0, ""
+    for ch in group + ",":
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            items.append(current)
+            current = ""
+        else:
+            current += ch
+    firsts = []
+    for item in items:
+        m = re.match(r"\s*\{?\s*(\w+)", item)
+        if m:
+            firsts.append(m.group(1))
+    return firsts
+
+
+def scenario_module_graph() -> dict[str, dict[str, str]]:
+    """Node -> {node it imports: the first import that makes the edge, as `file:line path`}."""
+    files = sorted(SCENARIO_SRC.rglob("*.rs"))
+    rel = [f.relative_to(SCENARIO_SRC).as_posix() for f in files]
+    node_of_name = {}
+    for r in rel:
+        first = r.split("/")[0]
+        if r != "lib.rs":
+            node_of_name[first.removesuffix(".rs")] = first + ("/" if "/" in r else "")
+    graph: dict[str, dict[str, str]] = {}
+    for path, r in zip(files, rel):
+        node = node_of_name.get(r.split("/")[0].removesuffix(".rs"), "lib.rs")
+        graph.setdefault(node, {})
+        code = _code(path.read_text())
+        # The module path at a position: the file's, then the inline `mod x { ... }` around it.
+        module = [p.removesuffix(".rs") for p in r.split("/") if p not in ("mod.rs", "lib.rs")]
+        inline = []
+        for m in _INLINE_MOD.finditer(code):
+            body = _braced(code, m.end() - 1)
+            inline.append((m.end(), m.end() + len(body), m.group(1)))
+        paths = [(m.start(), m.group(1), m.group(2)) for m in _PATH.finditer(code)]
+        if r == "lib.rs":
+            names = "|".join(sorted(node_of_name))
+            bare = re.compile(rf"(?<![\w:$])({names})((?:\s*::\s*(?:\w+|\{{))+)")
+            paths += [(m.start(), "self", "::" + m.group(0)) for m in bare.finditer(code)]
+        for start, head, rest in paths:
+            segments = [s for s in re.split(r"\s*::\s*", rest.strip()) if s]
+            base = module + [name for (a, b, name) in inline if a <= start < b]
+            if head == "crate":
+                base = []
+            elif head == "super":
+                base = base[:-1]
+            while segments and segments[0] == "super":
+                base, segments = base[:-1], segments[1:]
+            if segments and segments[-1] == "{":
+                segments.pop()
+                group = _braced(code, code.index("{", start))
+                firsts = [s for s in _top_level_items(group) if s != "self"] if not segments else []
+            else:
+                firsts = []
+            full = base + segments
+            targets = [full[0]] if full else (firsts or [""])
+            line = code.count("\n", 0, start) + 1
+            for t in targets:
+                target = node_of_name.get(t, "lib.rs")
+                if target != node and target not in graph[node]:
+                    graph[node][target] = f"{r}:{line} " + re.sub(r"\s+", "", head + rest).replace("{", "{..}")
+    return graph
+
+
+def find_cycle(graph: dict[str, dict[str, str]]) -> list[str]:
+    """One cycle of `graph` as [a, b, ..., a], or [] if it has none."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    stack: list[str] = []
+
+    def visit(n: str) -> list[str]:
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(graph.get(n, {})):
+            if state.get(m) == 1:
+                return stack[stack.index(m) :] + [m]
+            if m not in state:
+                found = visit(m)
+                if found:
+                    return found
+        stack.pop()
+        state[n] = 2
+        return []
+
+    for n in sorted(graph):
+        if n not in state:
+            found = visit(n)
+            if found:
+                return found
+    return []
+
+
+def test_scenario_modules_import_one_way() -> None:
+    graph = scenario_module_graph()
+    # The reader sees the imports it must see.
+    assert "protocols/" in graph["run.rs"] and "spec/" in graph["protocols/"], graph
+    cycle = find_cycle(graph)
+    steps = "\n".join(f"  {a} -> {b}: {graph[a][b]}" for a, b in zip(cycle, cycle[1:]))
+    assert not cycle, f"the scenario crate's modules import in a circle, {' -> '.join(cycle)}:\n{steps}"
+
+
+def test_scenario_spec_units_and_errors_sit_below_everything() -> None:
+    graph = scenario_module_graph()
+    leaves = {"spec/", "units.rs", "error.rs"}
+    for node in sorted(leaves):
+        above = {t: why for t, why in graph[node].items() if t not in leaves}
+        assert not above, f"{node} imports modules above it: {above}"

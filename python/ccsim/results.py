@@ -258,7 +258,7 @@ def previous_outputs(out: Path) -> set[str]:
 
 def capture_file_name(direction: str) -> str:
     """The file of the pcap capture of link direction ``direction`` ("r1->r2" is
-    ``r1-r2.pcap``), as the run names it (crates/ccsim-scenario/src/capture.rs)."""
+    ``r1-r2.pcap``), as the run names it (crates/ccsim-scenario/src/spec/output.rs)."""
     a, _, b = direction.partition("->")
 
     def clean(name: str) -> str:

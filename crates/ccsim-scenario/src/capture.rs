@@ -5,9 +5,7 @@
 //! CHOICE: a capture is written during the run to a private temporary folder (memory stays
 //! flat however long the run) and copied into the output folder by [`crate::outputs`]; the
 //! temporary folder is removed when the results are dropped.
-//! CHOICE: the file of direction "a->b" is `a-b.pcap`, with any character of a node name other
-//! than a letter, digit, `.`, `_` or `-` written `_` (a leading `.` too); validation refuses
-//! two captured directions that would share a file.
+//! The file of each direction is named by [`pcap_file_name`].
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -21,31 +19,14 @@ use ccsim_engine::{LinkId, LinkTap};
 use ccsim_protocols::Hdr;
 
 use crate::error::ScenarioError;
+use crate::netsim::NetSim;
 use crate::pcap::PcapWriter;
-use crate::run::NetSim;
-
-/// The file name of the capture of link direction `direction` ("a->b").
-#[must_use]
-pub fn file_name(direction: &str) -> String {
-    let (a, b) = direction.split_once("->").unwrap_or((direction, ""));
-    let clean = |n: &str| -> String {
-        n.chars()
-            .enumerate()
-            .map(|(i, c)| {
-                if c.is_ascii_alphanumeric() || c == '_' || c == '-' || (c == '.' && i > 0) {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect()
-    };
-    format!("{}-{}.pcap", clean(a), clean(b))
-}
+use crate::spec::flows::{family, Family, FlowSpec};
+use crate::spec::output::pcap_file_name;
 
 /// Record how TCP flow `flow`, of spec `f`, numbers its bytes (nothing for other protocols).
-pub(crate) fn number_tcp_flow(flows: &TcpFlows, flow: FlowId, f: &crate::spec::FlowSpec) {
-    if crate::protocols::family(f.protocol) != crate::protocols::Family::Tcp {
+pub(crate) fn number_tcp_flow(flows: &TcpFlows, flow: FlowId, f: &FlowSpec) {
+    if family(f.protocol) != Family::Tcp {
         return;
     }
     let mss = u32::try_from(f.packet_size.0 .0)
@@ -182,7 +163,7 @@ impl Captures {
                 .iter()
                 .find(|(n, _)| n == d)
                 .ok_or_else(|| ScenarioError::Internal(format!("no link direction {d}")))?;
-            let path = folder.0.join(file_name(d));
+            let path = folder.0.join(pcap_file_name(d));
             let writer = PcapWriter::create(&path).map_err(|e| failed(&path, e))?;
             let writer: SharedWriter = Arc::new(Mutex::new(Some(writer)));
             sim.set_link_tap(
@@ -208,7 +189,7 @@ impl Captures {
         };
         drop(sim.take_link_taps());
         for (direction, writer) in &self.writers {
-            let name = file_name(direction);
+            let name = pcap_file_name(direction);
             let path = folder.0.join(&name);
             let writer = writer.lock().ok().and_then(|mut w| w.take());
             let Some(writer) = writer else {

@@ -8,8 +8,10 @@
 //! tables, for up to [`EVENTS_PER_INPUT`] events (a run that needs more is stopped there, as
 //! Ctrl-C stops it). Whatever the input, this must return rather than panic.
 
-use crate::run::{run, RunOptions};
-use crate::{parse_spec_json, parse_spec_toml, ScenarioError, Spec};
+use crate::error::ScenarioError;
+use crate::netsim::RunOptions;
+use crate::run::run;
+use crate::spec::{parse_spec_json, parse_spec_toml, Spec};
 
 /// Events simulated per accepted input: enough to reach every agent's first callbacks and to
 /// finish short runs (so that their summaries and outputs are made), few enough to keep the

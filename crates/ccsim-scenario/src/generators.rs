@@ -29,12 +29,13 @@ use ccsim_core::{Addr, AgentStats, Dur, FlowId, RngStream, SimTime};
 use ccsim_engine::{LinkId, NodeId, SeriesConfig};
 use ccsim_protocols::{AnyAgent, Departures, UdpConfig, UdpSink, UdpSource};
 
+use crate::capture::{number_tcp_flow, TcpFlows};
 use crate::error::ScenarioError;
-use crate::run::{add_agent_pair, add_flow_agents, NetSim, RunOptions};
-use serde::Serialize;
-
+use crate::netsim::{add_agent_pair, NetSim, RunOptions};
+use crate::protocols::assist::{assisted, RouterPlan};
+use crate::protocols::{add_flow_agents, after_routes};
 use crate::spec::{FlowSpec, Spec, TrafficKind};
-use crate::summary::{percentiles, FlowSummary, Percentiles};
+use crate::summary::{percentiles, FlowSummary, TrafficSummary, WebTransfers};
 use crate::units::{BytesStr, DurStr};
 
 /// One flow a generator made.
@@ -117,7 +118,7 @@ pub struct Generators {
     /// Whether generated flows are in the time series (`output.per_flow_series = true`).
     sampled: bool,
     /// The pcap captures' TCP byte numbering, when the run captures links.
-    pub tcp_flows: Option<crate::capture::TcpFlows>,
+    pub tcp_flows: Option<TcpFlows>,
 }
 
 impl Generators {
@@ -272,9 +273,9 @@ impl Generators {
                 };
                 let (s, r) = add_flow_agents(sim, &f, flow, &name, (a, b), options)?;
                 if let Some(flows) = &self.tcp_flows {
-                    crate::capture::number_tcp_flow(flows, flow, &f);
+                    number_tcp_flow(flows, flow, &f);
                 }
-                crate::protocols::after_routes(&f, sim, a, b, s);
+                after_routes(&f, sim, a, b, s);
                 self.live.insert(
                     s.agent,
                     LiveTransfer {
@@ -377,7 +378,7 @@ fn ideal_fct(spec: &Spec, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) 
         (&t.forward, &t.back)
     };
     let mut lone = NetSim::new(spec.run.seed);
-    let routers = crate::protocols::assist::RouterPlan::of(spec);
+    let routers = RouterPlan::of(spec);
     let mut nodes: HashMap<u32, NodeId> = HashMap::new();
     let mut node = |lone: &mut NetSim, n: u32| -> NodeId {
         *nodes
@@ -390,7 +391,7 @@ fn ideal_fct(spec: &Spec, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) 
         config.loss = 0.0;
         let (a, b) = (node(&mut lone, a.0), node(&mut lone, b.0));
         let lone_link = lone.add_link(a, b, config);
-        if crate::protocols::assist::assisted(spec, l) {
+        if assisted(spec, l) {
             routers.install(&mut lone, lone_link);
         }
     }
@@ -401,7 +402,7 @@ fn ideal_fct(spec: &Spec, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) 
     let (s, _) = add_flow_agents(&mut lone, &lone_flow, flow, "lone", (a, b), options).ok()?;
     lone.set_route_metric(sim.route_metric());
     lone.build_routes();
-    crate::protocols::after_routes(&lone_flow, &mut lone, a, b, s);
+    after_routes(&lone_flow, &mut lone, a, b, s);
     lone.configure_run(
         SimTime(u64::MAX / 2),
         SimTime::ZERO,
@@ -422,46 +423,6 @@ fn ideal_fct(spec: &Spec, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) 
                 .map(|t| t.0);
         }
     }
-}
-
-/// One generator's results (`traffic.<name>` in `summary.json`), over the whole run.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct TrafficSummary {
-    /// "web", "voice" or "streaming".
-    pub kind: &'static str,
-    /// Flows started (web transfers, or voice and streaming sources).
-    pub started: u64,
-    /// Web generators only: their transfers' completion times and slowdowns.
-    #[serde(flatten)]
-    pub web: Option<WebTransfers>,
-    /// Data packets sent.
-    pub sent_packets: u64,
-    /// Data packets that reached their receivers.
-    pub received_packets: u64,
-    /// Data packets dropped in the network.
-    pub lost_packets: u64,
-    /// Application bytes received per second of the run, bit/s.
-    pub goodput_bps: f64,
-    /// Mean one-way delay of the data packets delivered, seconds.
-    pub mean_delay_s: Option<f64>,
-}
-
-/// A web generator's transfers. Every key is present for a web generator, `null` when no
-/// transfer completed (or none has a slowdown), so that a table of runs keeps its columns.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct WebTransfers {
-    /// Transfers completed.
-    pub completed: u64,
-    /// Mean completion time of the completed transfers, seconds.
-    pub mean_fct_s: Option<f64>,
-    /// Spread of their completion times, seconds.
-    pub fct_s: Option<Percentiles>,
-    /// Mean slowdown (completion time over that on an empty network).
-    pub mean_slowdown: Option<f64>,
-    /// Spread of the slowdowns.
-    pub slowdown: Option<Percentiles>,
-    /// Application bytes of the transfers started.
-    pub bytes_started: u64,
 }
 
 impl Generators {

@@ -1,6 +1,7 @@
-//! The files of an output folder: `summary.json`, `spec.json` and the Parquet tables
-//! (`flows.parquet`, `links.parquet`, `series.parquet`, `ticp_reports.parquet`), and
-//! `series.csv` on request. Their layout is documented in docs/scenarios.md.
+//! The results of a run as the output files hold them ([`RunResults`]), and the files of an
+//! output folder: `summary.json`, `spec.json` and the Parquet tables (`flows.parquet`,
+//! `links.parquet`, `series.parquet`, `ticp_reports.parquet`), and `series.csv` on request.
+//! Their layout is documented in docs/scenarios.md.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -9,9 +10,13 @@ use std::path::Path;
 use ccsim_engine::TraceBuf;
 use serde::Serialize;
 
+use crate::capture::Captures;
 use crate::parquet::{write_parquet, Column, ColumnData};
-use crate::run::RunResults;
-use crate::summary::{Aggregate, Fairness, FlowSummary, LinkSummary, RunInfo, Summary};
+use crate::protocols::tcpm::TcpmSummary;
+use crate::protocols::ticp::{TicpSummary, TicpTable};
+use crate::summary::{
+    Aggregate, Fairness, FlowSummary, LinkSummary, RunInfo, Summary, TopologyRecord, TrafficSummary,
+};
 
 /// CHOICE: a run of at most this many flows (and [`SMALL_RUN_LINKS`] link directions) is
 /// small: its `summary.json` also lists every flow and link direction and its `spec.json` is
@@ -22,6 +27,28 @@ pub const SMALL_RUN_LINKS: usize = 512;
 /// CHOICE: `series.parquet` carries the spec in its footer (`ccsim.spec`) only up to 1 MiB;
 /// readers limit footer sizes, and `spec.json` beside it holds the spec anyway.
 pub const MAX_FOOTER_SPEC: usize = 1 << 20;
+
+/// The results of a run, as the output files hold them.
+pub struct RunResults {
+    /// The summary.
+    pub summary: Summary,
+    /// Recorded series.
+    pub trace: TraceBuf,
+    /// Names for the trace's entity column.
+    pub entity_names: Vec<String>,
+    /// Names for the trace's variable column.
+    pub var_names: Vec<&'static str>,
+    /// Per-source report arrivals of the TICP sessions.
+    pub ticp_table: TicpTable,
+    /// The spec's canonical JSON (its hash is `summary.run.spec_hash`).
+    pub canonical_spec: String,
+    /// One row per flow, in spec order (`flows.parquet`).
+    pub flow_table: Table,
+    /// One row per link direction, in spec order (`links.parquet`).
+    pub link_table: Table,
+    /// The pcap captures (`[output] pcap`), in temporary files until written.
+    pub captures: Captures,
+}
 
 /// One column of a results table.
 #[derive(Clone, Debug, PartialEq)]
@@ -193,13 +220,13 @@ struct SmallSummary<'a> {
     aggregate: &'a Aggregate,
     fairness: &'a Fairness,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    ticp: &'a BTreeMap<String, crate::ticp::TicpSummary>,
+    ticp: &'a BTreeMap<String, TicpSummary>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    tcpm: &'a BTreeMap<String, crate::tcpm::TcpmSummary>,
+    tcpm: &'a BTreeMap<String, TcpmSummary>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    traffic: &'a BTreeMap<String, crate::generators::TrafficSummary>,
+    traffic: &'a BTreeMap<String, TrafficSummary>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    topology: &'a Vec<crate::summary::TopologyRecord>,
+    topology: &'a Vec<TopologyRecord>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     node_drops: &'a BTreeMap<String, BTreeMap<&'static str, u64>>,
     run: &'a RunInfo,

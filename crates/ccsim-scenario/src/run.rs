@@ -1,24 +1,31 @@
 //! Build a simulation from a validated spec and run it, with progress and interruption.
+//!
+//! The top of the crate: [`build`] lays out the network and has [`crate::protocols`] build the
+//! flows and sessions and [`crate::generators`] the traffic generators, all on the build
+//! context of [`crate::netsim`]; [`run`] drives the simulation with the generators and
+//! captures ([`crate::capture`]), then hands what it measured to [`crate::summary`] and the
+//! output tables ([`crate::outputs`]). Nothing below imports this module.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
 
 use ccsim_core::{Addr, FlowId, SimTime, VarId};
-use ccsim_engine::{LinkId, NodeId, Reroute, RouteMetric, SeriesConfig, Sim, Stopped, TraceBuf};
-use ccsim_protocols::{AnyAgent, Hdr};
+use ccsim_engine::{LinkId, NodeId, Reroute, RouteMetric, SeriesConfig, Stopped, TraceBuf};
 
-use crate::capture::Captures;
+use crate::capture::{number_tcp_flow, Captures};
 use crate::error::ScenarioError;
 use crate::generators::Generators;
-use crate::outputs::{flow_table, link_table, FlowRow, Table};
-use crate::protocols::FlowContext;
-use crate::spec::{hash_canonical, FlowSpec, LinkRef, LinkState, RerouteSpec, Routing, Spec};
-use crate::summary::{summarize, Summary};
+use crate::memory::MemoryGuard;
+use crate::outputs::{flow_table, link_table, FlowRow};
+use crate::protocols::tcpm::TcpmHandles;
+use crate::protocols::ticp::TicpHandles;
+use crate::protocols::{self, add_flow_agents, after_routes};
+use crate::spec::{hash_canonical, LinkRef, LinkState, RerouteSpec, Routing, Spec};
+use crate::summary::{percentiles, summarize, Finished};
 
-pub use crate::protocols::rate::DEFAULT_REPORT_INTERVAL;
-
-/// The concrete simulation type of built-in protocols.
-pub type NetSim = Sim<Hdr, AnyAgent>;
+pub use crate::netsim::{NetSim, RunOptions};
+pub use crate::outputs::RunResults;
+pub use crate::spec::rate::DEFAULT_REPORT_INTERVAL;
 
 /// Where a run stands, for progress bars.
 #[derive(Clone, Copy, Debug)]
@@ -29,24 +36,6 @@ pub struct RunProgress {
     pub horizon_seconds: f64,
     /// Events processed.
     pub events: u64,
-}
-
-/// Knobs of a run that are not part of the scenario.
-#[derive(Clone, Copy, Debug)]
-pub struct RunOptions {
-    /// Events between two progress callbacks.
-    pub chunk_events: u64,
-    /// Arrival times each UDP sink keeps (for inspecting inter-arrival statistics).
-    pub record_arrivals: usize,
-}
-
-impl Default for RunOptions {
-    fn default() -> Self {
-        RunOptions {
-            chunk_events: 1 << 18,
-            record_arrivals: 0,
-        }
-    }
 }
 
 /// What a run returns: its results and the finished simulation. Derefs to the results.
@@ -64,28 +53,6 @@ impl std::ops::Deref for RunOutcome {
     }
 }
 
-/// The results of a run, as the output files hold them.
-pub struct RunResults {
-    /// The summary.
-    pub summary: Summary,
-    /// Recorded series.
-    pub trace: TraceBuf,
-    /// Names for the trace's entity column.
-    pub entity_names: Vec<String>,
-    /// Names for the trace's variable column.
-    pub var_names: Vec<&'static str>,
-    /// Per-source report arrivals of the TICP sessions.
-    pub ticp_table: crate::ticp::TicpTable,
-    /// The spec's canonical JSON (its hash is `summary.run.spec_hash`).
-    pub canonical_spec: String,
-    /// One row per flow, in spec order (`flows.parquet`).
-    pub flow_table: Table,
-    /// One row per link direction, in spec order (`links.parquet`).
-    pub link_table: Table,
-    /// The pcap captures (`[output] pcap`), in temporary files until written.
-    pub captures: Captures,
-}
-
 /// The simulation built from a spec, with the handles the summary needs.
 pub struct Built {
     /// The simulation, ready to run.
@@ -95,9 +62,9 @@ pub struct Built {
     /// Per simplex link: (name "a->b", id).
     pub links: Vec<(String, LinkId)>,
     /// Per TICP session, its handles.
-    pub ticp: Vec<crate::ticp::TicpHandles>,
+    pub ticp: Vec<TicpHandles>,
     /// Per TCP-M session, its handles.
-    pub tcpm: Vec<crate::tcpm::TcpmHandles>,
+    pub tcpm: Vec<TcpmHandles>,
     /// Node names by node index.
     pub node_names: Vec<String>,
     /// The traffic generators and the flows they made.
@@ -131,7 +98,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         links.push((format!("{b}->{a}"), sim.add_link(node(b), node(a), config)));
     }
     let link_list: Vec<LinkId> = links.iter().map(|(_, id)| *id).collect();
-    crate::protocols::assist::install_routers(spec, &mut sim, &link_list);
+    protocols::assist::install_routers(spec, &mut sim, &link_list);
     let mut flows = Vec::new();
     let mut flow_ids = BTreeMap::new();
     for f in &spec.flows {
@@ -152,9 +119,9 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
             .map(|(n, id)| ((*n).to_string(), *id))
             .collect()
     };
-    let ticp = crate::ticp::add_sessions(spec, &mut sim, &node_ids);
+    let ticp = protocols::ticp::add_sessions(spec, &mut sim, &node_ids);
     let by_name = |n: &str| -> NodeId { node_index[n] };
-    let mut tcpm = crate::tcpm::add_sessions(spec, &mut sim, &by_name, options)?;
+    let mut tcpm = protocols::tcpm::add_sessions(spec, &mut sim, &by_name, options)?;
     let mut node_names = vec![String::new(); node_index.len()];
     for (n, id) in &node_index {
         node_names[id.0 as usize] = (*n).to_string();
@@ -165,7 +132,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
     });
     let generators = Generators::build(spec, &mut sim, &|n: &str| node_index[n], options)?;
     sim.build_routes();
-    crate::tcpm::add_fusion_nodes(spec, &mut sim, &by_name, &node_names, &mut tcpm);
+    protocols::tcpm::add_fusion_nodes(spec, &mut sim, &by_name, &node_names, &mut tcpm);
     schedule_events(spec, &mut sim, &node_index, &links)?;
     for (i, f) in spec.flows.iter().enumerate() {
         let (from, to) = (node(&f.from), node(&f.to));
@@ -175,7 +142,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
                 format!("no route between {:?} and {:?}", f.from, f.to),
             ));
         }
-        crate::protocols::after_routes(f, &mut sim, from, to, flows[i].1);
+        after_routes(f, &mut sim, from, to, flows[i].1);
     }
     let link_ids: HashMap<&str, LinkId> = links.iter().map(|(n, id)| (n.as_str(), *id)).collect();
     for (i, d) in spec.drops.iter().enumerate() {
@@ -255,57 +222,6 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
     })
 }
 
-/// Add a flow's sender at `ends.0` and receiver at `ends.1` on `flow`, as `make` builds them
-/// for the receiver's address: their random streams are "<name>/sender" and
-/// "<name>/receiver", the receiver's counters feed the flow's rate series, and both start at
-/// `start`, the receiver first. Returns (sender, receiver).
-pub(crate) fn add_agent_pair(
-    sim: &mut NetSim,
-    flow: FlowId,
-    name: &str,
-    (from, to): (NodeId, NodeId),
-    start: SimTime,
-    make: impl FnOnce(Addr) -> Result<(AnyAgent, AnyAgent), ScenarioError>,
-) -> Result<(Addr, Addr), ScenarioError> {
-    let receiver = Addr {
-        node: to.0,
-        agent: sim.next_agent_addr(from).agent + 1,
-    };
-    let (sender_agent, receiver_agent) = make(receiver)?;
-    let s = sim.add_agent(from, flow, &format!("{name}/sender"), sender_agent);
-    let r = sim.add_agent(to, flow, &format!("{name}/receiver"), receiver_agent);
-    debug_assert_eq!(r, receiver);
-    sim.set_flow_receiver(flow, r);
-    sim.schedule_start(r, start);
-    sim.schedule_start(s, start);
-    Ok((s, r))
-}
-
-/// [`add_agent_pair`] for flow spec `f`, its agents built by its protocol family, starting at
-/// `f.start`.
-pub(crate) fn add_flow_agents(
-    sim: &mut NetSim,
-    f: &FlowSpec,
-    flow: FlowId,
-    name: &str,
-    ends: (NodeId, NodeId),
-    options: &RunOptions,
-) -> Result<(Addr, Addr), ScenarioError> {
-    let packet_size = u32::try_from(f.packet_size.0 .0)
-        .map_err(|_| ScenarioError::Internal("packet size".into()))?;
-    add_agent_pair(sim, flow, name, ends, SimTime(f.start.0 .0), |receiver| {
-        crate::protocols::build_flow(
-            f,
-            &FlowContext {
-                flow,
-                receiver,
-                packet_size,
-                options,
-            },
-        )
-    })
-}
-
 /// Schedule `[[events]]` and set `[run] reroute`.
 fn schedule_events(
     spec: &Spec,
@@ -369,7 +285,7 @@ pub fn run(
     on_progress: &mut dyn FnMut(&RunProgress) -> bool,
 ) -> Result<RunOutcome, ScenarioError> {
     let started = Instant::now();
-    let guard = crate::memory::MemoryGuard::from_env()?;
+    let guard = MemoryGuard::from_env()?;
     let mut built = build(spec, &options)?;
     let mut captures = Captures::start(&mut built.sim, &spec.output.pcap, &built.links)?;
     built
@@ -377,7 +293,7 @@ pub fn run(
         .set_stop_on_finish(built.generators.creates_flows());
     if !spec.output.pcap.is_empty() {
         for (f, &(flow, _, _)) in spec.flows.iter().zip(&built.flows) {
-            crate::capture::number_tcp_flow(&captures.tcp_flows, flow, f);
+            number_tcp_flow(&captures.tcp_flows, flow, f);
         }
         built.generators.tcp_flows = Some(std::sync::Arc::clone(&captures.tcp_flows));
     }
@@ -436,7 +352,20 @@ pub fn run(
         .map_err(|e| ScenarioError::Internal(e.to_string()))?;
     let wall_seconds = started.elapsed().as_secs_f64();
     let canonical_spec = spec.canonical_json();
-    let summary = summarize(spec, &built, hash_canonical(&canonical_spec), wall_seconds);
+    let finished = Finished {
+        sim: &built.sim,
+        flows: &built.flows,
+        links: &built.links,
+        ticp: protocols::ticp::summaries(spec, &built.sim, &built.ticp),
+        tcpm: protocols::tcpm::summaries(spec, &built.sim, &built.node_names, &built.tcpm),
+        traffic: built.generators.summaries(spec, &built.sim),
+    };
+    let summary = summarize(
+        spec,
+        finished,
+        hash_canonical(&canonical_spec),
+        wall_seconds,
+    );
     let mut entity_names = built.sim.entity_names().to_vec();
     let var_names = TraceBuf::var_names();
     let mut trace = built.sim.take_trace();
@@ -449,7 +378,7 @@ pub fn run(
         let flow_names: HashSet<&str> = spec.flows.iter().map(|f| f.name.as_str()).collect();
         trace = aggregate_flow_series(&flow_names, trace, &mut entity_names, &var_names);
     }
-    let ticp_table = crate::ticp::table(spec, &built.sim, &built.ticp);
+    let ticp_table = protocols::ticp::table(spec, &built.sim, &built.ticp);
     let generated = built.generators.flow_summaries(spec, &built.sim);
     let mut rows: Vec<FlowRow> = spec
         .flows
@@ -545,7 +474,7 @@ fn aggregate_flow_series(
     let mut by_var: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
     let flush = |out: &mut TraceBuf, by_var: &mut BTreeMap<u16, Vec<f64>>, t: u64| {
         for (&v, values) in by_var.iter() {
-            let Some(p) = crate::summary::percentiles(values) else {
+            let Some(p) = percentiles(values) else {
                 continue;
             };
             let stats = [values.iter().sum(), p.min, p.p10, p.median, p.p90, p.max];

@@ -1,12 +1,21 @@
-//! The run summary: per-flow, per-link, fairness and run statistics after the warm-up.
+//! The run summary: per-flow, per-link, fairness and run statistics after the warm-up, with
+//! the sessions' and traffic generators' own records.
+//!
+//! The summary is computed from what a finished run hands it ([`Finished`]): the simulation
+//! after its last event, the handles of the spec's flows and links, and the records the
+//! sessions ([`crate::protocols::ticp`], [`crate::protocols::tcpm`]) and the generators
+//! ([`crate::generators`]) made of themselves. It never reads the run or its build.
 
 use std::collections::BTreeMap;
 
-use ccsim_core::{Agent, AgentStats};
-use ccsim_engine::{DropReason, FlowStats, LinkStats, NodeId, TopologyChange};
+use ccsim_core::{Addr, Agent, AgentStats, FlowId};
+use ccsim_engine::{DropReason, FlowStats, LinkId, LinkStats, NodeId, TopologyChange};
 use serde::Serialize;
 
-use crate::run::Built;
+use crate::netsim::NetSim;
+use crate::protocols::tcpm::TcpmSummary;
+use crate::protocols::ticp::TicpSummary;
+use crate::spec::flows::{family, Family};
 use crate::spec::Spec;
 
 /// Per-flow results over the measurement window [warmup, duration].
@@ -153,13 +162,13 @@ pub struct Summary {
     pub fairness: Fairness,
     /// TICP sessions, by name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub ticp: BTreeMap<String, crate::ticp::TicpSummary>,
+    pub ticp: BTreeMap<String, TicpSummary>,
     /// Per TCP-M session.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub tcpm: BTreeMap<String, crate::tcpm::TcpmSummary>,
+    pub tcpm: BTreeMap<String, TcpmSummary>,
     /// Traffic generators, by name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub traffic: BTreeMap<String, crate::generators::TrafficSummary>,
+    pub traffic: BTreeMap<String, TrafficSummary>,
     /// Every change of a link's or node's state and every change of the routing tables, in
     /// time order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -170,6 +179,46 @@ pub struct Summary {
     pub node_drops: BTreeMap<String, BTreeMap<&'static str, u64>>,
     /// Run statistics.
     pub run: RunInfo,
+}
+
+/// One generator's results (`traffic.<name>` in `summary.json`), over the whole run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TrafficSummary {
+    /// "web", "voice" or "streaming".
+    pub kind: &'static str,
+    /// Flows started (web transfers, or voice and streaming sources).
+    pub started: u64,
+    /// Web generators only: their transfers' completion times and slowdowns.
+    #[serde(flatten)]
+    pub web: Option<WebTransfers>,
+    /// Data packets sent.
+    pub sent_packets: u64,
+    /// Data packets that reached their receivers.
+    pub received_packets: u64,
+    /// Data packets dropped in the network.
+    pub lost_packets: u64,
+    /// Application bytes received per second of the run, bit/s.
+    pub goodput_bps: f64,
+    /// Mean one-way delay of the data packets delivered, seconds.
+    pub mean_delay_s: Option<f64>,
+}
+
+/// A web generator's transfers. Every key is present for a web generator, `null` when no
+/// transfer completed (or none has a slowdown), so that a table of runs keeps its columns.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct WebTransfers {
+    /// Transfers completed.
+    pub completed: u64,
+    /// Mean completion time of the completed transfers, seconds.
+    pub mean_fct_s: Option<f64>,
+    /// Spread of their completion times, seconds.
+    pub fct_s: Option<Percentiles>,
+    /// Mean slowdown (completion time over that on an empty network).
+    pub mean_slowdown: Option<f64>,
+    /// Spread of the slowdowns.
+    pub slowdown: Option<Percentiles>,
+    /// Application bytes of the transfers started.
+    pub bytes_started: u64,
 }
 
 /// One change of the topology or of the routing tables.
@@ -190,10 +239,26 @@ pub struct TopologyRecord {
     pub unreachable: Option<u64>,
 }
 
-fn node_drops(spec: &Spec, built: &Built) -> BTreeMap<String, BTreeMap<&'static str, u64>> {
+/// What a finished run hands the summary.
+pub(crate) struct Finished<'a> {
+    /// The simulation after its last event.
+    pub sim: &'a NetSim,
+    /// Per `[[flows]]` entry, in spec order: (flow id, sender address, receiver address).
+    pub flows: &'a [(FlowId, Addr, Addr)],
+    /// Per simplex link, in the order the run added them: (name "a->b", id).
+    pub links: &'a [(String, LinkId)],
+    /// The TICP sessions' records, by name.
+    pub ticp: BTreeMap<String, TicpSummary>,
+    /// The TCP-M sessions' records, by name.
+    pub tcpm: BTreeMap<String, TcpmSummary>,
+    /// The traffic generators' records, by name.
+    pub traffic: BTreeMap<String, TrafficSummary>,
+}
+
+fn node_drops(spec: &Spec, run: &Finished) -> BTreeMap<String, BTreeMap<&'static str, u64>> {
     let mut out = BTreeMap::new();
     for (i, name) in spec.node_names().into_iter().enumerate() {
-        let stats = built.sim.node_stats(NodeId(i as u32));
+        let stats = run.sim.node_stats(NodeId(i as u32));
         let reasons: BTreeMap<&'static str, u64> = DropReason::ALL
             .iter()
             .map(|r| (r.name(), stats.drops[*r as usize]))
@@ -206,8 +271,8 @@ fn node_drops(spec: &Spec, built: &Built) -> BTreeMap<String, BTreeMap<&'static 
     out
 }
 
-fn topology(spec: &Spec, built: &Built) -> Vec<TopologyRecord> {
-    let events = built.sim.topology_events();
+fn topology(spec: &Spec, run: &Finished) -> Vec<TopologyRecord> {
+    let events = run.sim.topology_events();
     if events.is_empty() {
         return Vec::new();
     }
@@ -221,7 +286,7 @@ fn topology(spec: &Spec, built: &Built) -> Vec<TopologyRecord> {
                 TopologyChange::Link { link, up } => TopologyRecord {
                     at_s,
                     what: "link",
-                    name: built.links.get(link.0 as usize).map(|(n, _)| n.clone()),
+                    name: run.links.get(link.0 as usize).map(|(n, _)| n.clone()),
                     state: state(up),
                     unreachable: None,
                 },
@@ -317,13 +382,14 @@ fn aggregate(spec: &Spec, flows: &BTreeMap<String, FlowSummary>, goodputs: &[f64
     }
 }
 
+/// The summary of a finished run of `spec`.
 pub(crate) fn summarize(
     spec: &Spec,
-    built: &Built,
+    run: Finished,
     spec_hash: String,
     wall_seconds: f64,
 ) -> Summary {
-    let sim = &built.sim;
+    let sim = run.sim;
     let end = sim.now().as_nanos();
     let snapshot = sim.warmup_snapshot();
     let start = snapshot.map_or(0, |s| s.at);
@@ -335,7 +401,7 @@ pub(crate) fn summarize(
     let mut flows = BTreeMap::new();
     let mut goodputs = Vec::new();
     for (i, f) in spec.flows.iter().enumerate() {
-        let (flow, s, r) = built.flows[i];
+        let (flow, s, r) = run.flows[i];
         let fs = &sim.flow_stats()[flow.0 as usize];
         let f0 = snapshot.map_or(&zero_flow, |sn| &sn.flows[flow.0 as usize]);
         let (ss, rs) = (
@@ -371,15 +437,14 @@ pub(crate) fn summarize(
                 retransmitted_packets: fs.retransmitted_packets - f0.retransmitted_packets,
                 timeouts: ss.timeouts - ss0.timeouts,
                 completion_time_s: ss.completed_at.map(|t| (t.0 - f.start.0 .0) as f64 / 1e9),
-                greedy: f.size.is_none()
-                    && crate::protocols::family(f.protocol) != crate::protocols::Family::Udp,
+                greedy: f.size.is_none() && family(f.protocol) != Family::Udp,
                 mean_delay_s: (received > 0).then(|| delay_ns as f64 / 1e9 / received as f64),
             },
         );
     }
     let mut links = BTreeMap::new();
     let mut tx_total = 0;
-    for (name, id) in &built.links {
+    for (name, id) in run.links {
         let ls = &sim.link_stats_now(*id);
         tx_total += ls.tx_packets;
         let l0 = snapshot.map_or(&zero_link, |sn| &sn.links[id.0 as usize]);
@@ -408,11 +473,11 @@ pub(crate) fn summarize(
         fairness: Fairness {
             jain: jain(&goodputs),
         },
-        ticp: crate::ticp::summaries(spec, sim, &built.ticp),
-        tcpm: crate::tcpm::summaries(spec, sim, &built.node_names, &built.tcpm),
-        traffic: built.generators.summaries(spec, sim),
-        node_drops: node_drops(spec, built),
-        topology: topology(spec, built),
+        node_drops: node_drops(spec, &run),
+        topology: topology(spec, &run),
+        ticp: run.ticp,
+        tcpm: run.tcpm,
+        traffic: run.traffic,
         run: RunInfo {
             seed: spec.run.seed,
             spec_hash,

@@ -15,10 +15,10 @@ use ccsim_protocols::{
     Hdr, ObpPort, ObpRouter, ObpRouterConfig, XcpPort, XcpRouter, XcpRouterConfig,
 };
 
+use crate::netsim::NetSim;
 use crate::spec::flows::Protocol;
+use crate::spec::xcp::XcpRouterSpec;
 use crate::spec::Spec;
-
-use super::xcp::XcpRouterSpec;
 
 /// Whether any flow or web generator runs `protocol`.
 fn in_use(spec: &Spec, protocol: Protocol) -> bool {
@@ -87,7 +87,7 @@ impl RouterPlan {
     }
 
     /// Run fresh router functions at link direction `l`'s egress port (nothing if none is needed).
-    pub(crate) fn install(&self, sim: &mut crate::run::NetSim, l: ccsim_engine::LinkId) {
+    pub(crate) fn install(&self, sim: &mut NetSim, l: ccsim_engine::LinkId) {
         if self.xcp.is_none() && self.obp.is_none() {
             return;
         }
@@ -111,11 +111,7 @@ pub(crate) fn assisted(spec: &Spec, l: ccsim_engine::LinkId) -> bool {
 
 /// Put the router functions the scenario's flows need on every link direction whose link has
 /// `assist` (the default). `links` holds both directions of each spec link, in order.
-pub(crate) fn install_routers(
-    spec: &Spec,
-    sim: &mut crate::run::NetSim,
-    links: &[ccsim_engine::LinkId],
-) {
+pub(crate) fn install_routers(spec: &Spec, sim: &mut NetSim, links: &[ccsim_engine::LinkId]) {
     let plan = RouterPlan::of(spec);
     for &l in links {
         if assisted(spec, l) {

@@ -1,20 +1,21 @@
-//! Each protocol family's scenario keys, their checks and the builder of its agents, one
-//! module per family: [`tcp`], [`rate`] (rate-based congestion control), [`udp`] (sources
-//! without congestion control), [`ticp`] (collection sessions, their own table) and [`tcpm`]
-//! (reliable multicast sessions, their own table).
+//! The builders of each protocol family's agents from a checked spec, one module per family:
+//! [`tcp`] (with [`xcp`]), [`rate`] (rate-based congestion control, with [`obp`]), [`udp`]
+//! (sources without congestion control); the sessions with a table of their own, [`ticp`]
+//! (collection) and [`tcpm`] (reliable multicast), with their summaries; and [`assist`], the
+//! router functions of XCP and OBP on the links.
 //!
-//! A flow is checked by [`crate::spec::flows`] for what every flow has, then here by its
-//! family; it is built by [`build_flow`], which hands the family its flow id, the receiver's
-//! address and the packet size. docs/adding-a-protocol.md lists every place a new protocol
-//! touches.
+//! A family's keys and their checks are its module of [`crate::spec`]; here a flow is built by
+//! [`build_flow`], which hands the family its flow id, the receiver's address and the packet
+//! size. The builders add to the simulation through [`crate::netsim`] and never see the run.
+//! docs/adding-a-protocol.md lists every place a new protocol touches.
 
-use ccsim_core::{Addr, FlowId};
+use ccsim_core::{Addr, FlowId, SimTime};
 use ccsim_engine::NodeId;
 use ccsim_protocols::AnyAgent;
 
 use crate::error::ScenarioError;
-use crate::run::{NetSim, RunOptions};
-use crate::spec::flows::{refuse_keys, FlowSpec, Protocol};
+use crate::netsim::{add_agent_pair, NetSim, RunOptions};
+use crate::spec::flows::{family, Family, FlowSpec};
 
 pub mod assist;
 pub mod obp;
@@ -24,85 +25,6 @@ pub mod tcpm;
 pub mod ticp;
 pub mod udp;
 pub mod xcp;
-
-/// The protocol families, as the scenario crate groups them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
-    /// Window-controlled TCP variants.
-    Tcp,
-    /// Rate-based congestion control.
-    Rate,
-    /// UDP sources without congestion control.
-    Udp,
-}
-
-/// The family of a flow protocol.
-#[must_use]
-pub fn family(protocol: Protocol) -> Family {
-    match protocol {
-        Protocol::Tahoe
-        | Protocol::Reno
-        | Protocol::Newreno
-        | Protocol::Sack
-        | Protocol::Vegas
-        | Protocol::Xcp => Family::Tcp,
-        Protocol::Tfrc
-        | Protocol::TcpFriend
-        | Protocol::Cbraa
-        | Protocol::Primo
-        | Protocol::Obp => Family::Rate,
-        Protocol::Cbr | Protocol::Poisson => Family::Udp,
-    }
-}
-
-/// The header bytes of a protocol's data packets (a packet must be larger).
-#[must_use]
-pub fn header_bytes(protocol: Protocol) -> u32 {
-    if protocol == Protocol::Obp {
-        return ccsim_protocols::TCP_HEADER_BYTES;
-    }
-    match family(protocol) {
-        Family::Tcp => ccsim_protocols::TCP_HEADER_BYTES,
-        Family::Rate => ccsim_protocols::RATE_HEADER_BYTES,
-        Family::Udp => ccsim_protocols::UDP_HEADER_BYTES,
-    }
-}
-
-/// `min_rto` (TCP and OBP): at most the 60 s maximum timeout.
-pub(crate) fn validate_min_rto(
-    f: &FlowSpec,
-    p: &dyn Fn(&str) -> String,
-) -> Result<(), ScenarioError> {
-    match f.min_rto.filter(|m| m.0 > ccsim_core::Dur::from_secs(60)) {
-        Some(min_rto) => crate::spec::err(
-            p("min_rto"),
-            format!(
-                "must be at most the 60 s maximum RTO, found {}",
-                crate::spec::show(&min_rto)
-            ),
-        ),
-        None => Ok(()),
-    }
-}
-
-/// A flow's family checks, and the refusal of the other families' keys.
-pub(crate) fn validate_flow(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
-    match family(f.protocol) {
-        Family::Tcp => {
-            tcp::validate(f, p)?;
-            refuse_keys(f, p, &f.rate_keys_set(), "rate-based flows")
-        }
-        Family::Rate => {
-            rate::validate(f, p)?;
-            refuse_keys(f, p, &f.tcp_keys_set(), "TCP flows")
-        }
-        Family::Udp => {
-            udp::validate(f, p)?;
-            refuse_keys(f, p, &f.tcp_keys_set(), "TCP flows")?;
-            refuse_keys(f, p, &f.rate_keys_set(), "rate-based flows")
-        }
-    }
-}
 
 /// What a family builder is given to make one flow's agents.
 pub(crate) struct FlowContext<'a> {
@@ -125,6 +47,31 @@ pub(crate) fn build_flow(
         Family::Tcp => tcp::build(f, cx),
         Family::Rate => rate::build(f, cx),
         Family::Udp => udp::build(f, cx)?,
+    })
+}
+
+/// [`add_agent_pair`] for flow spec `f`, its agents built by its protocol family, starting at
+/// `f.start`.
+pub(crate) fn add_flow_agents(
+    sim: &mut NetSim,
+    f: &FlowSpec,
+    flow: FlowId,
+    name: &str,
+    ends: (NodeId, NodeId),
+    options: &RunOptions,
+) -> Result<(Addr, Addr), ScenarioError> {
+    let packet_size = u32::try_from(f.packet_size.0 .0)
+        .map_err(|_| ScenarioError::Internal("packet size".into()))?;
+    add_agent_pair(sim, flow, name, ends, SimTime(f.start.0 .0), |receiver| {
+        build_flow(
+            f,
+            &FlowContext {
+                flow,
+                receiver,
+                packet_size,
+                options,
+            },
+        )
     })
 }
 

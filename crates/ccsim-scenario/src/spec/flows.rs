@@ -1,5 +1,6 @@
-//! `[[flows]]`: the keys every flow has, the protocol names, and the checks common to all
-//! flows; each protocol family checks and builds its own keys in [`crate::protocols`].
+//! `[[flows]]`: the keys every flow has, the protocol names and their families, and the checks
+//! common to all flows; each protocol family checks its own keys in its module of
+//! [`crate::spec`] (`tcp`, `rate`, `udp`) and builds its agents in [`crate::protocols`].
 //!
 //! CHOICE: the TCP and rate-based keys sit flat on the flow table (`initial_window`,
 //! `min_rate`, ...), as the first scenario files wrote them; a key that belongs to another
@@ -11,12 +12,14 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::obp::ObpSpec;
+use super::rate::{CbraaSpec, PrimoSpec, TfrcSpec};
+use super::tcp::{RecoverySpec, RtoSpec, VegasSpec};
+use super::xcp::XcpSpec;
 use super::{
     before_end, check_name, default_true, err, is_false, is_true, show, zero_dur, Graph, Spec,
 };
 use crate::error::ScenarioError;
-use crate::protocols::rate::{CbraaSpec, PrimoSpec, TfrcSpec};
-use crate::protocols::tcp::VegasSpec;
 use crate::units::{BytesStr, DurStr, RateStr, SsthreshStr};
 
 /// Transport protocol of a flow.
@@ -100,6 +103,49 @@ impl Protocol {
     }
 }
 
+/// The protocol families, as the scenario crate groups them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Window-controlled TCP variants.
+    Tcp,
+    /// Rate-based congestion control.
+    Rate,
+    /// UDP sources without congestion control.
+    Udp,
+}
+
+/// The family of a flow protocol.
+#[must_use]
+pub fn family(protocol: Protocol) -> Family {
+    match protocol {
+        Protocol::Tahoe
+        | Protocol::Reno
+        | Protocol::Newreno
+        | Protocol::Sack
+        | Protocol::Vegas
+        | Protocol::Xcp => Family::Tcp,
+        Protocol::Tfrc
+        | Protocol::TcpFriend
+        | Protocol::Cbraa
+        | Protocol::Primo
+        | Protocol::Obp => Family::Rate,
+        Protocol::Cbr | Protocol::Poisson => Family::Udp,
+    }
+}
+
+/// The header bytes of a protocol's data packets (a packet must be larger).
+#[must_use]
+pub fn header_bytes(protocol: Protocol) -> u32 {
+    if protocol == Protocol::Obp {
+        return ccsim_protocols::TCP_HEADER_BYTES;
+    }
+    match family(protocol) {
+        Family::Tcp => ccsim_protocols::TCP_HEADER_BYTES,
+        Family::Rate => ccsim_protocols::RATE_HEADER_BYTES,
+        Family::Udp => ccsim_protocols::UDP_HEADER_BYTES,
+    }
+}
+
 /// One flow: a sender at `from`, a receiver at `to`.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -136,11 +182,11 @@ pub struct FlowSpec {
     /// TCP: whose arithmetic computes the retransmission timeout: "linux" (the default),
     /// "rfc6298", "ns2" or "ns3" (docs/protocols.md, the retransmission timer).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
-    pub rto: Option<crate::protocols::tcp::RtoSpec>,
+    pub rto: Option<RtoSpec>,
     /// TCP: how a SACK sender recovers: "ns3" (the default) or "rfc6675"
     /// (docs/protocols.md, loss recovery).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
-    pub recovery: Option<crate::protocols::tcp::RecoverySpec>,
+    pub recovery: Option<RecoverySpec>,
     /// TCP: RFC 6298's clock granularity G (`rto = "rfc6298"` or `"ns3"`; absent: 1 ms).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub clock_granularity: Option<DurStr>,
@@ -164,7 +210,7 @@ pub struct FlowSpec {
     pub vegas: Option<VegasSpec>,
     /// XCP options (only with `protocol = "xcp"`).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
-    pub xcp: Option<crate::protocols::xcp::XcpSpec>,
+    pub xcp: Option<XcpSpec>,
     /// TCP: initial slow-start threshold, "bdp" (the path's bottleneck rate times its
     /// round-trip propagation delay) or a size such as "64kB" (absent: unbounded).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
@@ -203,7 +249,7 @@ pub struct FlowSpec {
     pub primo: Option<PrimoSpec>,
     /// OBP's constants.
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
-    pub obp: Option<crate::protocols::obp::ObpSpec>,
+    pub obp: Option<ObpSpec>,
 }
 
 impl FlowSpec {
@@ -326,7 +372,7 @@ pub(crate) fn validate(
             );
         }
     }
-    let header = crate::protocols::header_bytes(f.protocol);
+    let header = header_bytes(f.protocol);
     if f.packet_size.0 .0 <= u64::from(header) || f.packet_size.0 .0 > 65_535 {
         return err(
             p("packet_size"),
@@ -336,5 +382,27 @@ pub(crate) fn validate(
             ),
         );
     }
-    crate::protocols::validate_flow(f, &p)
+    validate_family(f, &p)
+}
+
+/// A flow's family checks, and the refusal of the other families' keys.
+pub(crate) fn validate_family(
+    f: &FlowSpec,
+    p: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
+    match family(f.protocol) {
+        Family::Tcp => {
+            super::tcp::validate(f, p)?;
+            refuse_keys(f, p, &f.rate_keys_set(), "rate-based flows")
+        }
+        Family::Rate => {
+            super::rate::validate(f, p)?;
+            refuse_keys(f, p, &f.tcp_keys_set(), "TCP flows")
+        }
+        Family::Udp => {
+            super::udp::validate(f, p)?;
+            refuse_keys(f, p, &f.tcp_keys_set(), "TCP flows")?;
+            refuse_keys(f, p, &f.rate_keys_set(), "rate-based flows")
+        }
+    }
 }

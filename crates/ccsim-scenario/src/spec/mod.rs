@@ -4,10 +4,15 @@
 //! silently ignored. Defaults are stated once, on the field.
 //!
 //! One module per concern, each holding its serde types beside their validation: [`run`]
-//! (`[run]`), [`links`] (`[[links]]`, queues, `[[drops]]`), [`flows`] (`[[flows]]`: the keys
-//! common to every flow, and the protocol names), [`output`] (`[output]`) and [`parse`] (TOML
-//! and JSON readers). Each protocol family's own keys, checks and builder live in
-//! [`crate::protocols`]; docs/adding-a-protocol.md is the map.
+//! (`[run]`), [`links`] (`[[links]]`, queues, `[[drops]]`), [`events`] (`[[events]]`),
+//! [`flows`] (`[[flows]]`: the keys common to every flow, the protocol names and families),
+//! [`traffic`] (`[[traffic]]`), [`output`] (`[output]`) and [`parse`] (TOML and JSON readers).
+//! Each protocol family's own keys and checks are a module here ([`tcp`], [`xcp`], [`rate`],
+//! [`obp`], [`udp`]), as are the session tables ([`ticp`], [`tcpm`]); their agents are built in
+//! [`crate::protocols`]. docs/adding-a-protocol.md is the map.
+//!
+//! The spec sits below every other module of the crate but `units` and `error`: it names no
+//! simulation, so reading and checking a scenario needs nothing that runs one.
 
 use std::collections::BTreeMap;
 
@@ -20,17 +25,18 @@ use crate::units::DurStr;
 pub mod events;
 pub mod flows;
 pub mod links;
+pub mod obp;
 pub mod output;
 pub mod parse;
+pub mod rate;
 pub mod run;
+pub mod tcp;
+pub mod tcpm;
+pub mod ticp;
 pub mod traffic;
+pub mod udp;
+pub mod xcp;
 
-pub use crate::protocols::rate::{CbraaSpec, PrimoSpec, TfrcSpec};
-pub use crate::protocols::tcp::{VegasSpec, MAX_INITIAL_WINDOW};
-pub use crate::protocols::tcpm::{FusionSpec, TcpmSpec, TCPM_GROUP_BASE};
-pub use crate::protocols::ticp::{
-    TicpClusters, TicpDelivery, TicpSpec, MAX_TICP_SOURCES, TICP_GROUPS_PER_SESSION,
-};
 pub use events::{EventSpec, LinkRef, LinkState, RerouteSpec};
 pub use flows::{FlowSpec, Protocol};
 pub use links::{
@@ -39,7 +45,11 @@ pub use links::{
 };
 pub use output::{OutputSpec, ENGINE_SERIES, MAX_SAMPLES, MAX_SERIES_VALUES};
 pub use parse::{parse_spec_json, parse_spec_toml, parse_spec_value};
+pub use rate::{CbraaSpec, PrimoSpec, TfrcSpec};
 pub use run::{Routing, RunSpec};
+pub use tcp::{VegasSpec, MAX_INITIAL_WINDOW};
+pub use tcpm::{FusionSpec, TcpmSpec, TCPM_GROUP_BASE};
+pub use ticp::{TicpClusters, TicpDelivery, TicpSpec, MAX_TICP_SOURCES, TICP_GROUPS_PER_SESSION};
 pub use traffic::{TrafficKind, TrafficSpec};
 
 /// A whole scenario.
@@ -146,8 +156,8 @@ pub(crate) fn validate(spec: &Spec) -> Result<(), ScenarioError> {
     for (i, f) in spec.flows.iter().enumerate() {
         flows::validate(i, f, spec, &graph, &mut names)?;
     }
-    crate::protocols::ticp::validate(spec, &graph, &mut names)?;
-    crate::protocols::tcpm::validate(spec, &graph, &mut names)?;
+    ticp::validate(spec, &graph, &mut names)?;
+    tcpm::validate(spec, &graph, &mut names)?;
     links::validate_drops(&spec.drops, &names, &pairs)?;
     events::validate(spec, &graph, &pairs)?;
     traffic::validate(spec, &graph, &names)?;

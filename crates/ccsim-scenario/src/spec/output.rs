@@ -136,13 +136,13 @@ pub(crate) fn validate(
             );
         }
         // Two directions must not share a file (case-folded, for case-insensitive disks).
-        let file = crate::capture::file_name(l).to_lowercase();
+        let file = pcap_file_name(l).to_lowercase();
         if let Some((other, j)) = files.insert(file.clone(), (l.as_str(), i)) {
             return err(
                 path,
                 format!(
                     "{l:?} would be written to the same file as {other:?} (output.pcap[{j}]), {}; capture one of them",
-                    crate::capture::file_name(l)
+                    pcap_file_name(l)
                 ),
             );
         }
@@ -203,4 +203,27 @@ pub(crate) fn validate(
         }
     }
     Ok(())
+}
+
+/// The file name of the capture of link direction `direction` ("a->b"), in the output folder.
+///
+/// CHOICE: the file of direction "a->b" is `a-b.pcap`, with any character of a node name other
+/// than a letter, digit, `.`, `_` or `-` written `_` (a leading `.` too); [`validate`] refuses
+/// two captured directions that would share a file.
+#[must_use]
+pub fn pcap_file_name(direction: &str) -> String {
+    let (a, b) = direction.split_once("->").unwrap_or((direction, ""));
+    let clean = |n: &str| -> String {
+        n.chars()
+            .enumerate()
+            .map(|(i, c)| {
+                if c.is_ascii_alphanumeric() || c == '_' || c == '-' || (c == '.' && i > 0) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    format!("{}-{}.pcap", clean(a), clean(b))
 }

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use crate::protocols::xcp::XcpRouterSpec;
+pub use super::xcp::XcpRouterSpec;
 
 use super::{err, show, zero_dur, RerouteSpec};
 use crate::error::ScenarioError;

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::flows::{FlowSpec, Protocol};
+use super::flows::{family, validate_family, Family, FlowSpec, Protocol};
 use super::{before_end, check_name, err, show, zero_dur, Graph, Spec};
 use crate::error::ScenarioError;
 use crate::units::{BytesStr, DurStr, RateStr};
@@ -355,9 +355,7 @@ fn validate_web(
             "web generators need a protocol, a TCP variant such as \"newreno\", or \"obp\"".into(),
         );
     };
-    if crate::protocols::family(protocol) != crate::protocols::Family::Tcp
-        && protocol != Protocol::Obp
-    {
+    if family(protocol) != Family::Tcp && protocol != Protocol::Obp {
         return err(
             p("protocol"),
             format!(
@@ -414,5 +412,5 @@ fn validate_web(
     }
     let template = t.web_template(i)?;
     let path = |field: &str| format!("traffic[{i}].options.{field}");
-    crate::protocols::validate_flow(&template, &path)
+    validate_family(&template, &path)
 }

@@ -1,5 +1,5 @@
 //! TCP-M sessions (Ghosh and Varghese 1998; crates/ccsim-protocols/src/tcpm): the `[[tcpm]]`
-//! keys and their checks here, the builder and the session summary in [`session`].
+//! keys and their checks; the builder and the session summary are in [`crate::protocols::tcpm`].
 //!
 //! A session's embedded TCP takes the flow keys of its protocol from `options`, checked as a
 //! flow's are, at `tcpm[i].options.<key>`.
@@ -10,13 +10,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ScenarioError;
-use crate::spec::flows::{FlowSpec, Protocol};
+use crate::spec::flows::{family, validate_family, Family, FlowSpec, Protocol};
 use crate::spec::{before_end, check_name, err, show, zero_dur, Graph, Spec};
 use crate::units::{BytesStr, DurStr, SsthreshStr};
-
-mod session;
-
-pub use session::*;
 
 /// Which routers fuse ACKs.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -327,7 +323,7 @@ pub(crate) fn validate(
                 }
             }
         }
-        if crate::protocols::family(t.protocol) != crate::protocols::Family::Tcp {
+        if family(t.protocol) != Family::Tcp {
             return err(
                 p("protocol"),
                 format!(
@@ -410,7 +406,7 @@ pub(crate) fn validate(
                 ),
             );
         }
-        crate::protocols::validate_flow(&template, &path)?;
+        validate_family(&template, &path)?;
     }
     Ok(())
 }

@@ -1,4 +1,5 @@
-//! TCP-M sessions of a scenario: building their agents and relays, and summarising them.
+//! TCP-M sessions of a scenario (`[[tcpm]]`, checked in [`crate::spec::tcpm`]): building
+//! their agents and relays, and summarising them.
 //!
 //! Each session is one flow, "<name>": data to the group, ACKs and control messages; the
 //! flow's rate is the bytes acknowledged at the source by every receiver that counts (the
@@ -18,10 +19,10 @@ use ccsim_protocols::tcpm::{DuplicateRule, FailureStage};
 use ccsim_protocols::{AnyAgent, FusionNode, TcpmParams, TcpmReceiver, TcpmSource};
 use serde::Serialize;
 
-use super::{DuplicateRuleSpec, FusionSpec, TCPM_GROUP_BASE};
+use super::{build_flow, FlowContext};
 use crate::error::ScenarioError;
-use crate::protocols::FlowContext;
-use crate::run::{NetSim, RunOptions};
+use crate::netsim::{NetSim, RunOptions};
+use crate::spec::tcpm::{DuplicateRuleSpec, FusionSpec, TcpmSpec, TCPM_GROUP_BASE};
 use crate::spec::Spec;
 
 /// What the summary needs of one built session.
@@ -123,7 +124,7 @@ fn embedded_tcp(
         packet_size,
         options,
     };
-    match crate::protocols::build_flow(&template, &cx)? {
+    match build_flow(&template, &cx)? {
         (AnyAgent::Tcp(sender), AnyAgent::TcpSink(sink)) => Ok((*sender, sink, packet_size)),
         _ => Err(ScenarioError::Internal(
             "a TCP-M session's protocol is a TCP".into(),
@@ -131,7 +132,7 @@ fn embedded_tcp(
     }
 }
 
-fn params(t: &super::TcpmSpec) -> TcpmParams {
+fn params(t: &TcpmSpec) -> TcpmParams {
     TcpmParams {
         rcvr_timeout: t.rcvr_timeout.0,
         tcpm_timeout: t.tcpm_timeout.0,

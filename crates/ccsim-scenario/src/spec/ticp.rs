@@ -1,5 +1,5 @@
 //! TICP sessions (the TICP paper; crates/ccsim-protocols/src/ticp): the `[[ticp]]` keys and
-//! their checks here, the builder and the session summary in [`session`].
+//! their checks; the builder and the session summary are in [`crate::protocols::ticp`].
 
 use std::collections::BTreeMap;
 
@@ -9,10 +9,6 @@ use serde::{Deserialize, Serialize};
 use crate::error::ScenarioError;
 use crate::spec::{before_end, check_name, err, show, zero_dur, Graph, Spec};
 use crate::units::{BytesStr, DurStr};
-
-mod session;
-
-pub use session::*;
 
 /// A TICP collection session: a collector probing the sources attached at some nodes.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

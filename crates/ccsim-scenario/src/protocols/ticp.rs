@@ -1,4 +1,5 @@
-//! TICP sessions of a scenario: building their agents and groups, and summarising them.
+//! TICP sessions of a scenario (`[[ticp]]`, checked in [`crate::spec::ticp`]): building their
+//! agents and groups, and summarising them.
 //!
 //! Each session adds three flows: "<name>" (the collector's entity: its variables, and the
 //! report throughput at the collector as its rate), "<name>/requests" and "<name>/reports".
@@ -17,10 +18,9 @@ use ccsim_protocols::ticp::{
 use ccsim_protocols::{AnyAgent, LandmarkEcho, TicpCollector, TicpSourceHost};
 use serde::Serialize;
 
-use crate::run::NetSim;
+use crate::netsim::NetSim;
+use crate::spec::ticp::{TicpClusters, TicpDelivery, TICP_GROUPS_PER_SESSION};
 use crate::spec::{Routing, Spec};
-
-use super::{TicpClusters, TicpDelivery, TICP_GROUPS_PER_SESSION};
 
 /// What the summary needs of one built session.
 pub struct TicpHandles {

@@ -1,0 +1,271 @@
+//! The TCP family's keys and their checks: Tahoe, Reno, NewReno, SACK and Vegas
+//! (crates/ccsim-protocols/src/tcp; RFC 5681, 6582, 6298, 2018, 6675, 3168; Brakmo and
+//! Peterson 1995 for Vegas). Their flat keys (`initial_window`, `min_rto`, `delayed_ack`, ...)
+//! are declared on [`FlowSpec`]; the Vegas thresholds are the `vegas` table here. The agents
+//! are built in [`crate::protocols::tcp`].
+
+use ccsim_core::Dur;
+use ccsim_protocols::{RecoveryPolicy, RtoPolicy};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::error::ScenarioError;
+use crate::spec::flows::{refuse_keys, FlowSpec, Protocol};
+use crate::spec::{err, show};
+use crate::units::SsthreshStr;
+
+/// Vegas thresholds, in segments queued in the network.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct VegasSpec {
+    /// Grow the window while fewer segments are queued.
+    #[serde(default = "default_vegas_alpha")]
+    pub alpha: f64,
+    /// Shrink the window while more segments are queued.
+    #[serde(default = "default_vegas_beta")]
+    pub beta: f64,
+    /// Leave slow start once more segments are queued.
+    #[serde(default = "default_vegas_gamma")]
+    pub gamma: f64,
+    /// Whose Vegas: `"linux"` (Brakmo's algorithm as Linux and ns-3 run it, NewReno loss
+    /// recovery) or `"ns2"` (ns-2's `Agent/TCP/Vegas`: Reno-style recovery with the
+    /// fine-grained retransmission check, BaseRTT measured afresh in one-segment rounds).
+    #[serde(default)]
+    pub variant: VegasVariantSpec,
+}
+
+/// The `vegas.variant` values.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum VegasVariantSpec {
+    /// Brakmo's Vegas as Linux and ns-3 carry it.
+    #[default]
+    Linux,
+    /// ns-2's `Agent/TCP/Vegas`.
+    Ns2,
+}
+
+fn default_vegas_alpha() -> f64 {
+    ccsim_protocols::VegasParams::default().alpha
+}
+fn default_vegas_beta() -> f64 {
+    ccsim_protocols::VegasParams::default().beta
+}
+fn default_vegas_gamma() -> f64 {
+    ccsim_protocols::VegasParams::default().gamma
+}
+
+/// Most segments of a TCP initial window: the whole window leaves at once, one packet each.
+pub const MAX_INITIAL_WINDOW: u32 = 100_000;
+
+/// The TCP-variant keys: Vegas thresholds, the slow-start options.
+pub(crate) fn validate_tcp_options(
+    f: &FlowSpec,
+    p: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
+    if let Some(v) = &f.vegas {
+        if f.protocol != Protocol::Vegas {
+            return err(
+                p("vegas"),
+                format!(
+                    "Vegas thresholds need protocol = \"vegas\", found {:?}",
+                    f.protocol.name()
+                ),
+            );
+        }
+        for (key, x) in [("alpha", v.alpha), ("beta", v.beta), ("gamma", v.gamma)] {
+            if !x.is_finite() || x < 0.0 {
+                return err(
+                    p(&format!("vegas.{key}")),
+                    format!("must be a non-negative number of segments, found {x}"),
+                );
+            }
+        }
+        if v.alpha > v.beta {
+            return err(
+                p("vegas.beta"),
+                format!("must be at least alpha ({}), found {}", v.alpha, v.beta),
+            );
+        }
+    }
+    if let Some(SsthreshStr::Bytes(b)) = f.initial_ssthresh {
+        if b == 0 {
+            return err(
+                p("initial_ssthresh"),
+                "must be positive, found \"0B\"".into(),
+            );
+        }
+    }
+    if f.pacing_spacing.is_some() && !f.paced_slow_start {
+        return err(p("pacing_spacing"), "needs paced_slow_start = true".into());
+    }
+    if let Some(d) = f.pacing_spacing {
+        if d.0 .0 == 0 || d.0 > ccsim_core::Dur::from_secs(10) {
+            return err(
+                p("pacing_spacing"),
+                format!("must be between 1ns and 10s, found {}", show(&d)),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The retransmission timer's arithmetic (`rto`), as scenario files name it.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum RtoSpec {
+    /// Linux's `tcp_rtt_estimator` and `tcp_set_rto`: RTO = SRTT + max(4 mdev over the
+    /// last round trip, rto_min); initial 1 s, rto_min 200 ms, at most 120 s.
+    Linux,
+    /// RFC 6298: RTO = SRTT + max(G, 4 RTTVAR), at least 1 s, at most 60 s; initial 1 s.
+    Rfc6298,
+    /// ns-2.35's `TcpAgent`: whole ticks (10 ms), srtt x8 and rttvar x4 fixed point, minrto
+    /// 200 ms, initial 3 s, at most 60 s.
+    Ns2,
+    /// ns-3's `RttMeanDeviation` and `TcpSocketBase`: MinRto 1 s, G 1 ms, initial 1 s.
+    Ns3,
+}
+
+/// How a SACK sender recovers (`recovery`), as scenario files name it.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum RecoverySpec {
+    /// ns-3 3.44: ssthresh from the pipe on entering recovery; after a timeout every
+    /// unSACKed segment is lost and the sender sends by the pipe.
+    Ns3,
+    /// RFC 6675 and RFC 5681 to the letter: ssthresh from FlightSize, go-back-N after a
+    /// timeout.
+    Rfc6675,
+}
+
+/// The recovery when a flow names none.
+pub const DEFAULT_RECOVERY: RecoverySpec = RecoverySpec::Ns3;
+
+/// A flow's recovery policy.
+#[must_use]
+pub fn recovery_policy(f: &FlowSpec) -> RecoveryPolicy {
+    match f.recovery.unwrap_or(DEFAULT_RECOVERY) {
+        RecoverySpec::Ns3 => RecoveryPolicy::Ns3,
+        RecoverySpec::Rfc6675 => RecoveryPolicy::Rfc6675,
+    }
+}
+
+/// The policy when a flow names none.
+pub const DEFAULT_RTO: RtoSpec = RtoSpec::Linux;
+/// RFC 6298's and ns-3's clock granularity when a flow gives none.
+pub const DEFAULT_CLOCK_GRANULARITY: Dur = Dur::from_millis(1);
+/// ns-2.35's `tcpTick_`.
+pub const DEFAULT_NS2_TICK: Dur = Dur::from_millis(10);
+
+/// A flow's retransmission timer: (policy, initial, minimum, maximum), its keys applied over
+/// the policy's defaults ([`RtoPolicy::defaults`]).
+#[must_use]
+pub fn rto_config(f: &FlowSpec) -> (RtoPolicy, Dur, Dur, Dur) {
+    let granularity = f
+        .clock_granularity
+        .map_or(DEFAULT_CLOCK_GRANULARITY, |g| g.0);
+    let policy = match f.rto.unwrap_or(DEFAULT_RTO) {
+        RtoSpec::Linux => RtoPolicy::Linux,
+        RtoSpec::Rfc6298 => RtoPolicy::Rfc6298 { granularity },
+        RtoSpec::Ns2 => RtoPolicy::Ns2 {
+            tick: f.tick.map_or(DEFAULT_NS2_TICK, |t| t.0),
+        },
+        RtoSpec::Ns3 => RtoPolicy::Ns3 { granularity },
+    };
+    let (initial, min, max) = policy.defaults();
+    (
+        policy,
+        f.initial_rto.map_or(initial, |d| d.0),
+        f.min_rto.map_or(min, |d| d.0),
+        max,
+    )
+}
+
+fn validate_rto(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    let rto = f.rto.unwrap_or(DEFAULT_RTO);
+    let name = |r: RtoSpec| serde_json::to_string(&r).unwrap_or_default();
+    if f.clock_granularity.is_some() && !matches!(rto, RtoSpec::Rfc6298 | RtoSpec::Ns3) {
+        return err(
+            p("clock_granularity"),
+            format!(
+                "applies to rto = \"rfc6298\" or \"ns3\", not rto = {}",
+                name(rto)
+            ),
+        );
+    }
+    if f.tick.is_some() && rto != RtoSpec::Ns2 {
+        return err(
+            p("tick"),
+            format!("applies to rto = \"ns2\", not rto = {}", name(rto)),
+        );
+    }
+    for (key, value) in [
+        ("clock_granularity", f.clock_granularity),
+        ("tick", f.tick),
+        ("initial_rto", f.initial_rto),
+    ] {
+        if let Some(d) = value {
+            if d.0 == Dur::ZERO || d.0 > Dur::from_secs(60) {
+                return err(
+                    p(key),
+                    format!("must be positive and at most 60 s, found {}", show(&d)),
+                );
+            }
+        }
+    }
+    validate_min_rto(f, p)?;
+    Ok(())
+}
+
+/// `min_rto` (TCP and OBP): at most the 60 s maximum timeout.
+pub(crate) fn validate_min_rto(
+    f: &FlowSpec,
+    p: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
+    match f.min_rto.filter(|m| m.0 > Dur::from_secs(60)) {
+        Some(min_rto) => err(
+            p("min_rto"),
+            format!(
+                "must be at most the 60 s maximum RTO, found {}",
+                show(&min_rto)
+            ),
+        ),
+        None => Ok(()),
+    }
+}
+
+/// A TCP flow's checks.
+pub(crate) fn validate(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    if f.rate.is_some() {
+        return err(
+            p("rate"),
+            format!(
+                "{} flows are window-controlled; remove rate",
+                f.protocol.name()
+            ),
+        );
+    }
+    if f.initial_window == 0 || f.initial_window > MAX_INITIAL_WINDOW {
+        return err(
+            p("initial_window"),
+            format!(
+                "must be 1 to {MAX_INITIAL_WINDOW} segments (the initial window is sent at once), found {}",
+                f.initial_window
+            ),
+        );
+    }
+    if f.max_window == Some(0) {
+        return err(
+            p("max_window"),
+            "must be at least 1 segment, found 0".into(),
+        );
+    }
+    validate_rto(f, p)?;
+    if f.size.is_some_and(|s| s.0 .0 == 0) {
+        return err(p("size"), "must be positive, found \"0B\"".into());
+    }
+    validate_tcp_options(f, p)?;
+    crate::spec::xcp::validate(f, p)?;
+    refuse_keys(f, p, &f.rate_keys_set(), "rate-based flows")?;
+    Ok(())
+}
