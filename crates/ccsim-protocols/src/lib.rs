@@ -25,8 +25,9 @@ pub use rate::{
 };
 
 pub use tcp::{
-    Algorithm, CaState, NewRenoSender, PacedSlowStart, RecoveryPolicy, RtoPolicy, RttEstimator,
-    SackBlock, SackBlocks, TcpConfig, TcpSender, TcpSink, VegasParams, VegasVariant,
+    Algorithm, CaState, CubicParams, HyStartKind, NewRenoSender, PacedSlowStart, RecoveryPolicy,
+    RtoPolicy, RttEstimator, SackBlock, SackBlocks, TcpConfig, TcpSender, TcpSink, VegasParams,
+    VegasVariant,
 };
 pub use tcpm::{FusionNode, TcpmKind, TcpmParams, TcpmReceiver, TcpmSource};
 pub use tfrc::{TfrcConfig, TfrcReceiver, TfrcReceiverConfig, TfrcSender};

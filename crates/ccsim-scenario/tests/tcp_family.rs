@@ -9,7 +9,7 @@ use ccsim_scenario::RunOutcome;
 use common::{run_spec, spec};
 use serde_json::{json, Value};
 
-const VARIANTS: [&str; 5] = ["tahoe", "reno", "newreno", "sack", "vegas"];
+const VARIANTS: [&str; 6] = ["tahoe", "reno", "newreno", "sack", "vegas", "cubic"];
 
 /// Change trace of `var` for flow `flow`: (time s, value).
 fn changes(out: &RunOutcome, flow: &str, var: &str) -> Vec<(f64, f64)> {

@@ -1,5 +1,5 @@
 //! The TCP family's agents, built from a checked flow ([`crate::spec::tcp`]): a
-//! [`TcpSender`] and [`TcpSink`] for Tahoe, Reno, NewReno, SACK and Vegas, XCP's through
+//! [`TcpSender`] and [`TcpSink`] for Tahoe, Reno, NewReno, SACK, Vegas and CUBIC, XCP's through
 //! [`super::xcp`], and what the routes set once they are built (`initial_ssthresh = "bdp"`).
 
 use ccsim_core::Dur;
@@ -11,7 +11,7 @@ use ccsim_protocols::{
 use super::FlowContext;
 use crate::netsim::NetSim;
 use crate::spec::flows::{FlowSpec, Protocol};
-use crate::spec::tcp::{recovery_policy, rto_config, VegasVariantSpec};
+use crate::spec::tcp::{hystart_kind, recovery_policy, rto_config, VegasVariantSpec};
 use crate::units::SsthreshStr;
 
 /// A TCP flow's sender and sink.
@@ -31,6 +31,10 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
                 },
             }))
         }
+        Protocol::Cubic => Algorithm::Cubic(
+            f.cubic
+                .map_or_else(ccsim_protocols::CubicParams::default, |c| c.params()),
+        ),
         _ => Algorithm::NewReno,
     };
     let initial_ssthresh = match f.initial_ssthresh {
@@ -56,6 +60,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
             spacing: f.pacing_spacing.map(|d| d.0),
         }),
         cwnd_limited_growth: f.cwnd_limited_growth,
+        hystart: hystart_kind(f),
         ..TcpConfig::default()
     };
     if f.protocol == Protocol::Xcp {

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::obp::ObpSpec;
 use super::rate::{CbraaSpec, PrimoSpec, TfrcSpec};
-use super::tcp::{RecoverySpec, RtoSpec, VegasSpec};
+use super::tcp::{CubicSpec, HyStartSpec, RecoverySpec, RtoSpec, VegasSpec};
 use super::xcp::XcpSpec;
 use super::{
     before_end, check_name, default_true, err, is_false, is_true, show, zero_dur, Graph, Spec,
@@ -36,6 +36,8 @@ pub enum Protocol {
     Sack,
     /// TCP Vegas (Brakmo and Peterson 1995), NewReno loss recovery.
     Vegas,
+    /// TCP CUBIC (RFC 9438, as Linux computes it) with SACK loss recovery and Linux's HyStart.
+    Cubic,
     /// UDP constant bit rate.
     Cbr,
     /// UDP with exponential inter-departure times.
@@ -66,6 +68,7 @@ impl Protocol {
             Protocol::Newreno => "newreno",
             Protocol::Sack => "sack",
             Protocol::Vegas => "vegas",
+            Protocol::Cubic => "cubic",
             Protocol::Cbr => "cbr",
             Protocol::Poisson => "poisson",
             Protocol::Tfrc => "tfrc",
@@ -81,7 +84,12 @@ impl Protocol {
     pub fn is_tcp(self) -> bool {
         matches!(
             self,
-            Protocol::Tahoe | Protocol::Reno | Protocol::Newreno | Protocol::Sack | Protocol::Vegas
+            Protocol::Tahoe
+                | Protocol::Reno
+                | Protocol::Newreno
+                | Protocol::Sack
+                | Protocol::Vegas
+                | Protocol::Cubic
         )
     }
     /// Whether this is a rate-based congestion-controlled protocol.
@@ -123,6 +131,7 @@ pub fn family(protocol: Protocol) -> Family {
         | Protocol::Newreno
         | Protocol::Sack
         | Protocol::Vegas
+        | Protocol::Cubic
         | Protocol::Xcp => Family::Tcp,
         Protocol::Tfrc
         | Protocol::TcpFriend
@@ -208,6 +217,13 @@ pub struct FlowSpec {
     /// TCP Vegas thresholds (only with `protocol = "vegas"`).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub vegas: Option<VegasSpec>,
+    /// CUBIC's constants (only with `protocol = "cubic"`).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub cubic: Option<CubicSpec>,
+    /// TCP: how slow start ends before a loss: "linux" (HyStart, the default for CUBIC),
+    /// "rfc9406" (HyStart++) or "off" (the default for the others).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub hystart: Option<HyStartSpec>,
     /// XCP options (only with `protocol = "xcp"`).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub xcp: Option<XcpSpec>,
@@ -254,7 +270,7 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 13] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 15] {
         [
             ("rto", self.rto.is_some()),
             ("recovery", self.recovery.is_some()),
@@ -268,6 +284,8 @@ impl FlowSpec {
             ("paced_slow_start", self.paced_slow_start),
             ("pacing_spacing", self.pacing_spacing.is_some()),
             ("vegas", self.vegas.is_some()),
+            ("cubic", self.cubic.is_some()),
+            ("hystart", self.hystart.is_some()),
             ("xcp", self.xcp.is_some()),
         ]
     }

@@ -1,11 +1,12 @@
-//! The TCP family's keys and their checks: Tahoe, Reno, NewReno, SACK and Vegas
-//! (crates/ccsim-protocols/src/tcp; RFC 5681, 6582, 6298, 2018, 6675, 3168; Brakmo and
-//! Peterson 1995 for Vegas). Their flat keys (`initial_window`, `min_rto`, `delayed_ack`, ...)
-//! are declared on [`FlowSpec`]; the Vegas thresholds are the `vegas` table here. The agents
-//! are built in [`crate::protocols::tcp`].
+//! The TCP family's keys and their checks: Tahoe, Reno, NewReno, SACK, Vegas and CUBIC
+//! (crates/ccsim-protocols/src/tcp; RFC 5681, 6582, 6298, 2018, 6675, 3168, 9438, 9406;
+//! Brakmo and Peterson 1995 for Vegas). Their flat keys (`initial_window`, `min_rto`,
+//! `delayed_ack`, `hystart`, ...) are declared on [`FlowSpec`]; the Vegas thresholds and
+//! CUBIC's constants are the `vegas` and `cubic` tables here. The agents are built in
+//! [`crate::protocols::tcp`].
 
 use ccsim_core::Dur;
-use ccsim_protocols::{RecoveryPolicy, RtoPolicy};
+use ccsim_protocols::{CubicParams, HyStartKind, RecoveryPolicy, RtoPolicy};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -55,6 +56,73 @@ fn default_vegas_gamma() -> f64 {
     ccsim_protocols::VegasParams::default().gamma
 }
 
+/// CUBIC's constants (RFC 9438), as fractions; Linux keeps beta in 1024ths and C in 1024ths
+/// over 10, and ccsim rounds to those (0.7 is 717/1024, 0.4 is 41 x 10/1024).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CubicSpec {
+    /// Multiplicative decrease factor beta_cubic (RFC 9438 section 4.6).
+    #[serde(default = "default_cubic_beta")]
+    pub beta: f64,
+    /// The cubic function's C, segments per second cubed (RFC 9438 section 4.2).
+    #[serde(default = "default_cubic_c")]
+    pub c: f64,
+    /// Fast convergence (RFC 9438 section 4.7).
+    #[serde(default = "crate::spec::default_true")]
+    pub fast_convergence: bool,
+    /// The Reno-friendly region (RFC 9438 section 4.3).
+    #[serde(default = "crate::spec::default_true")]
+    pub reno_friendly: bool,
+}
+
+fn default_cubic_beta() -> f64 {
+    f64::from(CubicParams::default().beta) / 1024.0
+}
+fn default_cubic_c() -> f64 {
+    f64::from(CubicParams::default().bic_scale) * 10.0 / 1024.0
+}
+
+impl CubicSpec {
+    /// Linux's integer constants for these fractions.
+    #[must_use]
+    pub fn params(&self) -> CubicParams {
+        CubicParams {
+            beta: (self.beta * 1024.0).round() as u32,
+            bic_scale: (self.c * 1024.0 / 10.0).round() as u32,
+            fast_convergence: self.fast_convergence,
+            tcp_friendliness: self.reno_friendly,
+        }
+    }
+}
+
+/// How slow start ends before a loss (`hystart`), as scenario files name it.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum HyStartSpec {
+    /// Linux's HyStart (tcp_cubic.c): the ACK-train and delay-increase tests.
+    Linux,
+    /// RFC 9406's HyStart++ with Conservative Slow Start.
+    Rfc9406,
+    /// Slow start until a loss or an ECN echo.
+    Off,
+}
+
+/// A flow's slow-start exit: its `hystart`, else Linux's HyStart for CUBIC (Linux runs it
+/// by default) and none for the others (RFC 5681).
+#[must_use]
+pub fn hystart_kind(f: &FlowSpec) -> HyStartKind {
+    let default = if f.protocol == Protocol::Cubic {
+        HyStartSpec::Linux
+    } else {
+        HyStartSpec::Off
+    };
+    match f.hystart.unwrap_or(default) {
+        HyStartSpec::Linux => HyStartKind::Linux,
+        HyStartSpec::Rfc9406 => HyStartKind::Rfc9406,
+        HyStartSpec::Off => HyStartKind::Off,
+    }
+}
+
 /// Most segments of a TCP initial window: the whole window leaves at once, one packet each.
 pub const MAX_INITIAL_WINDOW: u32 = 100_000;
 
@@ -87,6 +155,39 @@ pub(crate) fn validate_tcp_options(
                 format!("must be at least alpha ({}), found {}", v.alpha, v.beta),
             );
         }
+    }
+    if let Some(c) = &f.cubic {
+        if f.protocol != Protocol::Cubic {
+            return err(
+                p("cubic"),
+                format!(
+                    "CUBIC's constants need protocol = \"cubic\", found {:?}",
+                    f.protocol.name()
+                ),
+            );
+        }
+        // Linux keeps beta in 1024ths: at least 1/1024 and below 1 so that a loss reduces.
+        if !(c.beta.is_finite() && (1.0 / 1024.0..1.0).contains(&c.beta)) {
+            return err(
+                p("cubic.beta"),
+                format!("must be at least 1/1024 and below 1, found {}", c.beta),
+            );
+        }
+        if !(c.c.is_finite() && (10.0 / 1024.0..=100.0).contains(&c.c)) {
+            return err(
+                p("cubic.c"),
+                format!(
+                    "must be between 10/1024 and 100 segments per second cubed, found {}",
+                    c.c
+                ),
+            );
+        }
+    }
+    if f.hystart.is_some() && f.protocol == Protocol::Xcp {
+        return err(
+            p("hystart"),
+            "XCP's window follows router feedback, not slow start; remove hystart".into(),
+        );
     }
     if let Some(SsthreshStr::Bytes(b)) = f.initial_ssthresh {
         if b == 0 {
