@@ -49,6 +49,9 @@ CASES = {
              'ecn = true\nsize = "200kB"\n'),
     "vegas": ("20p", "vegas = { alpha = 1, beta = 3, gamma = 1 }\n"),
     "vegas-ns2": ("20p", 'vegas = { variant = "ns2" }\n'),
+    "cubic": ("20p", 'cubic = { beta = 0.7, c = 0.4, fast_convergence = false, reno_friendly = true }\n'),
+    "cubic-hystart": ("40p", 'hystart = "rfc9406"\ninitial_window = 10\n'),
+    "hystart-linux": ("20p", 'hystart = "linux"\n'),
     "cbr": ("20p", 'rate = "1Mbps"\npacket_size = "500B"\nstop = "1s"\n'),
     "poisson": ("20p", 'rate = "1Mbps"\n'),
     "tfrc": ("20p", "tfrc = { history_discounting = true }\n"),
@@ -187,8 +190,9 @@ def main() -> None:
         shutil.copy(ex, OUT / f"example-{ex.stem}.toml")
     for protocol, (queue, extra) in CASES.items():
         q = queue if queue.startswith("{") else f'"{queue}"'
-        name = ("sack" if protocol.startswith(("rto-", "red-", "recovery-"))
-                else "vegas" if protocol.startswith("vegas-") else protocol)
+        name = ("sack" if protocol.startswith(("rto-", "red-", "recovery-", "hystart-"))
+                else "vegas" if protocol.startswith("vegas-")
+                else "cubic" if protocol.startswith("cubic-") else protocol)
         text = BASE.format(protocol=name,
                            extra=extra).replace("QUEUE", q)
         (OUT / f"seed-{protocol}.toml").write_text(text)

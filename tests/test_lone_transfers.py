@@ -13,7 +13,7 @@ import pytest
 
 import ccsim
 
-WEB_PROTOCOLS = ["tahoe", "reno", "newreno", "sack", "vegas", "xcp", "obp"]
+WEB_PROTOCOLS = ["tahoe", "reno", "newreno", "sack", "vegas", "cubic", "xcp", "obp"]
 
 
 def web_rows(protocol: str, arrivals: float, seed: int = 3) -> list[dict[str, Any]]:

@@ -24,7 +24,7 @@ def dumbbell(protocol: str, **options: Any) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("protocol", ["tahoe", "reno", "newreno", "sack", "vegas"])
+@pytest.mark.parametrize("protocol", ["tahoe", "reno", "newreno", "sack", "vegas", "cubic"])
 def test_every_variant_fills_the_bottleneck(protocol: str) -> None:
     res = ccsim.run(dumbbell(protocol))
     assert res.summary["flows"]["f"]["protocol"] == protocol
@@ -39,6 +39,24 @@ def test_vegas_thresholds_must_be_ordered() -> None:
 def test_vegas_thresholds_need_vegas() -> None:
     with pytest.raises(ccsim.SpecError, match=r"flows\[0\]\.vegas"):
         ccsim.run(dumbbell("reno", vegas={"alpha": 1}))
+
+
+@pytest.mark.parametrize("options,path,message", [
+    ({"protocol": "reno", "cubic": {"beta": 0.7}}, "flows[0].cubic", 'need protocol = "cubic", found "reno"'),
+    ({"cubic": {"beta": 1.0}}, "flows[0].cubic.beta", "must be at least 1/1024 and below 1, found 1"),
+    ({"cubic": {"beta": 0}}, "flows[0].cubic.beta", "found 0"),
+    ({"cubic": {"c": -0.4}}, "flows[0].cubic.c", "found -0.4"),
+    ({"cubic": {"gamma": 1}}, "flows[0].cubic", "gamma"),
+    ({"hystart": "bic"}, "flows[0].hystart", 'expected one of: linux, rfc9406, off, found "bic"'),
+    ({"protocol": "xcp", "hystart": "linux"}, "flows[0].hystart", "remove hystart"),
+    ({"protocol": "cbr", "rate": "1Mbps", "hystart": "off"}, "flows[0].hystart", "hystart"),
+])
+def test_bad_cubic_and_hystart_keys_name_their_path(options: dict[str, Any], path: str, message: str) -> None:
+    flow = {"protocol": "cubic", **options}
+    spec = dumbbell(flow.pop("protocol"), **flow)
+    with pytest.raises(ccsim.SpecError) as e:
+        ccsim.run(spec)
+    assert path in str(e.value) and message in str(e.value), str(e.value)
 
 
 def test_tcp_keys_are_refused_on_udp_flows() -> None:

@@ -122,7 +122,7 @@ def test_the_figure7_example_runs_from_the_command_line(tmp_path: Path) -> None:
     assert (tmp_path / "seq.png").exists()
 
 
-@pytest.mark.parametrize("protocol", ["tahoe", "reno", "newreno", "sack", "vegas"])
+@pytest.mark.parametrize("protocol", ["tahoe", "reno", "newreno", "sack", "vegas", "cubic"])
 @pytest.mark.parametrize("delayed_ack", [False, True])
 def test_every_embedded_tcp_completes_a_transfer_to_every_receiver(protocol: str, delayed_ack: bool) -> None:
     s = spec(protocol=protocol, delayed_ack=delayed_ack)

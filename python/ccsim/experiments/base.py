@@ -315,7 +315,7 @@ def as_reading(label: str) -> Iterator[None]:
         _reading.reset(token)
 
 
-_TCP_PROTOCOLS = frozenset({"tahoe", "reno", "newreno", "sack", "vegas", "xcp"})
+_TCP_PROTOCOLS = frozenset({"tahoe", "reno", "newreno", "sack", "vegas", "cubic", "xcp"})
 _timer: contextvars.ContextVar[dict[str, str]] = contextvars.ContextVar("ccsim_experiment_timer",
                                                                         default=TIMERS["linux"])
 
