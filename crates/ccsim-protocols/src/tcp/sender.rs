@@ -56,8 +56,8 @@ use ccsim_core::{
 };
 
 use super::cc::{
-    AckEvent, AnyCc, CaState, CongestionControl, Cubic, CubicParams, Reno, Vegas, VegasNs2,
-    VegasParams, VegasVariant, Window,
+    AckEvent, AnyCc, CaState, CongestionControl, Cubic, CubicParams, Dctcp, DctcpParams, Delivery,
+    Reno, Vegas, VegasNs2, VegasParams, VegasVariant, Window,
 };
 use super::hystart::{HyStart, HyStartKind, Verdict};
 use super::rate::DeliveryRate;
@@ -84,6 +84,9 @@ pub enum Algorithm {
     Vegas(VegasParams),
     /// CUBIC (RFC 9438, Linux's arithmetic) with SACK loss recovery, as Linux runs it.
     Cubic(CubicParams),
+    /// DCTCP (RFC 8257, Linux's arithmetic) with SACK loss recovery; ECN-capable, its
+    /// receiver echoing CE per segment.
+    Dctcp(DctcpParams),
 }
 
 impl Algorithm {
@@ -97,13 +100,17 @@ impl Algorithm {
             Algorithm::Sack => "sack",
             Algorithm::Vegas(_) => "vegas",
             Algorithm::Cubic(_) => "cubic",
+            Algorithm::Dctcp(_) => "dctcp",
         }
     }
 
     /// Whether the receiver must send SACK blocks.
     #[must_use]
     pub fn uses_sack(self) -> bool {
-        matches!(self, Algorithm::Sack | Algorithm::Cubic(_))
+        matches!(
+            self,
+            Algorithm::Sack | Algorithm::Cubic(_) | Algorithm::Dctcp(_)
+        )
     }
 
     fn recovery(self) -> Recovery {
@@ -112,7 +119,7 @@ impl Algorithm {
             Algorithm::Reno => Recovery::Reno,
             Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => Recovery::VegasNs2,
             Algorithm::NewReno | Algorithm::Vegas(_) => Recovery::NewReno,
-            Algorithm::Sack | Algorithm::Cubic(_) => Recovery::Sack,
+            Algorithm::Sack | Algorithm::Cubic(_) | Algorithm::Dctcp(_) => Recovery::Sack,
         }
     }
 
@@ -123,6 +130,7 @@ impl Algorithm {
             }
             Algorithm::Vegas(p) => AnyCc::Vegas(Vegas::new(p)),
             Algorithm::Cubic(p) => AnyCc::Cubic(Cubic::new(p)),
+            Algorithm::Dctcp(p) => AnyCc::Dctcp(Dctcp::new(p)),
             _ => AnyCc::Reno(Reno),
         }
     }
@@ -341,7 +349,7 @@ impl TcpSender {
             timed: None,
             rto_armed: false,
             backed_off: false,
-            ecn: cfg.ecn,
+            ecn: cfg.ecn || matches!(cfg.algorithm, Algorithm::Dctcp(_)),
             ecn_recover: 0,
             send_cwr: false,
             pacer: cfg.paced_slow_start.map(|p| Pacer {
@@ -477,10 +485,16 @@ impl TcpSender {
         self.ssthresh = w.ssthresh;
     }
 
-    /// The algorithm's slow-start threshold for a congestion event now.
+    /// The algorithm's slow-start threshold for an ECN echo now.
     fn congestion_ssthresh(&mut self) -> u64 {
         let w = self.window();
         self.cc.ssthresh(&w)
+    }
+
+    /// The algorithm's slow-start threshold for a loss now.
+    fn loss_ssthresh(&mut self) -> u64 {
+        let w = self.window();
+        self.cc.loss_ssthresh(&w)
     }
 
     fn set_state(&mut self, state: CaState) {
@@ -620,13 +634,28 @@ impl TcpSender {
         ctx: &mut C,
     ) {
         let now = ctx.now();
+        let mut newly_sacked = 0;
         if let Some(blocks) = sack {
             let rate = &mut self.rate;
-            self.board
-                .mark_sacked(blocks, |s| rate.on_delivered(&s.snap, now));
+            self.board.mark_sacked(blocks, |s| {
+                newly_sacked += 1;
+                rate.on_delivered(&s.snap, now);
+            });
         }
         // An ACK for data never sent is treated as acknowledging everything sent.
         let ack = ack.min(self.snd_max);
+        if self.cc.wants_deliveries() {
+            // Segments this ACK delivers: newly SACKed, or acknowledged and not SACKed before.
+            let cumulative = (self.snd_una..ack.max(self.snd_una))
+                .filter(|&q| !self.board.is_sacked(q))
+                .count() as u64;
+            self.cc.on_delivery(&Delivery {
+                segments: newly_sacked + cumulative,
+                ece,
+                snd_una: ack.max(self.snd_una),
+                snd_nxt: self.snd_nxt.max(ack),
+            });
+        }
         let reduced_for_ecn = ece && self.on_ece(ack);
         if ack > self.snd_una {
             self.on_new_ack(ack, reduced_for_ecn, ctx);
@@ -788,7 +817,7 @@ impl TcpSender {
             self.ssthresh = if self.recovery == Recovery::Sack {
                 self.pipe_ssthresh()
             } else {
-                self.congestion_ssthresh()
+                self.loss_ssthresh()
             };
         }
         self.backed_off = true;

@@ -79,8 +79,12 @@ struct SackState {
 #[derive(Clone, Debug)]
 pub struct TcpSink {
     delayed_ack: Option<Dur>,
-    /// Echo ECE on every ACK (a CE segment arrived, no CWR since).
+    /// Echo ECE on every ACK (a CE segment arrived, no CWR since; with `ce_echo`, the last
+    /// segment was CE).
     ece: bool,
+    /// DCTCP's echo (RFC 8257 section 3.2): ECE says whether the segments acknowledged were
+    /// CE, not latched until CWR.
+    ce_echo: bool,
     /// Next segment expected.
     rcv_nxt: u64,
     /// Payload of segments `rcv_nxt + i` already received (`None` = missing).
@@ -102,6 +106,7 @@ impl TcpSink {
         TcpSink {
             delayed_ack,
             ece: false,
+            ce_echo: false,
             rcv_nxt: 0,
             reorder: VecDeque::new(),
             sack: None,
@@ -116,6 +121,15 @@ impl TcpSink {
     #[must_use]
     pub fn with_sack(mut self, sack: bool) -> Self {
         self.sack = sack.then(Box::default);
+        self
+    }
+
+    /// The same receiver, echoing CE per segment as DCTCP's (RFC 8257 section 3.2) when
+    /// `on` is set: each ACK's ECE is the CE mark of the segments it acknowledges; when the
+    /// mark changes while an ACK is delayed, that ACK leaves at once with the old mark.
+    #[must_use]
+    pub fn with_ce_echo(mut self, on: bool) -> Self {
+        self.ce_echo = on;
         self
     }
 
@@ -256,17 +270,28 @@ impl Agent<Hdr> for TcpSink {
         self.peer = Some(pkt.src);
         self.flow = pkt.flow;
         self.stats.data_packets_received += 1;
-        if cwr {
-            self.ece = false;
-        }
         let ce = pkt.ecn == Ecn::Ce;
-        self.ece |= ce;
+        // Whether a CE segment is acknowledged at once (RFC 3168 receivers) or delayed like
+        // any other (DCTCP's, which acknowledge at once only when the mark changes).
+        let mut ack_now = ce;
+        if self.ce_echo {
+            if ce != self.ece && self.unacked > 0 {
+                self.send_ack(ctx); // the delayed segments, with the mark they had
+            }
+            ack_now = ce != self.ece;
+            self.ece = ce;
+        } else {
+            if cwr {
+                self.ece = false;
+            }
+            self.ece |= ce;
+        }
         let (_, in_order) = self.accept(seq, payload);
         if self.sack.is_some() {
             self.update_sack(seq);
         }
         match self.delayed_ack {
-            Some(timeout) if in_order && !ce => {
+            Some(timeout) if in_order && !ack_now => {
                 self.unacked += 1;
                 if self.unacked >= 2 {
                     self.send_ack(ctx);

@@ -319,3 +319,60 @@ fn a_minimum_rto_above_the_maximum_raises_the_maximum() {
     let (_, ctx) = established(&cfg);
     assert_eq!(ctx.timers[0], Some(SimTime(90_000_000_000)));
 }
+
+fn ce_data(seq: u64, ce: bool) -> Packet<Hdr> {
+    Packet {
+        ecn: if ce { Ecn::Ce } else { Ecn::Ect },
+        ..data(seq)
+    }
+}
+
+fn echoes(ctx: &mut MockCtx) -> Vec<(u64, bool)> {
+    ctx.drain()
+        .iter()
+        .map(|p| match p.header {
+            Hdr::TcpAck { ack, ece, .. } => (ack, ece),
+            _ => panic!("not an ACK"),
+        })
+        .collect()
+}
+
+#[test]
+fn a_dctcp_sink_echoes_each_segments_mark_without_latching() {
+    // RFC 8257 section 3.2, ACK per segment: ECE is the acknowledged segment's CE mark; a
+    // classic (RFC 3168) sink keeps ECE set until CWR.
+    let mut sink = TcpSink::new(None).with_ce_echo(true);
+    let mut ctx = MockCtx::new();
+    for (seq, ce) in [(0, false), (1, true), (2, false), (3, true), (4, true)] {
+        sink.on_packet(&ce_data(seq, ce), &mut ctx);
+    }
+    assert_eq!(
+        echoes(&mut ctx),
+        vec![(1, false), (2, true), (3, false), (4, true), (5, true)]
+    );
+    let mut classic = TcpSink::new(None);
+    for (seq, ce) in [(0, false), (1, true), (2, false)] {
+        classic.on_packet(&ce_data(seq, ce), &mut ctx);
+    }
+    assert_eq!(echoes(&mut ctx), vec![(1, false), (2, true), (3, true)]);
+}
+
+#[test]
+fn a_dctcp_sink_with_delayed_acks_sends_the_old_mark_when_it_changes() {
+    // RFC 8257 section 3.2, delayed ACKs (m = 2): segment 0 unmarked waits; 1 is CE, a
+    // change: the pending ACK for 0 leaves with ECE = 0, then 1 is acknowledged at once with
+    // ECE = 1. 2 and 3 are CE too: no change, one ACK for both, ECE = 1. 4 unmarked: a change
+    // again, acknowledged at once.
+    let mut sink = TcpSink::new(Some(Dur::from_millis(200))).with_ce_echo(true);
+    let mut ctx = MockCtx::new();
+    sink.on_packet(&ce_data(0, false), &mut ctx);
+    assert!(echoes(&mut ctx).is_empty());
+    sink.on_packet(&ce_data(1, true), &mut ctx);
+    assert_eq!(echoes(&mut ctx), vec![(1, false), (2, true)]);
+    sink.on_packet(&ce_data(2, true), &mut ctx);
+    assert!(echoes(&mut ctx).is_empty());
+    sink.on_packet(&ce_data(3, true), &mut ctx);
+    assert_eq!(echoes(&mut ctx), vec![(4, true)]);
+    sink.on_packet(&ce_data(4, false), &mut ctx);
+    assert_eq!(echoes(&mut ctx), vec![(5, false)]);
+}

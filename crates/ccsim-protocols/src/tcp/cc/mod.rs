@@ -10,6 +10,7 @@
 //! Windows are in bytes, as in RFC 5681; sequence numbers are segments.
 
 mod cubic;
+mod dctcp;
 mod reno;
 mod vegas;
 mod vegas_ns2;
@@ -17,6 +18,7 @@ mod vegas_ns2;
 use ccsim_core::{Dur, SimTime};
 
 pub use cubic::{cubic_root, Cubic, CubicParams};
+pub use dctcp::{Dctcp, DctcpParams};
 pub use reno::Reno;
 pub use vegas::{Vegas, VegasParams, VegasVariant};
 pub use vegas_ns2::VegasNs2;
@@ -77,6 +79,19 @@ pub struct AckEvent {
     pub rate: Option<RateSample>,
 }
 
+/// What every ACK delivered, in recovery or not (Linux's `delivered` and `delivered_ce`).
+#[derive(Clone, Copy, Debug)]
+pub struct Delivery {
+    /// Segments newly delivered: acknowledged cumulatively or newly SACKed.
+    pub segments: u64,
+    /// Whether the ACK echoed CE.
+    pub ece: bool,
+    /// The ACK point after it.
+    pub snd_una: u64,
+    /// The next new segment the sender will send.
+    pub snd_nxt: u64,
+}
+
 /// A congestion-control algorithm.
 pub trait CongestionControl {
     /// Grow (or shrink) the window on an ACK of new data outside loss recovery.
@@ -87,6 +102,15 @@ pub trait CongestionControl {
     fn ssthresh(&mut self, w: &Window) -> u64 {
         (w.flight / 2).max(2 * w.mss)
     }
+
+    /// The slow-start threshold after a loss (duplicate ACKs or a timeout); `ssthresh` by
+    /// default. DCTCP halves here where an ECN echo takes alpha / 2.
+    fn loss_ssthresh(&mut self, w: &Window) -> u64 {
+        self.ssthresh(w)
+    }
+
+    /// Every ACK, before any other hook (Linux's `in_ack_event`).
+    fn on_delivery(&mut self, _d: &Delivery) {}
 
     /// One RTT measurement: the time from sending a segment that was never retransmitted
     /// to the ACK that first covered it (one per ACK that advances the ACK point).
@@ -110,6 +134,8 @@ pub enum AnyCc {
     VegasNs2(VegasNs2),
     /// CUBIC as Linux runs it.
     Cubic(Cubic),
+    /// DCTCP as Linux runs it.
+    Dctcp(Dctcp),
     /// XCP: the window follows router feedback (`crate::xcp`).
     Xcp(crate::xcp::XcpWindow),
 }
@@ -121,9 +147,20 @@ macro_rules! each_cc {
             AnyCc::Vegas($c) => $body,
             AnyCc::VegasNs2($c) => $body,
             AnyCc::Cubic($c) => $body,
+            AnyCc::Dctcp($c) => $body,
             AnyCc::Xcp($c) => $body,
         }
     };
+}
+
+impl AnyCc {
+    /// Whether the algorithm reads every ACK's deliveries (`on_delivery`): the sender counts
+    /// them only then.
+    #[must_use]
+    #[inline]
+    pub fn wants_deliveries(&self) -> bool {
+        matches!(self, AnyCc::Dctcp(_))
+    }
 }
 
 impl CongestionControl for AnyCc {
@@ -133,6 +170,13 @@ impl CongestionControl for AnyCc {
     }
     fn ssthresh(&mut self, w: &Window) -> u64 {
         each_cc!(self, c => c.ssthresh(w))
+    }
+    fn loss_ssthresh(&mut self, w: &Window) -> u64 {
+        each_cc!(self, c => c.loss_ssthresh(w))
+    }
+    #[inline]
+    fn on_delivery(&mut self, d: &Delivery) {
+        each_cc!(self, c => c.on_delivery(d));
     }
     #[inline]
     fn on_rtt(&mut self, rtt: Dur, now: SimTime) {

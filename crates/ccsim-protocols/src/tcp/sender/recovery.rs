@@ -105,7 +105,7 @@ impl TcpSender {
             {
                 self.pipe_ssthresh()
             } else {
-                self.congestion_ssthresh() // RFC 5681 eq. 4 by default
+                self.loss_ssthresh() // RFC 5681 eq. 4 by default
             };
         }
         match self.recovery {
@@ -193,7 +193,7 @@ impl TcpSender {
             flight: self.board.pipe() * self.mss,
             ..self.window()
         };
-        self.cc.ssthresh(&w)
+        self.cc.loss_ssthresh(&w)
     }
 
     /// Whether the sender keeps sending by the pipe after a timeout (`RecoveryPolicy::Ns3`).
