@@ -24,7 +24,7 @@ def dumbbell(protocol: str, **options: Any) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("protocol", ["tahoe", "reno", "newreno", "sack", "vegas", "cubic"])
+@pytest.mark.parametrize("protocol", ["tahoe", "reno", "newreno", "sack", "vegas", "cubic", "dctcp"])
 def test_every_variant_fills_the_bottleneck(protocol: str) -> None:
     res = ccsim.run(dumbbell(protocol))
     assert res.summary["flows"]["f"]["protocol"] == protocol
@@ -57,6 +57,31 @@ def test_bad_cubic_and_hystart_keys_name_their_path(options: dict[str, Any], pat
     with pytest.raises(ccsim.SpecError) as e:
         ccsim.run(spec)
     assert path in str(e.value) and message in str(e.value), str(e.value)
+
+
+def test_bad_step_queues_name_their_path() -> None:
+    def refusal(queue: dict[str, Any]) -> str:
+        spec = dumbbell("dctcp")
+        spec["links"][1]["queue"] = queue
+        with pytest.raises(ccsim.SpecError) as e:
+            ccsim.run(spec)
+        return str(e.value)
+    assert "links[1].queue.threshold: is needed" in refusal({"kind": "step", "limit": "100p"})
+    assert "must be below the limit (100 packets), found 100" in refusal(
+        {"kind": "step", "limit": "100p", "threshold": 100})
+    assert "links[1].queue.min_th: is a RED key" in refusal({"kind": "step", "limit": "100p", "threshold": 5,
+                                                             "min_th": 5})
+    assert "links[1].queue.limit: a step-marking queue counts packets" in refusal(
+        {"kind": "step", "limit": "20kB", "threshold": 5})
+    assert "links[1].queue.threshold: applies to kind = \"step\" only" in refusal(
+        {"kind": "red", "threshold": 5})
+
+
+def test_dctcp_over_step_marking_is_marked_not_dropped() -> None:
+    spec = dumbbell("dctcp")
+    spec["links"][1]["queue"] = {"kind": "step", "limit": "100p", "threshold": 10}
+    link = ccsim.run(spec).summary["links"]["r1->r2"]
+    assert link["ecn_marks"] > 0 and link["drops"] == 0 and link["utilization"] > 0.95, link
 
 
 def test_tcp_keys_are_refused_on_udp_flows() -> None:

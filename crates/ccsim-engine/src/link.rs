@@ -99,6 +99,12 @@ pub enum Discipline {
     DropTail,
     /// Random Early Detection in front of the physical limit.
     Red(RedConfig),
+    /// Step marking (the DCTCP paper's, RFC 8257 section 3.1): an ECN-capable packet that
+    /// arrives while more than `threshold` packets wait is marked CE; tail drop at the limit.
+    Step {
+        /// K, packets waiting.
+        threshold: u64,
+    },
 }
 
 /// How a link is built.
@@ -230,6 +236,8 @@ pub struct Link<H> {
     pub loss_rng: Option<RngStream>,
     /// RED state (present for RED links).
     pub red: Option<Box<RedPort>>,
+    /// Step marking's K (`u64::MAX` without it): one comparison on the offer path.
+    pub mark_above: u64,
     /// Deterministic drop rules.
     pub rules: Vec<DropRule>,
     /// Router function, if any.
@@ -264,8 +272,12 @@ impl<H> Link<H> {
     pub fn new(from: u32, to: u32, config: LinkConfig, seed: u64, stream: &str) -> Self {
         let loss_rng =
             (config.loss > 0.0).then(|| RngStream::new(seed, &format!("link/{stream}/loss")));
+        let mark_above = match config.discipline {
+            Discipline::Step { threshold } => threshold,
+            _ => u64::MAX,
+        };
         let red = match config.discipline {
-            Discipline::DropTail => None,
+            Discipline::DropTail | Discipline::Step { .. } => None,
             Discipline::Red(c) => Some(Box::new(RedPort {
                 red: Red::new(c, config.rate),
                 rng: RngStream::new(seed, &format!("link/{stream}/red")),
@@ -282,6 +294,7 @@ impl<H> Link<H> {
             pipe: VecDeque::new(),
             loss_rng,
             red,
+            mark_above,
             rules: Vec::new(),
             hook: None,
             tap: None,

@@ -1810,6 +1810,14 @@ impl<H: Header> Core<H> {
             return;
         }
         let link = &mut self.links[l as usize];
+        if link.queue.len() as u64 > link.mark_above {
+            // Step marking: count the mark only for a packet the limit accepts.
+            let pkt = &mut self.pool[idx as usize];
+            if pkt.ecn != Ecn::NotEct && link.fits(pkt.size) {
+                pkt.ecn = Ecn::Ce;
+                link.stats.ecn_marks += 1;
+            }
+        }
         if link.in_service.is_none() {
             link.in_service = Some(idx);
             link.service_started_at = now;

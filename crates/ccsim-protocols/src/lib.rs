@@ -25,9 +25,9 @@ pub use rate::{
 };
 
 pub use tcp::{
-    Algorithm, CaState, CubicParams, HyStartKind, NewRenoSender, PacedSlowStart, RecoveryPolicy,
-    RtoPolicy, RttEstimator, SackBlock, SackBlocks, TcpConfig, TcpSender, TcpSink, VegasParams,
-    VegasVariant,
+    Algorithm, CaState, CubicParams, DctcpParams, HyStartKind, NewRenoSender, PacedSlowStart,
+    RecoveryPolicy, RtoPolicy, RttEstimator, SackBlock, SackBlocks, TcpConfig, TcpSender, TcpSink,
+    VegasParams, VegasVariant,
 };
 pub use tcpm::{FusionNode, TcpmKind, TcpmParams, TcpmReceiver, TcpmSource};
 pub use tfrc::{TfrcConfig, TfrcReceiver, TfrcReceiverConfig, TfrcSender};

@@ -4,6 +4,8 @@
 //!   one-BDP buffer (5000 packets), 10 simulated seconds.
 //! * `sack-100`, `vegas-100`, `cubic-100`: the same dumbbell with SACK (RFC 6675), Vegas or
 //!   CUBIC (RFC 9438, with Linux's HyStart) flows.
+//! * `dctcp-100`: the same dumbbell with DCTCP flows and step marking at 65 packets (RFC
+//!   8257; the DCTCP paper's K for 10 Gbit/s, ample at 1 Gbit/s).
 //! * `cbr-4hop`: one 1 Gbps CBR flow over a 4-hop path of 1 Gbps links, 10 simulated seconds.
 //! * `web-1g`: the 1 Gbps dumbbell with 20 long NewReno flows and 100 web transfers per second
 //!   (Pareto sizes, mean 30 kB, shape 1.35, the XCP paper's mix), 30 simulated seconds.
@@ -18,11 +20,12 @@ use crate::error::ScenarioError;
 use crate::spec::{parse_spec_value, Spec};
 
 /// Names of the benchmark scenarios, in the order `ccsim bench` runs them.
-pub const BENCH_NAMES: [&str; 7] = [
+pub const BENCH_NAMES: [&str; 8] = [
     "dumbbell-100",
     "sack-100",
     "vegas-100",
     "cubic-100",
+    "dctcp-100",
     "cbr-4hop",
     "web-1g",
     "ticp-10k",
@@ -77,6 +80,11 @@ pub fn bench_spec(name: &str) -> Result<Option<Spec>, ScenarioError> {
         "sack-100" => dumbbell_100("sack"),
         "vegas-100" => dumbbell_100("vegas"),
         "cubic-100" => dumbbell_100("cubic"),
+        "dctcp-100" => {
+            let mut spec = dumbbell_100("dctcp");
+            spec["links"][0]["queue"] = json!({"kind": "step", "limit": "5000p", "threshold": 65});
+            spec
+        }
         "web-1g" => web_1g(),
         "cbr-4hop" => json!({
             "run": {"duration": "10s", "seed": 1},

@@ -26,7 +26,8 @@ mod sender;
 mod sink;
 
 pub use cc::{
-    AckEvent, AnyCc, CaState, CongestionControl, CubicParams, VegasParams, VegasVariant, Window,
+    AckEvent, AnyCc, CaState, CongestionControl, CubicParams, DctcpParams, VegasParams,
+    VegasVariant, Window,
 };
 pub use hystart::HyStartKind;
 pub use rate::RateSample;

@@ -1,5 +1,5 @@
 //! The TCP family's agents, built from a checked flow ([`crate::spec::tcp`]): a
-//! [`TcpSender`] and [`TcpSink`] for Tahoe, Reno, NewReno, SACK, Vegas and CUBIC, XCP's through
+//! [`TcpSender`] and [`TcpSink`] for Tahoe, Reno, NewReno, SACK, Vegas, CUBIC and DCTCP, XCP's through
 //! [`super::xcp`], and what the routes set once they are built (`initial_ssthresh = "bdp"`).
 
 use ccsim_core::Dur;
@@ -35,6 +35,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
             f.cubic
                 .map_or_else(ccsim_protocols::CubicParams::default, |c| c.params()),
         ),
+        Protocol::Dctcp => Algorithm::Dctcp(ccsim_protocols::DctcpParams::default()),
         _ => Algorithm::NewReno,
     };
     let initial_ssthresh = match f.initial_ssthresh {
@@ -69,7 +70,11 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
     let delack = f.delayed_ack.then_some(Dur::from_millis(200));
     (
         AnyAgent::Tcp(Box::new(TcpSender::new(cx.flow, cx.receiver, &cfg))),
-        AnyAgent::TcpSink(TcpSink::new(delack).with_sack(algorithm.uses_sack())),
+        AnyAgent::TcpSink(
+            TcpSink::new(delack)
+                .with_sack(algorithm.uses_sack())
+                .with_ce_echo(f.protocol == Protocol::Dctcp),
+        ),
     )
 }
 

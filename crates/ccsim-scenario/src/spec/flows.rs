@@ -38,6 +38,9 @@ pub enum Protocol {
     Vegas,
     /// TCP CUBIC (RFC 9438, as Linux computes it) with SACK loss recovery and Linux's HyStart.
     Cubic,
+    /// DCTCP (RFC 8257, as Linux computes it): ECN-capable, CE echoed per segment, SACK loss
+    /// recovery.
+    Dctcp,
     /// UDP constant bit rate.
     Cbr,
     /// UDP with exponential inter-departure times.
@@ -69,6 +72,7 @@ impl Protocol {
             Protocol::Sack => "sack",
             Protocol::Vegas => "vegas",
             Protocol::Cubic => "cubic",
+            Protocol::Dctcp => "dctcp",
             Protocol::Cbr => "cbr",
             Protocol::Poisson => "poisson",
             Protocol::Tfrc => "tfrc",
@@ -90,6 +94,7 @@ impl Protocol {
                 | Protocol::Sack
                 | Protocol::Vegas
                 | Protocol::Cubic
+                | Protocol::Dctcp
         )
     }
     /// Whether this is a rate-based congestion-controlled protocol.
@@ -132,6 +137,7 @@ pub fn family(protocol: Protocol) -> Family {
         | Protocol::Sack
         | Protocol::Vegas
         | Protocol::Cubic
+        | Protocol::Dctcp
         | Protocol::Xcp => Family::Tcp,
         Protocol::Tfrc
         | Protocol::TcpFriend

@@ -51,6 +51,9 @@ impl LinkSpec {
         };
         let discipline = match &self.queue {
             QueueSpec::DropTail(_) => Discipline::DropTail,
+            QueueSpec::Red(r) if r.kind == QueueKind::Step => Discipline::Step {
+                threshold: r.threshold.unwrap_or(u64::MAX),
+            },
             QueueSpec::Red(r) => Discipline::Red(r.config(self.rate.0, self.delay.0)),
         };
         ccsim_engine::LinkConfig {
@@ -91,6 +94,15 @@ pub enum QueueSpec {
 }
 
 impl QueueSpec {
+    /// The RED table, if this is one (not a step-marking table nor a DropTail limit).
+    #[must_use]
+    pub fn as_red(self) -> Option<RedSpec> {
+        match self {
+            QueueSpec::Red(r) if r.kind == QueueKind::Red => Some(r),
+            _ => None,
+        }
+    }
+
     /// The physical limit.
     #[must_use]
     pub fn limit(&self) -> QueueStr {
@@ -101,12 +113,14 @@ impl QueueSpec {
     }
 }
 
-/// The only queue kind written as a table.
+/// The queue kinds written as a table.
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum QueueKind {
     /// Random Early Detection.
     Red,
+    /// Step marking at a threshold of waiting packets (DCTCP's, RFC 8257 section 3.1).
+    Step,
 }
 
 /// Whose RED a `{ kind = "red" }` queue runs (docs/queues.md).
@@ -122,12 +136,18 @@ pub enum RedProfile {
     Ns2_35,
 }
 
-/// A RED queue. Every key but `kind` is optional; absent keys take the profile's values.
+/// A queue written as a table: RED (`kind = "red"`; every key but `kind` is optional, absent
+/// keys take the profile's values) or step marking (`kind = "step"`: `limit` and `threshold`
+/// only).
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct RedSpec {
-    /// Always "red".
+    /// "red" or "step".
     pub kind: QueueKind,
+    /// Step marking: CE on ECN-capable packets that arrive while more than this many packets
+    /// wait (K).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub threshold: Option<u64>,
     /// Whose RED: "fj93" (the default) or "ns2.35".
     #[serde(default, skip_serializing_if = "is_fj93")]
     pub profile: RedProfile,
@@ -240,7 +260,7 @@ impl<'de> Deserialize<'de> for QueueSpec {
         impl<'de> serde::de::Visitor<'de> for V {
             type Value = QueueSpec;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a DropTail limit such as \"100p\" or \"20kB\", or a table { kind = \"red\", ... }")
+                f.write_str("a DropTail limit such as \"100p\" or \"20kB\", or a table { kind = \"red\", ... } or { kind = \"step\", ... }")
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<QueueSpec, E> {
                 QueueStr::deserialize(serde::de::value::StrDeserializer::<E>::new(v))
@@ -382,6 +402,56 @@ fn validate_red_limit(
 }
 
 /// The links' checks; returns each duplex link's index by its (sorted) node pair.
+/// A step-marking queue has `threshold` and `limit` and no RED key; a RED queue no
+/// `threshold`.
+fn validate_step(i: usize, r: &RedSpec) -> Result<(), ScenarioError> {
+    let p = |key: &str| format!("links[{i}].queue.{key}");
+    if r.kind == QueueKind::Red {
+        if r.threshold.is_some() {
+            return err(p("threshold"), "applies to kind = \"step\" only".into());
+        }
+        return Ok(());
+    }
+    let red_keys = [
+        ("profile", r.profile != RedProfile::Fj93),
+        ("min_th", r.min_th.is_some()),
+        ("max_th", r.max_th.is_some()),
+        ("w_q", r.w_q.is_some()),
+        ("max_p", r.max_p.is_some()),
+        ("gentle", r.gentle.is_some()),
+        ("bytes", r.bytes.is_some()),
+        ("mean_packet_size", r.mean_packet_size.is_some()),
+        ("ecn", r.ecn.is_some()),
+        ("mark_p", r.mark_p.is_some()),
+    ];
+    if let Some((key, _)) = red_keys.iter().find(|(_, set)| *set) {
+        return err(
+            p(key),
+            "is a RED key; a step-marking queue takes limit and threshold".into(),
+        );
+    }
+    let QueueStr::Packets(limit) = r.limit else {
+        return err(
+            p("limit"),
+            format!(
+                "a step-marking queue counts packets, found {}",
+                show(&r.limit)
+            ),
+        );
+    };
+    match r.threshold {
+        None => err(
+            p("threshold"),
+            "is needed: the waiting packets above which it marks".into(),
+        ),
+        Some(k) if k >= limit => err(
+            p("threshold"),
+            format!("must be below the limit ({limit} packets), found {k}"),
+        ),
+        Some(_) => Ok(()),
+    }
+}
+
 pub(crate) fn validate(
     links: &[LinkSpec],
 ) -> Result<BTreeMap<(String, String), usize>, ScenarioError> {
@@ -407,6 +477,9 @@ pub(crate) fn validate(
             );
         }
         if let QueueSpec::Red(r) = &l.queue {
+            validate_step(i, r)?;
+        }
+        if let Some(r) = l.queue.clone().as_red() {
             // Before the thresholds: byte mode converts them with it.
             if let Some(m) = r
                 .mean_packet_size
@@ -433,7 +506,7 @@ pub(crate) fn validate(
             if let Err(e) = config.validate() {
                 return err(format!("links[{i}].queue.{}", e.field), e.message);
             }
-            validate_red_limit(i, r, &config)?;
+            validate_red_limit(i, &r, &config)?;
         }
         validate_link_size(i, l)?;
         if !(0.0..1.0).contains(&l.loss) || l.loss.is_nan() {
