@@ -86,16 +86,7 @@ impl Protocol {
     /// Whether this is a TCP variant.
     #[must_use]
     pub fn is_tcp(self) -> bool {
-        matches!(
-            self,
-            Protocol::Tahoe
-                | Protocol::Reno
-                | Protocol::Newreno
-                | Protocol::Sack
-                | Protocol::Vegas
-                | Protocol::Cubic
-                | Protocol::Dctcp
-        )
+        family(self) == Family::Tcp && self != Protocol::Xcp
     }
     /// Whether this is a rate-based congestion-controlled protocol.
     #[must_use]

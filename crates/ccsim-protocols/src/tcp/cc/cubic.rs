@@ -19,6 +19,7 @@
 
 use ccsim_core::{Dur, SimTime};
 
+use super::reno::cong_avoid_ai;
 use super::{AckEvent, CaState, CongestionControl, Window};
 
 /// Linux's `BICTCP_BETA_SCALE`.
@@ -264,19 +265,15 @@ impl CongestionControl for Cubic {
             }
         }
         self.update(cwnd, acked);
-        // tcp_cong_avoid_ai(tp, cnt, acked)
-        let per = self.cnt;
-        if self.cwnd_cnt >= per {
-            self.cwnd_cnt = 0;
-            cwnd += 1;
-        }
-        self.cwnd_cnt += acked;
-        if self.cwnd_cnt >= per {
-            let delta = self.cwnd_cnt / per;
-            self.cwnd_cnt -= delta * per;
-            cwnd += delta;
-        }
-        w.cwnd = u64::from(cwnd) * mss;
+        let mut count = u64::from(self.cwnd_cnt);
+        let grown = cong_avoid_ai(
+            u64::from(cwnd),
+            &mut count,
+            u64::from(self.cnt),
+            u64::from(acked),
+        );
+        self.cwnd_cnt = u32::try_from(count).unwrap_or(u32::MAX);
+        w.cwnd = grown * mss;
     }
 
     fn ssthresh(&mut self, w: &Window) -> u64 {

@@ -15,6 +15,7 @@
 //! CHOICE: segments delivered by a SACK block count as delivered when the block arrives, as
 //! Linux's `tcp_count_delivered`.
 
+use super::reno::cong_avoid_ai;
 use super::{AckEvent, CaState, CongestionControl, Delivery, Window};
 
 /// alpha's scale (Linux's `DCTCP_MAX_ALPHA`).
@@ -115,17 +116,7 @@ impl CongestionControl for Dctcp {
             cwnd = grown;
         }
         if acked > 0 && cwnd >= ssthresh {
-            // tcp_cong_avoid_ai(tp, cwnd, acked)
-            if self.cwnd_cnt >= cwnd {
-                self.cwnd_cnt = 0;
-                cwnd += 1;
-            }
-            self.cwnd_cnt += acked;
-            if self.cwnd_cnt >= cwnd {
-                let delta = self.cwnd_cnt / cwnd;
-                self.cwnd_cnt -= delta * cwnd;
-                cwnd += delta;
-            }
+            cwnd = cong_avoid_ai(cwnd, &mut self.cwnd_cnt, cwnd, acked);
         }
         w.cwnd = cwnd * mss;
     }

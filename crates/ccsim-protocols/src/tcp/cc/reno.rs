@@ -27,6 +27,26 @@ impl Reno {
     }
 }
 
+/// Linux's `tcp_cong_avoid_ai(tp, w, acked)` in whole segments: one segment of growth per
+/// `per` segments acknowledged, `count` carrying the acknowledged segments between calls.
+#[inline]
+pub fn cong_avoid_ai(cwnd: u64, count: &mut u64, per: u64, acked: u64) -> u64 {
+    let per = per.max(1);
+    let mut cwnd = cwnd;
+    // Credits accumulated at a higher `per` are applied gently now.
+    if *count >= per {
+        *count = 0;
+        cwnd += 1;
+    }
+    *count += acked;
+    if *count >= per {
+        let delta = *count / per;
+        *count -= delta * per;
+        cwnd += delta;
+    }
+    cwnd
+}
+
 impl CongestionControl for Reno {
     #[inline]
     fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
