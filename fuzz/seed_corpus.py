@@ -51,7 +51,7 @@ CASES = {
     "vegas-ns2": ("20p", 'vegas = { variant = "ns2" }\n'),
     "cubic": ("20p", 'cubic = { beta = 0.7, c = 0.4, fast_convergence = false, reno_friendly = true }\n'),
     "cubic-hystart": ("40p", 'hystart = "rfc9406"\ninitial_window = 10\n'),
-    "hystart-linux": ("20p", 'hystart = "linux"\n'),
+    "hystart-linux": ("20p", 'hystart = "linux"\nlimited_transmit = true\n'),
     "dctcp": ('{ kind = "step", limit = "60p", threshold = 12 }', 'delayed_ack = true\n'),
     "cbr": ("20p", 'rate = "1Mbps"\npacket_size = "500B"\nstop = "1s"\n'),
     "poisson": ("20p", 'rate = "1Mbps"\n'),

@@ -50,6 +50,8 @@ def test_vegas_thresholds_need_vegas() -> None:
     ({"hystart": "bic"}, "flows[0].hystart", 'expected one of: linux, rfc9406, off, found "bic"'),
     ({"protocol": "xcp", "hystart": "linux"}, "flows[0].hystart", "remove hystart"),
     ({"protocol": "cbr", "rate": "1Mbps", "hystart": "off"}, "flows[0].hystart", "hystart"),
+    ({"protocol": "cbr", "rate": "1Mbps", "limited_transmit": True}, "flows[0].limited_transmit", "limited_transmit"),
+    ({"limited_transmit": "yes"}, "flows[0].limited_transmit", 'expected true or false, found "yes"'),
 ])
 def test_bad_cubic_and_hystart_keys_name_their_path(options: dict[str, Any], path: str, message: str) -> None:
     flow = {"protocol": "cubic", **options}

@@ -741,3 +741,56 @@ fn ns2_vegas_times_out_to_two_segments_and_half_the_window() {
     assert_eq!(s.cwnd(), 2 * MSS);
     assert_eq!(seqs(&ctx.drain()), vec![(0, true), (1, true)]);
 }
+
+/// A sender with RFC 3042's limited transmit on (or off), `w` segments outstanding and a
+/// receiver window of `max_window` segments.
+fn limited_sender(algorithm: Algorithm, w: u64, on: bool, max_window: u64) -> (TcpSender, MockCtx) {
+    let cfg = TcpConfig {
+        initial_window: u32::try_from(w).unwrap(),
+        algorithm,
+        recovery_policy: RecoveryPolicy::Rfc6675,
+        limited_transmit: on,
+        max_window,
+        ..TcpConfig::default()
+    };
+    let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    assert_eq!(ctx.drain().len() as u64, w);
+    (s, ctx)
+}
+
+#[test]
+fn limited_transmit_sends_a_new_segment_on_each_of_the_first_two_duplicates() {
+    // RFC 3042 section 2: 4 segments outstanding, cwnd 4: the first two duplicate ACKs each
+    // release one new segment (outstanding 5, then 6 = cwnd + 2), cwnd unchanged; the third
+    // is the fast retransmit, whose ssthresh leaves the two out of FlightSize (RFC 5681 3.2
+    // step 2): max(4 / 2, 2) = 2 segments, not 3.
+    for algorithm in [Algorithm::NewReno, Algorithm::Sack] {
+        let (mut s, mut ctx) = limited_sender(algorithm, 4, true, u64::MAX / 4);
+        s.on_packet(&ack(0), &mut ctx);
+        assert_eq!(seqs(&ctx.drain()), vec![(4, false)]);
+        s.on_packet(&ack(0), &mut ctx);
+        assert_eq!(seqs(&ctx.drain()), vec![(5, false)]);
+        assert_eq!(s.cwnd(), 4 * MSS);
+        s.on_packet(&ack(0), &mut ctx);
+        assert_eq!(seqs(&ctx.drain())[0], (0, true));
+        assert_eq!(s.ssthresh(), 2 * MSS, "{algorithm:?}");
+    }
+}
+
+#[test]
+fn limited_transmit_is_off_by_default_and_bounded_by_the_receiver_window() {
+    // Off (RFC 5681 alone): nothing on the first two duplicates.
+    let (mut s, mut ctx) = limited_sender(Algorithm::NewReno, 4, false, u64::MAX / 4);
+    s.on_packet(&ack(0), &mut ctx);
+    s.on_packet(&ack(0), &mut ctx);
+    assert!(ctx.drain().is_empty());
+    // On, with a receiver window of 5 segments: the first duplicate fills it, the second
+    // sends nothing (RFC 3042: "the receiver's advertised window allows").
+    let (mut s, mut ctx) = limited_sender(Algorithm::NewReno, 4, true, 5);
+    s.on_packet(&ack(0), &mut ctx);
+    assert_eq!(seqs(&ctx.drain()), vec![(4, false)]);
+    s.on_packet(&ack(0), &mut ctx);
+    assert!(ctx.drain().is_empty());
+}

@@ -7,7 +7,11 @@
 //! (the classic BSD scheme, which RFC 6298 section 3 allows); a retransmission cancels the
 //! measurement (Karn's rule). Congestion control gets one RTT sample per ACK that advances
 //! the ACK point (the newest segment it covers, if never retransmitted).
-//! CHOICE: no limited transmit; the receiver window is `max_window` (unbounded by default).
+//! Limited transmit (RFC 3042, `limited_transmit`, off by default as in ns-2's agents): on each
+//! of the first two duplicate ACKs in the open state, one new segment, if the receiver window
+//! allows and what is outstanding stays within cwnd + 2 segments; cwnd is unchanged, and the
+//! FlightSize that sets ssthresh at the fast retransmit leaves those segments out (RFC 5681
+//! section 3.2, step 2). The receiver window is `max_window` (unbounded by default).
 //!
 //! Window validation (RFC 7661's problem, solved as Linux's `tcp_is_cwnd_limited` does):
 //! the window grows on an ACK only if the sender filled it during the last window of data,
@@ -190,6 +194,8 @@ pub struct TcpConfig {
     pub cwnd_limited_growth: bool,
     /// How slow start ends before a loss ([`HyStartKind`]).
     pub hystart: HyStartKind,
+    /// RFC 3042 limited transmit.
+    pub limited_transmit: bool,
 }
 
 impl Default for TcpConfig {
@@ -212,6 +218,7 @@ impl Default for TcpConfig {
             paced_slow_start: None,
             cwnd_limited_growth: true,
             hystart: HyStartKind::Off,
+            limited_transmit: false,
         }
     }
 }
@@ -292,6 +299,9 @@ pub struct TcpSender {
     vegas_ns2_worried: u64,
     /// How slow start ends before a loss (`tcp::hystart`).
     hystart: HyStart,
+    /// RFC 3042: on, and the segments it sent since the last ACK of new data.
+    limited_transmit: bool,
+    limited_sent: u64,
     stats: AgentStats,
 }
 
@@ -367,6 +377,8 @@ impl TcpSender {
             last_sent: None,
             vegas_ns2_worried: 0,
             hystart: HyStart::new(cfg.hystart),
+            limited_transmit: cfg.limited_transmit,
+            limited_sent: 0,
             stats: AgentStats::default(),
         }
     }
@@ -491,10 +503,29 @@ impl TcpSender {
         self.cc.ssthresh(&w)
     }
 
-    /// The algorithm's slow-start threshold for a loss now.
+    /// The algorithm's slow-start threshold for a loss now, from a FlightSize without the
+    /// segments limited transmit sent (RFC 5681 section 3.2, step 2).
     fn loss_ssthresh(&mut self) -> u64 {
-        let w = self.window();
+        let mut w = self.window();
+        w.flight = w.flight.saturating_sub(self.limited_sent * self.mss);
         self.cc.loss_ssthresh(&w)
+    }
+
+    /// RFC 3042: one new segment on a duplicate ACK, if the receiver window allows and what
+    /// is outstanding stays within cwnd + 2 segments.
+    fn limited_transmit<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        let outstanding = self.snd_max - self.snd_una;
+        if self.snd_nxt == self.snd_max
+            && self.snd_max < self.data_limit()
+            && outstanding < self.max_window
+            && outstanding < self.cwnd / self.mss + 2
+        {
+            let seq = self.snd_nxt;
+            self.send_segment(seq, ctx);
+            self.snd_nxt += 1;
+            self.snd_max = self.snd_nxt;
+            self.limited_sent += 1;
+        }
     }
 
     fn set_state(&mut self, state: CaState) {
@@ -690,6 +721,7 @@ impl TcpSender {
     fn on_new_ack<C: Ctx<Hdr>>(&mut self, ack: u64, no_growth: bool, ctx: &mut C) {
         let now = ctx.now();
         self.backed_off = false;
+        self.limited_sent = 0;
         let acked_segments = ack - self.snd_una;
         if let Some((seq, sent)) = self.timed {
             if ack > seq {

@@ -62,6 +62,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         }),
         cwnd_limited_growth: f.cwnd_limited_growth,
         hystart: hystart_kind(f),
+        limited_transmit: f.limited_transmit,
         ..TcpConfig::default()
     };
     if f.protocol == Protocol::Xcp {

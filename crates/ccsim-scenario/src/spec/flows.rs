@@ -217,6 +217,9 @@ pub struct FlowSpec {
     /// CUBIC's constants (only with `protocol = "cubic"`).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub cubic: Option<CubicSpec>,
+    /// TCP: RFC 3042 limited transmit (a new segment on each of the first two duplicate ACKs).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub limited_transmit: bool,
     /// TCP: how slow start ends before a loss: "linux" (HyStart, the default for CUBIC),
     /// "rfc9406" (HyStart++) or "off" (the default for the others).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
@@ -267,7 +270,7 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 15] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 16] {
         [
             ("rto", self.rto.is_some()),
             ("recovery", self.recovery.is_some()),
@@ -283,6 +286,7 @@ impl FlowSpec {
             ("vegas", self.vegas.is_some()),
             ("cubic", self.cubic.is_some()),
             ("hystart", self.hystart.is_some()),
+            ("limited_transmit", self.limited_transmit),
             ("xcp", self.xcp.is_some()),
         ]
     }

@@ -91,6 +91,9 @@ impl TcpSender {
             self.dupacks == threshold
         };
         if !triggered {
+            if self.limited_transmit && self.state == CaState::Open && self.dupacks <= 2 {
+                self.limited_transmit(ctx);
+            }
             return;
         }
         // RFC 6582 section 3.2 step 1: enter recovery only if this ACK covers more than
