@@ -71,17 +71,21 @@ fn sender_with(
     ecn: bool,
     recovery_policy: RecoveryPolicy,
 ) -> (TcpSender, MockCtx) {
-    let cfg = TcpConfig {
+    started(TcpConfig {
         initial_window: u32::try_from(w).unwrap(),
         algorithm,
         recovery_policy,
         ecn,
         ..TcpConfig::default()
-    };
+    })
+}
+
+/// A sender of `cfg` after its start, with its initial window sent.
+fn started(cfg: TcpConfig) -> (TcpSender, MockCtx) {
     let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
     let mut ctx = MockCtx::new();
     s.on_start(&mut ctx);
-    assert_eq!(ctx.drain().len() as u64, w);
+    assert_eq!(ctx.drain().len() as u64, u64::from(cfg.initial_window));
     (s, ctx)
 }
 
@@ -745,19 +749,14 @@ fn ns2_vegas_times_out_to_two_segments_and_half_the_window() {
 /// A sender with RFC 3042's limited transmit on (or off), `w` segments outstanding and a
 /// receiver window of `max_window` segments.
 fn limited_sender(algorithm: Algorithm, w: u64, on: bool, max_window: u64) -> (TcpSender, MockCtx) {
-    let cfg = TcpConfig {
+    started(TcpConfig {
         initial_window: u32::try_from(w).unwrap(),
         algorithm,
         recovery_policy: RecoveryPolicy::Rfc6675,
         limited_transmit: on,
         max_window,
         ..TcpConfig::default()
-    };
-    let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
-    let mut ctx = MockCtx::new();
-    s.on_start(&mut ctx);
-    assert_eq!(ctx.drain().len() as u64, w);
-    (s, ctx)
+    })
 }
 
 #[test]

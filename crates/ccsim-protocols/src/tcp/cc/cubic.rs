@@ -315,16 +315,7 @@ impl CongestionControl for Cubic {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn window(cwnd: u64, ssthresh: u64) -> Window {
-        Window {
-            cwnd: cwnd * 1000,
-            ssthresh: ssthresh * 1000,
-            mss: 1000,
-            flight: cwnd * 1000,
-            cwnd_limited: true,
-        }
-    }
+    use crate::tcp::cc::test_window as window;
 
     fn ack_at(ms: u64, acked: u64) -> AckEvent {
         AckEvent {

@@ -150,6 +150,7 @@ impl CongestionControl for Dctcp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tcp::cc::test_window as window;
 
     fn delivery(segments: u64, ece: bool, snd_una: u64, snd_nxt: u64) -> Delivery {
         Delivery {
@@ -157,16 +158,6 @@ mod tests {
             ece,
             snd_una,
             snd_nxt,
-        }
-    }
-
-    fn window(cwnd: u64, ssthresh: u64) -> Window {
-        Window {
-            cwnd: cwnd * 1000,
-            ssthresh: ssthresh * 1000,
-            mss: 1000,
-            flight: cwnd * 1000,
-            cwnd_limited: true,
         }
     }
 

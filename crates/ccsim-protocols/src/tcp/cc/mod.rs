@@ -189,3 +189,16 @@ impl CongestionControl for AnyCc {
         each_cc!(self, c => c.on_state(w, state, snd_nxt));
     }
 }
+
+/// A window of `cwnd` and `ssthresh` segments of 1000 B, all in flight and in use: the
+/// algorithms' tests' starting point.
+#[cfg(test)]
+pub(crate) fn test_window(cwnd: u64, ssthresh: u64) -> Window {
+    Window {
+        cwnd: cwnd * 1000,
+        ssthresh: ssthresh * 1000,
+        mss: 1000,
+        flight: cwnd * 1000,
+        cwnd_limited: true,
+    }
+}
