@@ -24,6 +24,7 @@ from typing import Any, Union
 
 from . import _ccsim
 from .errors import SpecError
+from .runner import run_text
 
 SpecLike = Union[str, os.PathLike[str], dict[str, Any], "Scenario"]
 #: A duration as the spec writes it ("20ms") or as a ``datetime.timedelta``.
@@ -200,9 +201,7 @@ class Scenario:
 
     def run(self, **kwargs: Any) -> Any:
         """Run this scenario; see :func:`ccsim.run`."""
-        from .api import run
-
-        return run(self, **kwargs)
+        return run_text(to_json_text(self), False, **kwargs)
 
 
 def load(path: str | os.PathLike[str]) -> dict[str, Any]:
