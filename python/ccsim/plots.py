@@ -4,17 +4,34 @@ Up to :data:`MAX_FLOW_LINES` flows get a line each. More flows are drawn as thei
 (rate) and the spread over the flows at each instant (median and the 10-90 % band), with the
 flows of least and most goodput named and drawn thin; the same figure is drawn from the
 aggregate series that runs of many flows record instead of per-flow series.
+
+This module sits below results.py, whose :meth:`ccsim.Result.write` draws these figures: it
+names what it reads of a run (:class:`RunView`) instead of importing the class.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .results import Result
+
+class RunView(Protocol):
+    """What the plots read of a run: the part of :class:`ccsim.Result` they use."""
+
+    @property
+    def overview(self) -> dict[str, Any]: ...
+
+    @property
+    def table(self) -> pd.DataFrame: ...
+
+    def flow_columns(self, *columns: str) -> dict[str, list[Any]]: ...
+
+    def series(self, variable: str | None = None) -> pd.DataFrame: ...
+
+    def wide(self, variable: str) -> pd.DataFrame: ...
 
 _TITLES = {
     "rate": ("Flow goodput", "Mbit/s", 1e-6),
@@ -29,7 +46,7 @@ MAX_FLOW_LINES = 12
 AGGREGATE = {"sum": "flows (sum)", "p10": "flows (p10)", "median": "flows (median)", "p90": "flows (p90)"}
 
 
-def _busy_links(result: Result) -> set[str]:
+def _busy_links(result: RunView) -> set[str]:
     """Link directions that ever held a queue (others only clutter the plot)."""
     q = result.series("queue")
     busy = q.groupby("entity", observed=True)["value"].max()
@@ -63,7 +80,7 @@ def _draw_bands(ax: Any, bands: pd.DataFrame, scale: float, var: str, n: int, un
     return total
 
 
-def plot_result(result: Result, out_dir: Path) -> list[Path]:
+def plot_result(result: RunView, out_dir: Path) -> list[Path]:
     """Write one PNG per recorded series among rate, cwnd and queue; return their paths."""
     import matplotlib
 
@@ -88,7 +105,7 @@ def plot_result(result: Result, out_dir: Path) -> list[Path]:
     return written
 
 
-def _plot_sequence(result: Result, out_dir: Path) -> Path:
+def _plot_sequence(result: RunView, out_dir: Path) -> Path:
     """The sequence-number plot of the ``seq`` trace: one dot per transmitted segment."""
     import matplotlib.pyplot as plt
 
@@ -110,7 +127,7 @@ def _plot_sequence(result: Result, out_dir: Path) -> Path:
     return path
 
 
-def _plot_one(result: Result, out_dir: Path, var: str, title: str, unit: str, scale: float, recorded: set[str],
+def _plot_one(result: RunView, out_dir: Path, var: str, title: str, unit: str, scale: float, recorded: set[str],
               flows: list[str], flow_cols: dict[str, Any], extremes: list[tuple[str, Any]]) -> Path | None:
     """The figure of one variable, or None if it was not recorded or has nothing to show."""
     import matplotlib.pyplot as plt
