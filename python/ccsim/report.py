@@ -52,6 +52,8 @@ import markdown
 
 from .errors import SpecError
 from .experiments.base import STUDY
+from .results import atomic_write_text
+from .topfiles import claim_top_file, redact
 
 __all__ = ["write_report", "main"]
 
@@ -818,8 +820,6 @@ def _cache_text(run: Run) -> str:
 
 def _shown_path(path: Path) -> str:
     """``path`` with the user's home folder written ``~``: the report names no user."""
-    from .reproduce import redact
-
     return redact(str(path))
 
 
@@ -896,11 +896,8 @@ def write_report(out_dir: Path, *, docs_dir: Path | None = None) -> Path:
         raise SpecError("is not a folder", f"docs_dir {docs_dir}")
     run = _read_run(out_dir)
     text = render(run, Path(docs_dir) if docs_dir is not None else None)
-    from .reproduce import _claim
-    from .results import atomic_write_text
-
     target = out_dir / "index.html"
-    _claim(out_dir, "index.html")  # never replaces an index.html that ccsim did not write
+    claim_top_file(out_dir, "index.html")  # never replaces an index.html that ccsim did not write
     atomic_write_text(target, text)
     return target
 

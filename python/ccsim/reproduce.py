@@ -29,7 +29,6 @@ import ipaddress
 import json
 import os
 import platform
-import re
 import shutil
 import signal
 import socket
@@ -53,13 +52,15 @@ from .experiments.base import Experiment, ExperimentReport, combine
 from .results import (Result, atomic_write_text, prepare_output_dir, refuse_foreign_folder, replace_folder,
                       write_folder_manifest)
 from .sweep import sweep_options
+from .topfiles import REPORT_MANIFEST as REPORT_MANIFEST
+from .topfiles import check_top_file, claim_top_file
+from .topfiles import redact as redact
 
 #: What ``reproduce.json`` says of a scheduler's host when it is left out.
 HOST_LEFT_OUT = "(host left out)"
 
 #: Files ``reproduce`` writes at the top of its output folder, listed in :data:`REPORT_MANIFEST`.
 TOP_FILES = ("index.html", "reproduce.json")
-REPORT_MANIFEST = ".ccsim-report-manifest"
 _FIGURE_SUFFIXES = (".png", ".svg")
 
 
@@ -88,17 +89,6 @@ def machine(*, include: bool = False) -> dict[str, Any]:
                 "python": platform.python_version(), "cpus": os.cpu_count()}
     return {"platform": f"{platform.system()} {platform.machine()}".strip() or "unknown",
             "python": platform.python_version(), "cpus": os.cpu_count()}
-
-
-def redact(text: str) -> str:
-    """``text`` with the user's home folder written ``~`` (an error message that names a file)."""
-    try:
-        home = str(Path.home())
-    except (RuntimeError, KeyError):  # no home folder known
-        return text
-    if len(home.rstrip("/\\")) == 0:  # "/": no home folder to hide
-        return text
-    return re.sub(re.escape(home.rstrip("/\\")) + r"(?!\w)", "~", text)
 
 
 def shown_scheduler(scheduler: Any, *, include: bool) -> str | None:
@@ -297,19 +287,10 @@ def _failed(exp: Experiment, parent: Path, outcome: Outcome, quick: bool) -> Non
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _claim(out: Path, name: str) -> None:
-    """List ``out/name`` as ccsim's in the folder's report manifest, refusing a file ccsim did
-    not write."""
-    _write_top_check(out, name)
-    manifest = out / REPORT_MANIFEST
-    ours = set(manifest.read_text().split("\n")) if manifest.exists() else set()
-    atomic_write_text(manifest, "".join(f"{n}\n" for n in sorted(ours | {name}) if n))
-
-
 def _write_top(out: Path, name: str, text: str) -> None:
     """Write ``out/name`` through a temporary file, refusing to replace a file ccsim did not write."""
     path = out / name
-    _claim(out, name)
+    claim_top_file(out, name)
     atomic_write_text(path, text)
 
 
@@ -359,7 +340,7 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
         cache.prepare()  # a folder that cannot be the cache is refused before anything runs
     parent = prepare_output_dir(output)
     for name in TOP_FILES:
-        _write_top_check(parent, name)
+        check_top_file(parent, name)
     for exp in experiments:  # every folder to be replaced is checked before the first run
         refuse_foreign_folder(parent / exp.name)
     address = scheduler
@@ -416,12 +397,3 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
 
                 write_report(parent)
     return outcomes
-
-
-def _write_top_check(out: Path, name: str) -> None:
-    """Refuse at the start, before any run, a top file that ccsim did not write."""
-    manifest = out / REPORT_MANIFEST
-    ours = set(manifest.read_text().split("\n")) if manifest.exists() else set()
-    if (out / name).exists() and name not in ours:
-        raise SpecError(f"{out / name} exists and was not written by ccsim (it is not listed in {manifest}); "
-                        "move it or choose another output folder", "output")
