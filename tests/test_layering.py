@@ -1,10 +1,13 @@
 """The crate layering of docs/architecture.md, checked: dependencies point downward only, the
-protocols see nothing but ccsim-core (sans-IO), and only the binding crate links pyo3."""
+protocols see nothing but ccsim-core (sans-IO), and only the binding crate links pyo3; and the
+modules of the scenario crate and of the Python package import one way."""
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -212,3 +215,80 @@ def test_scenario_spec_units_and_errors_sit_below_everything() -> None:
     for node in sorted(leaves):
         above = {t: why for t, why in graph[node].items() if t not in leaves}
         assert not above, f"{node} imports modules above it: {above}"
+
+
+# The modules of the Python package, layered as docs/architecture.md ("Inside the Python package")
+# says. The check parses every module of python/ccsim and draws an edge for each import of a
+# ccsim module, absolute (`import ccsim.x`, `from ccsim import x`) or relative (`from .x import
+# y`, `from .. import x`), wherever it stands: at the top, under `if TYPE_CHECKING:` or inside a
+# function (an import put off to run time still ties the two modules together). A node is a
+# module (a package is its __init__.py); `from p import x` lands on the module p.x if there is
+# one, else on p. An import also runs the __init__.py of each package on the way to its module,
+# so it draws an edge to each of those too, except the packages that hold the importing module,
+# which are already loaded.
+PACKAGE = ROOT / "python" / "ccsim"
+
+
+def python_modules() -> dict[str, Path]:
+    """Dotted module name -> its file; the compiled module (`ccsim._ccsim`) by its stub."""
+    modules = {}
+    for path in sorted(PACKAGE.rglob("*.py*")):
+        if path.suffix not in (".py", ".pyi"):
+            continue
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules.setdefault(".".join(parts), path)
+    return modules
+
+
+def python_import_graph() -> dict[str, dict[str, str]]:
+    """Module -> {module it imports: the first import that makes the edge, as `file:line import`}."""
+    modules = python_modules()
+    graph: dict[str, dict[str, str]] = {}
+    for name, path in modules.items():
+        if path.suffix != ".py":
+            continue
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges = graph.setdefault(name, {})
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    source = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    source = node.module or ""
+                targets = [f"{source}.{a.name}" if f"{source}.{a.name}" in modules else source for a in node.names]
+            else:
+                continue
+            why = f"{path.relative_to(ROOT).as_posix()}:{node.lineno} {ast.unparse(node)}"
+            for target in targets:
+                parts = target.split(".")
+                if parts[0] != "ccsim":
+                    continue
+                while ".".join(parts) not in modules:  # `import ccsim.x.attr` and the like
+                    parts.pop()
+                # The module and the packages on the way to it that do not hold this module.
+                for depth in range(1, len(parts) + 1):
+                    step = ".".join(parts[:depth])
+                    inside = name == step or name.startswith(step + ".")
+                    if step != name and (depth == len(parts) or not inside):
+                        edges.setdefault(step, why)
+    return graph
+
+
+def test_python_modules_import_one_way() -> None:
+    graph = python_import_graph()
+    # The reader sees the imports it must see: top level, relative and absolute, under
+    # TYPE_CHECKING, inside a function, through a package.
+    assert "ccsim.spec" in graph["ccsim.api"] and "ccsim.runner" in graph["ccsim.spec"], graph
+    assert "ccsim.plots" in graph["ccsim.results"] and "ccsim.report" in graph["ccsim.reproduce"], graph
+    assert "ccsim.results" in graph["ccsim.metrics"], graph  # under TYPE_CHECKING
+    assert "ccsim.topology" in graph["ccsim.experiments.obp"], graph  # from .. import topology
+    assert "ccsim.experiments" in graph["ccsim.report"], graph  # the package of experiments.base
+    assert "ccsim" not in graph["ccsim.api"], graph  # the package holding api is not an edge
+    cycle = find_cycle(graph)
+    steps = "\n".join(f"  {a} -> {b}: {graph[a][b]}" for a, b in zip(cycle, cycle[1:]))
+    assert not cycle, f"the Python package's modules import in a circle, {' -> '.join(cycle)}:\n{steps}"
