@@ -52,6 +52,12 @@ def test_vegas_thresholds_need_vegas() -> None:
     ({"protocol": "cbr", "rate": "1Mbps", "hystart": "off"}, "flows[0].hystart", "hystart"),
     ({"protocol": "cbr", "rate": "1Mbps", "limited_transmit": True}, "flows[0].limited_transmit", "limited_transmit"),
     ({"limited_transmit": "yes"}, "flows[0].limited_transmit", 'expected true or false, found "yes"'),
+    ({"protocol": "newreno", "prr": True}, "flows[0].prr", 'applies to SACK loss recovery (protocol "sack", '
+     '"cubic" or "dctcp"), found "newreno"'),
+    ({"protocol": "vegas", "rescue_retransmission": False}, "flows[0].rescue_retransmission", 'found "vegas"'),
+    ({"prr": 1}, "flows[0].prr", "expected true or false, found 1"),
+    ({"protocol": "cbr", "rate": "1Mbps", "prr": True}, "flows[0].prr", "prr"),
+    ({"recovery": "bsd"}, "flows[0].recovery", 'expected one of: ns3, rfc6675, linux, found "bsd"'),
 ])
 def test_bad_cubic_and_hystart_keys_name_their_path(options: dict[str, Any], path: str, message: str) -> None:
     flow = {"protocol": "cubic", **options}

@@ -167,3 +167,33 @@ fn every_variant_conserves_packets_and_is_deterministic() {
         assert_eq!(a.summary.run.events, b.summary.run.events, "{protocol}");
     }
 }
+
+#[test]
+fn the_recovery_options_conserve_packets_and_are_deterministic() {
+    // PRR, the rescue retransmission and the Linux preset, under random loss, for every
+    // protocol with SACK recovery; `run` checks conservation at the end of each run.
+    let options = [
+        json!({"prr": true}),
+        json!({"rescue_retransmission": true}),
+        json!({"recovery": "linux"}),
+        json!({"recovery": "linux", "prr": false, "rescue_retransmission": true}),
+    ];
+    for protocol in ["sack", "cubic", "dctcp"] {
+        for opts in &options {
+            let mut s = dumbbell(protocol, "30p", 0.002, "20s");
+            for f in s["flows"].as_array_mut().unwrap() {
+                for (k, v) in opts.as_object().unwrap() {
+                    f[k] = v.clone();
+                }
+            }
+            let s = spec(s);
+            let (a, b) = (run_spec(&s), run_spec(&s));
+            for name in ["fa", "fb"] {
+                let (fa, fb) = (&a.summary.flows[name], &b.summary.flows[name]);
+                assert!(fa.goodput_bps > 1e6, "{protocol} {opts}: {fa:?}");
+                assert_eq!(fa.goodput_bps.to_bits(), fb.goodput_bps.to_bits());
+            }
+            assert_eq!(a.summary.run.events, b.summary.run.events);
+        }
+    }
+}

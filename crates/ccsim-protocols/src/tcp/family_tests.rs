@@ -793,3 +793,138 @@ fn limited_transmit_is_off_by_default_and_bounded_by_the_receiver_window() {
     s.on_packet(&ack(0), &mut ctx);
     assert!(ctx.drain().is_empty());
 }
+
+/// A SACK sender recovering as RFC 6675 writes it, with `w` segments outstanding and the
+/// options `cfg` sets.
+fn sack_sender_with(w: u64, cfg: TcpConfig) -> (TcpSender, MockCtx) {
+    started(TcpConfig {
+        initial_window: u32::try_from(w).unwrap(),
+        algorithm: Algorithm::Sack,
+        recovery_policy: RecoveryPolicy::Rfc6675,
+        ..cfg
+    })
+}
+
+#[test]
+fn prr_spreads_the_halving_over_the_round_trip_above_ssthresh() {
+    // RFC 9937 section 6, worked by hand: 20 segments outstanding, segment 0 lost, each
+    // duplicate ACK SACKs one more (1..k). ssthresh = FlightSize / 2 = 10, RecoverFS = 20.
+    let (mut s, mut ctx) = sack_sender_with(
+        20,
+        TcpConfig {
+            prr: true,
+            ..TcpConfig::default()
+        },
+    );
+    let mut sent_per_ack = Vec::new();
+    for k in 1..20 {
+        s.on_packet(&ack_with(0, false, &[(1, k + 1)]), &mut ctx);
+        sent_per_ack.push(seqs(&ctx.drain()));
+    }
+    assert_eq!(s.ssthresh(), 10 * MSS);
+    // k = 3 starts recovery: pipe 20 - 3 SACKed - 1 lost = 16 > 10, prr_delivered 1,
+    // ceil(1 x 10 / 20) - 0 = 1: the fast retransmit alone. Then, while pipe > ssthresh,
+    // ceil(prr_delivered x 10 / 20) - prr_out: one new segment every second ACK. From
+    // k = 15 pipe is at ssthresh and the reduction bound holds it there: at k = 15,
+    // min(ssthresh - pipe, ...) = 0, then one segment per ACK.
+    let expected: Vec<Vec<(u64, bool)>> = vec![
+        vec![],
+        vec![],
+        vec![(0, true)],
+        vec![],
+        vec![(20, false)],
+        vec![],
+        vec![(21, false)],
+        vec![],
+        vec![(22, false)],
+        vec![],
+        vec![(23, false)],
+        vec![],
+        vec![(24, false)],
+        vec![],
+        vec![],
+        vec![(25, false)],
+        vec![(26, false)],
+        vec![(27, false)],
+        vec![(28, false)],
+    ];
+    assert_eq!(sent_per_ack, expected);
+    // The ACK of the retransmission passes RecoveryPoint: cwnd = ssthresh.
+    s.on_packet(&ack(20), &mut ctx);
+    assert_eq!(s.state(), CaState::Open);
+    assert_eq!(s.cwnd(), 10 * MSS);
+}
+
+#[test]
+fn rfc6675_without_prr_sends_nothing_until_the_pipe_falls_below_ssthresh() {
+    // The same ACKs without PRR: cwnd = ssthresh = 10 at once, so nothing new leaves until
+    // pipe < 10 (k = 11: pipe 20 - 11 SACKed - 1 lost + 1 retransmitted = 9), half a round
+    // trip of silence, then one segment per ACK.
+    let (mut s, mut ctx) = sack_sender_with(20, TcpConfig::default());
+    let mut sent_per_ack = Vec::new();
+    for k in 1..20 {
+        s.on_packet(&ack_with(0, false, &[(1, k + 1)]), &mut ctx);
+        sent_per_ack.push(ctx.drain().len());
+    }
+    assert_eq!(
+        sent_per_ack,
+        vec![0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    );
+}
+
+#[test]
+fn prr_rebuilds_a_collapsed_pipe_by_the_slow_start_reduction_bound() {
+    // RFC 9937 section 6, pipe <= ssthresh: of 10 segments 0..6 are lost and 7, 8, 9
+    // SACKed. ssthresh = 5. At the third duplicate pipe = 10 - 3 - 7 = 0, DeliveredData 1:
+    // sndcnt = min(ssthresh - pipe, max(prr_delivered - prr_out, DeliveredData)) = 1: only
+    // the fast retransmit (RFC 6675 alone would send five at once).
+    let (mut s, mut ctx) = sack_sender_with(
+        10,
+        TcpConfig {
+            prr: true,
+            ..TcpConfig::default()
+        },
+    );
+    for k in 8..=10 {
+        s.on_packet(&ack_with(0, false, &[(7, k)]), &mut ctx);
+    }
+    assert_eq!(seqs(&ctx.drain()), vec![(0, true)]);
+    // Its ACK advances the ACK point and marks nothing new lost (a safe ACK): PRR-SSRB,
+    // max(2 - 1, 1) + 1 = 2 retransmissions.
+    s.on_packet(&ack_with(1, false, &[(7, 10)]), &mut ctx);
+    assert_eq!(seqs(&ctx.drain()), vec![(1, true), (2, true)]);
+    // Again: prr_delivered 3, prr_out 3, max(0, 1) + 1 = 2, pipe 1 (segment 2 in flight).
+    s.on_packet(&ack_with(2, false, &[(7, 10)]), &mut ctx);
+    assert_eq!(seqs(&ctx.drain()), vec![(3, true), (4, true)]);
+    assert_eq!(s.cwnd(), 3 * MSS);
+}
+
+#[test]
+fn rescue_retransmission_resends_the_highest_unsacked_segment_once() {
+    // RFC 6675 NextSeg rule 4: a 10-segment transfer loses 0 and the last one, 9; SACKs
+    // cover 1..8. Rule 1 has only 0 (9 has nothing SACKed above it), rule 2 no new data,
+    // rule 3 nothing below the highest SACK; with the option, 9 goes once as a rescue.
+    for rescue in [false, true] {
+        let (mut s, mut ctx) = sack_sender_with(
+            10,
+            TcpConfig {
+                size: Some(10 * MSS),
+                rescue_retransmission: rescue,
+                ..TcpConfig::default()
+            },
+        );
+        let mut sent = Vec::new();
+        for k in 2..=9 {
+            s.on_packet(&ack_with(0, false, &[(1, k)]), &mut ctx);
+            sent.extend(seqs(&ctx.drain()));
+        }
+        // cwnd = ssthresh = 5; the pipe at the last ACK: 10 - 8 SACKed - 1 lost + 1
+        // retransmitted = 2, so the window has room.
+        let expected = if rescue {
+            vec![(0, true), (9, true)]
+        } else {
+            vec![(0, true)]
+        };
+        assert_eq!(sent, expected, "rescue_retransmission = {rescue}");
+    }
+}

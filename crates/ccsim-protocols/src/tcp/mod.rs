@@ -19,6 +19,7 @@
 
 pub mod cc;
 pub mod hystart;
+mod prr;
 mod rate;
 mod rtt;
 mod scoreboard;

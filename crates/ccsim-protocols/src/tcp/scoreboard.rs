@@ -52,6 +52,9 @@ pub struct Scoreboard {
     lost_floor: u64,
     /// UnSACKed segments below `lost_floor`.
     unsacked_below_floor: u64,
+    /// Segments ever marked lost (by IsLost or a timeout), to tell whether an ACK marked
+    /// more (RFC 9937's SafeACK).
+    marked_lost: u64,
 }
 
 impl Scoreboard {
@@ -69,6 +72,7 @@ impl Scoreboard {
             rexmit_unsacked: 0,
             lost_floor: 0,
             unsacked_below_floor: 0,
+            marked_lost: 0,
         }
     }
 
@@ -196,6 +200,7 @@ impl Scoreboard {
         let mut at = from;
         while !sacked_at(self, at) {
             self.unsacked_lost += 1;
+            self.marked_lost += 1;
             at += 1;
         }
         self.lost_below = at;
@@ -218,6 +223,21 @@ impl Scoreboard {
             .map_or(self.segs.len(), |n| n.min(self.segs.len()));
         self.unsacked_below_floor =
             self.segs.iter().take(below).filter(|s| !s.sacked).count() as u64;
+        self.marked_lost += self.unsacked_below_floor;
+    }
+
+    /// Segments marked lost so far, counted once each time IsLost's bound passes them or
+    /// a timeout marks them; it grows exactly when an event marks a segment lost.
+    #[must_use]
+    pub fn marked_lost(&self) -> u64 {
+        self.marked_lost
+    }
+
+    /// The highest outstanding unSACKed segment (RFC 6675 NextSeg rule 4's candidate).
+    #[must_use]
+    pub fn highest_unsacked(&self) -> Option<u64> {
+        let i = self.segs.iter().rposition(|s| !s.sacked)?;
+        Some(self.base + i as u64)
     }
 
     /// RFC 6675 IsLost as a bound: every unSACKed segment below the returned one has at

@@ -64,6 +64,7 @@ use super::cc::{
     Reno, Vegas, VegasNs2, VegasParams, VegasVariant, Window,
 };
 use super::hystart::{HyStart, HyStartKind, Verdict};
+use super::prr::Prr;
 use super::rate::DeliveryRate;
 use super::rtt::{RtoPolicy, RttEstimator};
 use super::scoreboard::Scoreboard;
@@ -196,6 +197,12 @@ pub struct TcpConfig {
     pub hystart: HyStartKind,
     /// RFC 3042 limited transmit.
     pub limited_transmit: bool,
+    /// RFC 9937 Proportional Rate Reduction in SACK recovery (else RFC 6675's cwnd =
+    /// ssthresh throughout).
+    pub prr: bool,
+    /// RFC 6675 NextSeg rule 4: one rescue retransmission of the highest unSACKed segment
+    /// per recovery when rules 1-3 offer nothing.
+    pub rescue_retransmission: bool,
 }
 
 impl Default for TcpConfig {
@@ -219,6 +226,8 @@ impl Default for TcpConfig {
             cwnd_limited_growth: true,
             hystart: HyStartKind::Off,
             limited_transmit: false,
+            prr: false,
+            rescue_retransmission: false,
         }
     }
 }
@@ -302,6 +311,16 @@ pub struct TcpSender {
     /// RFC 3042: on, and the segments it sent since the last ACK of new data.
     limited_transmit: bool,
     limited_sent: u64,
+    /// RFC 9937: on, and the state of the current recovery.
+    prr_enabled: bool,
+    prr: Option<Prr>,
+    /// What the ACK being processed delivered (segments) and whether it marked a segment
+    /// lost, for PRR.
+    ack_delivered: u64,
+    ack_marked_lost: bool,
+    /// RFC 6675 rule 4: on, and `RescueRxt`.
+    rescue_enabled: bool,
+    rescue_rxt: Option<u64>,
     stats: AgentStats,
 }
 
@@ -379,6 +398,12 @@ impl TcpSender {
             hystart: HyStart::new(cfg.hystart),
             limited_transmit: cfg.limited_transmit,
             limited_sent: 0,
+            prr_enabled: cfg.prr,
+            prr: None,
+            ack_delivered: 0,
+            ack_marked_lost: false,
+            rescue_enabled: cfg.rescue_retransmission,
+            rescue_rxt: None,
             stats: AgentStats::default(),
         }
     }
@@ -535,6 +560,9 @@ impl TcpSender {
                 CaState::Recovery | CaState::Cwr => self.hystart.on_congestion(),
                 CaState::Open => {}
             }
+            if state != CaState::Recovery {
+                self.prr = None;
+            }
             self.state = state;
             let mut w = self.window();
             self.cc
@@ -564,6 +592,9 @@ impl TcpSender {
         let snap = self.rate.on_send(now, self.snd_una == self.snd_max);
         let counted = self.state == CaState::Recovery
             || (self.state == CaState::Loss && self.sends_by_pipe_after_rto());
+        if let Some(prr) = self.prr.as_mut() {
+            prr.on_send();
+        }
         self.board.on_send(seq, snap, retx, counted);
         let cwr = self.send_cwr && !retx;
         self.send_cwr &= !cwr;
@@ -666,6 +697,7 @@ impl TcpSender {
     ) {
         let now = ctx.now();
         let mut newly_sacked = 0;
+        let marked_lost = self.board.marked_lost();
         if let Some(blocks) = sack {
             let rate = &mut self.rate;
             self.board.mark_sacked(blocks, |s| {
@@ -675,17 +707,21 @@ impl TcpSender {
         }
         // An ACK for data never sent is treated as acknowledging everything sent.
         let ack = ack.min(self.snd_max);
-        if self.cc.wants_deliveries() {
+        if self.cc.wants_deliveries() || self.prr_enabled {
             // Segments this ACK delivers: newly SACKed, or acknowledged and not SACKed before.
             let cumulative = (self.snd_una..ack.max(self.snd_una))
                 .filter(|&q| !self.board.is_sacked(q))
                 .count() as u64;
-            self.cc.on_delivery(&Delivery {
-                segments: newly_sacked + cumulative,
-                ece,
-                snd_una: ack.max(self.snd_una),
-                snd_nxt: self.snd_nxt.max(ack),
-            });
+            self.ack_delivered = newly_sacked + cumulative;
+            self.ack_marked_lost = self.board.marked_lost() > marked_lost;
+            if self.cc.wants_deliveries() {
+                self.cc.on_delivery(&Delivery {
+                    segments: self.ack_delivered,
+                    ece,
+                    snd_una: ack.max(self.snd_una),
+                    snd_nxt: self.snd_nxt.max(ack),
+                });
+            }
         }
         let reduced_for_ecn = ece && self.on_ece(ack);
         if ack > self.snd_una {
@@ -846,10 +882,10 @@ impl TcpSender {
         // everything SACKed above it. Linux takes half the window, which the preceding
         // recovery has already reduced to about the same.
         if !self.backed_off {
-            self.ssthresh = if self.recovery == Recovery::Sack {
-                self.pipe_ssthresh()
-            } else {
-                self.loss_ssthresh()
+            self.ssthresh = match (self.recovery, self.policy) {
+                (Recovery::Sack, RecoveryPolicy::Linux) => self.cwnd_ssthresh(),
+                (Recovery::Sack, _) => self.pipe_ssthresh(),
+                _ => self.loss_ssthresh(),
             };
         }
         self.backed_off = true;

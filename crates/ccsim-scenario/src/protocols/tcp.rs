@@ -11,7 +11,7 @@ use ccsim_protocols::{
 use super::FlowContext;
 use crate::netsim::NetSim;
 use crate::spec::flows::{FlowSpec, Protocol};
-use crate::spec::tcp::{hystart_kind, recovery_policy, rto_config, VegasVariantSpec};
+use crate::spec::tcp::{hystart_kind, recovery_policy, rto_config, uses_prr, VegasVariantSpec};
 use crate::units::SsthreshStr;
 
 /// A TCP flow's sender and sink.
@@ -63,6 +63,8 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         cwnd_limited_growth: f.cwnd_limited_growth,
         hystart: hystart_kind(f),
         limited_transmit: f.limited_transmit,
+        prr: uses_prr(f),
+        rescue_retransmission: f.rescue_retransmission.unwrap_or(false),
         ..TcpConfig::default()
     };
     if f.protocol == Protocol::Xcp {

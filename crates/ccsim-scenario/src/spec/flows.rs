@@ -189,7 +189,7 @@ pub struct FlowSpec {
     /// "rfc6298", "ns2" or "ns3" (docs/protocols.md, the retransmission timer).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub rto: Option<RtoSpec>,
-    /// TCP: how a SACK sender recovers: "ns3" (the default) or "rfc6675"
+    /// TCP: how a SACK sender recovers: "ns3" (the default), "rfc6675" or "linux"
     /// (docs/protocols.md, loss recovery).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub recovery: Option<RecoverySpec>,
@@ -220,6 +220,13 @@ pub struct FlowSpec {
     /// TCP: RFC 3042 limited transmit (a new segment on each of the first two duplicate ACKs).
     #[serde(default, skip_serializing_if = "is_false")]
     pub limited_transmit: bool,
+    /// TCP with SACK recovery: RFC 9937 Proportional Rate Reduction (absent: on with
+    /// `recovery = "linux"`, off otherwise).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub prr: Option<bool>,
+    /// TCP with SACK recovery: RFC 6675's rescue retransmission, NextSeg rule 4 (absent: off).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub rescue_retransmission: Option<bool>,
     /// TCP: how slow start ends before a loss: "linux" (HyStart, the default for CUBIC),
     /// "rfc9406" (HyStart++) or "off" (the default for the others).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
@@ -270,7 +277,7 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 16] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 18] {
         [
             ("rto", self.rto.is_some()),
             ("recovery", self.recovery.is_some()),
@@ -287,6 +294,11 @@ impl FlowSpec {
             ("cubic", self.cubic.is_some()),
             ("hystart", self.hystart.is_some()),
             ("limited_transmit", self.limited_transmit),
+            ("prr", self.prr.is_some()),
+            (
+                "rescue_retransmission",
+                self.rescue_retransmission.is_some(),
+            ),
             ("xcp", self.xcp.is_some()),
         ]
     }

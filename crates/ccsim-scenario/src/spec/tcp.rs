@@ -237,6 +237,9 @@ pub enum RecoverySpec {
     /// RFC 6675 and RFC 5681 to the letter: ssthresh from FlightSize, go-back-N after a
     /// timeout.
     Rfc6675,
+    /// Linux: ssthresh from the congestion window, every unSACKed segment lost after a
+    /// timeout, and Proportional Rate Reduction unless `prr = false`.
+    Linux,
 }
 
 /// The recovery when a flow names none.
@@ -248,7 +251,41 @@ pub fn recovery_policy(f: &FlowSpec) -> RecoveryPolicy {
     match f.recovery.unwrap_or(DEFAULT_RECOVERY) {
         RecoverySpec::Ns3 => RecoveryPolicy::Ns3,
         RecoverySpec::Rfc6675 => RecoveryPolicy::Rfc6675,
+        RecoverySpec::Linux => RecoveryPolicy::Linux,
     }
+}
+
+/// Whether a flow recovers with Proportional Rate Reduction: its `prr`, else on with
+/// `recovery = "linux"`.
+#[must_use]
+pub fn uses_prr(f: &FlowSpec) -> bool {
+    f.prr.unwrap_or(f.recovery == Some(RecoverySpec::Linux))
+}
+
+/// The SACK-recovery options and the protocols they need.
+fn validate_recovery_options(
+    f: &FlowSpec,
+    p: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
+    let sack_recovery = matches!(
+        f.protocol,
+        Protocol::Sack | Protocol::Cubic | Protocol::Dctcp
+    );
+    for (key, set) in [
+        ("prr", f.prr.is_some()),
+        ("rescue_retransmission", f.rescue_retransmission.is_some()),
+    ] {
+        if set && !sack_recovery {
+            return err(
+                p(key),
+                format!(
+                    "applies to SACK loss recovery (protocol \"sack\", \"cubic\" or \"dctcp\"), found {:?}",
+                    f.protocol.name()
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The policy when a flow names none.
@@ -366,6 +403,7 @@ pub(crate) fn validate(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), S
         return err(p("size"), "must be positive, found \"0B\"".into());
     }
     validate_tcp_options(f, p)?;
+    validate_recovery_options(f, p)?;
     crate::spec::xcp::validate(f, p)?;
     refuse_keys(f, p, &f.rate_keys_set(), "rate-based flows")?;
     Ok(())

@@ -9,8 +9,11 @@
 //!   and stays in recovery until the ACK point passes `recover`.
 //! * SACK (RFC 6675 section 5): recovery starts on the DupThresh-th duplicate ACK or when
 //!   IsLost(HighACK + 1); RecoveryPoint = HighData, cwnd = ssthresh; then on every ACK the
-//!   sender sends, while cwnd - pipe >= 1 segment, the segment NextSeg() names (rules 1-3;
-//!   the optional rescue retransmission of rule 4 is not used).
+//!   sender sends, while cwnd - pipe >= 1 segment, the segment NextSeg() names (rules 1-3,
+//!   and with `rescue_retransmission` rule 4: once per recovery, the highest unSACKed
+//!   segment when nothing else may go). With `prr`, cwnd follows RFC 9937's Proportional
+//!   Rate Reduction on every ACK of the recovery (`tcp/prr.rs`) instead of staying at
+//!   ssthresh.
 //!
 //! The SACK flavour has two policies ([`RecoveryPolicy`]). `Rfc6675` is the RFCs to the
 //! letter: ssthresh = FlightSize / 2 on entering recovery (RFC 6675 step 4.2, RFC 5681
@@ -49,6 +52,7 @@
 use ccsim_core::Ctx;
 
 use super::{CaState, CongestionControl, Recovery, TcpSender, Window};
+use crate::tcp::prr::{Prr, PrrAck};
 use crate::Hdr;
 
 /// How a SACK sender recovers (see the module docs); other variants ignore it.
@@ -61,6 +65,10 @@ pub enum RecoveryPolicy {
     /// RFC 6675 and RFC 5681 to the letter: ssthresh from FlightSize; go-back-N after a
     /// timeout.
     Rfc6675,
+    /// Linux 6.x: ssthresh from the congestion window, on entering recovery
+    /// (`tcp_init_cwnd_reduction`) and at a timeout (`tcp_enter_loss`); after a timeout as
+    /// `Ns3` (`tcp_timeout_mark_lost`).
+    Linux,
 }
 
 impl TcpSender {
@@ -76,6 +84,7 @@ impl TcpSender {
         }
         if self.state == CaState::Recovery {
             if self.recovery == Recovery::Sack {
+                self.prr_window(false);
                 self.sack_transmit(ctx);
             } else {
                 // RFC 5681 section 3.2 step 4, RFC 6582 section 3.2 step 4: inflate.
@@ -104,12 +113,7 @@ impl TcpSender {
         // RFC 3168 section 6.1.2: no second reduction within the window already reduced.
         let reduced_this_window = self.state == CaState::Cwr && self.snd_una <= self.ecn_recover;
         if !reduced_this_window {
-            self.ssthresh = if self.recovery == Recovery::Sack && self.policy == RecoveryPolicy::Ns3
-            {
-                self.pipe_ssthresh()
-            } else {
-                self.loss_ssthresh() // RFC 5681 eq. 4 by default
-            };
+            self.ssthresh = self.recovery_ssthresh();
         }
         match self.recovery {
             Recovery::VegasNs2 => unreachable!("ns-2 Vegas has its own duplicate-ACK handling"),
@@ -136,6 +140,10 @@ impl TcpSender {
                 self.cwnd = self.ssthresh; // RFC 6675 section 5 step 4.2
                 self.board.start_recovery();
                 self.set_state(CaState::Recovery);
+                if self.prr_enabled {
+                    self.prr = Some(Prr::start(self.snd_max - self.snd_una));
+                    self.prr_window(false);
+                }
                 // Step 4.3: retransmit the first segment presumed dropped, then step 4.4.
                 self.rxt_next = self.snd_una + 1;
                 self.send_segment(self.snd_una, ctx);
@@ -181,13 +189,68 @@ impl TcpSender {
                 // RFC 6675 section 5 (A): a cumulative ACK beyond RecoveryPoint ends it.
                 if self.recover.is_some_and(|r| ack > r) {
                     self.dupacks = 0;
+                    if self.prr.is_some() {
+                        self.cwnd = self.ssthresh; // RFC 9937 section 6
+                    }
                     self.set_state(CaState::Open);
+                } else {
+                    // SafeACK: the ACK point advanced and nothing more was marked lost.
+                    self.prr_window(!self.ack_marked_lost);
                 }
                 true
             }
             Recovery::Tahoe => unreachable!("Tahoe has no fast recovery"),
             Recovery::VegasNs2 => unreachable!("ns-2 Vegas deflates before the ACK point moves"),
         }
+    }
+
+    /// RFC 9937: on an ACK in SACK recovery, cwnd = pipe + sndcnt.
+    fn prr_window(&mut self, safe: bool) {
+        if let Some(prr) = self.prr.as_mut() {
+            let pipe = self.board.pipe();
+            let sndcnt = prr.on_ack(&PrrAck {
+                delivered: self.ack_delivered,
+                pipe,
+                ssthresh: self.ssthresh,
+                mss: self.mss,
+                safe,
+            });
+            self.cwnd = (pipe + sndcnt) * self.mss;
+        }
+    }
+
+    /// RFC 6675 NextSeg rule 4: the highest unSACKed segment, once per recovery (while
+    /// HighACK > RescueRxt or RescueRxt is undefined), when rules 1-3 offer nothing.
+    fn rescue_segment(&mut self) -> Option<u64> {
+        if !self.rescue_enabled
+            || self.state != CaState::Recovery
+            || self.rescue_rxt.is_some_and(|r| self.snd_una <= r)
+        {
+            return None;
+        }
+        let seq = self.board.highest_unsacked()?;
+        self.rescue_rxt = self.recover; // RescueRxt = RecoveryPoint; HighRxt unchanged
+        Some(seq)
+    }
+
+    /// ssthresh on entering fast recovery, by policy: from the pipe (`Ns3`), the
+    /// congestion window (`Linux`) or FlightSize (RFC 5681 eq. 4, every other case).
+    pub(super) fn recovery_ssthresh(&mut self) -> u64 {
+        match (self.recovery, self.policy) {
+            (Recovery::Sack, RecoveryPolicy::Ns3) => self.pipe_ssthresh(),
+            (Recovery::Sack, RecoveryPolicy::Linux) => self.cwnd_ssthresh(),
+            _ => self.loss_ssthresh(),
+        }
+    }
+
+    /// The algorithm's ssthresh with the congestion window as the data in the network
+    /// (Linux's `ssthresh` hooks read `tcp_snd_cwnd`).
+    pub(super) fn cwnd_ssthresh(&mut self) -> u64 {
+        let w = Window {
+            flight: self.cwnd,
+            ..self.window()
+        };
+        self.cc.loss_ssthresh(&w)
     }
 
     /// The algorithm's ssthresh with RFC 6675's pipe as the data in the network.
@@ -201,7 +264,7 @@ impl TcpSender {
 
     /// Whether the sender keeps sending by the pipe after a timeout (`RecoveryPolicy::Ns3`).
     pub(super) fn sends_by_pipe_after_rto(&self) -> bool {
-        self.recovery == Recovery::Sack && self.policy == RecoveryPolicy::Ns3
+        self.recovery == Recovery::Sack && self.policy != RecoveryPolicy::Rfc6675
     }
 
     /// RFC 6675 section 5 step (C): send NextSeg() while cwnd - pipe >= 1 segment.
@@ -222,6 +285,8 @@ impl TcpSender {
             } else if let Some(seq) = self.board.next_hole(self.rxt_next, false) {
                 self.rxt_next = seq + 1; // rule 3
                 self.send_segment(seq, ctx);
+            } else if let Some(seq) = self.rescue_segment() {
+                self.send_segment(seq, ctx); // rule 4
             } else {
                 break;
             }
