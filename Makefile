@@ -1,13 +1,15 @@
 # make demo  : install, then reproduce one experiment of each family into ./out and end with
 #              a table of their verdicts (the status of all of them: docs/experiments.md)
 # make test  : install (the module with debug assertions), then run every Rust and Python test
+# make validate-ns3 : ccsim against ns-3 3.44 on every scenario of validation/ns3/run.py (about
+#              half an hour; not part of make test, which runs the quick suite)
 VENV   ?= .venv
 PYTHON ?= python3
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: system-deps install demo test test-rust test-python bench lint clean
+.PHONY: system-deps install demo test test-rust test-python bench lint clean validate-ns3 validate-ns3-quick
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +55,14 @@ lint: install
 
 bench: install
 	$(VENV)/bin/ccsim bench
+
+# ns-3 comes from the ns3 wheel, installed by validation/ns3/build.sh into ~/.cache/ns3-anchor.
+validate-ns3: install
+	mkdir -p out
+	$(PY) validation/ns3/run.py --json out/validate-ns3.json
+
+validate-ns3-quick: install
+	$(PY) validation/ns3/run.py --quick
 
 clean:
 	rm -rf $(VENV) target out

@@ -8,6 +8,7 @@
 # ~/.cache/ns3-anchor), created on first use; the binary goes to $NS3_BUILD_DIR (default
 # validation/ns3/build) and is rebuilt only when the source is newer.
 # Env: NS3_VENV, NS3_BUILD_DIR, CXX (default g++), PYTHON (default python3).
+# Exit status 3: the wheel could not be installed.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 NS3_VENV="${NS3_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/ns3-anchor}"
@@ -29,7 +30,10 @@ find_pkg() {
 NS3_PKG="$(find_pkg)"
 if [ -z "$NS3_PKG" ] || [ ! -f "$NS3_PKG/lib64/libns3.44-core.so" ]; then
   echo "[ns3 build] installing $NS3_PIP_SPEC into $NS3_VENV" >&2
-  "$NS3_VENV/bin/python" -m pip install --quiet "$NS3_PIP_SPEC" >&2
+  if ! "$NS3_VENV/bin/python" -m pip install --quiet "$NS3_PIP_SPEC" >&2; then
+    echo "[ns3 build] could not install $NS3_PIP_SPEC (no network or no package registry?)" >&2
+    exit 3
+  fi
   NS3_PKG="$(find_pkg)"
 fi
 NS3_INC="$NS3_PKG/include"

@@ -129,7 +129,7 @@ def suite() -> list[Scenario]:
 def quick_suite() -> list[Scenario]:
     """Three scenarios that run in seconds in both simulators (the CI test)."""
     return [
-        Scenario("quick-db-10M-1-newreno", "dumbbell", "newreno", 1, 10.0, 18.0, bdp_packets(10.0, 40.0), 40.0, 10.0),
+        Scenario("quick-db-10M-1-sack", "dumbbell", "sack", 1, 10.0, 18.0, bdp_packets(10.0, 40.0), 40.0, 10.0),
         Scenario("quick-db-100M-10-cubic", "dumbbell", "cubic", 10, 100.0, 8.0, bdp_packets(100.0, 20.0), 12.0, 4.0),
         Scenario("quick-db-10M-4-dctcp", "dumbbell", "dctcp", 4, 10.0, 18.0, bdp_packets(10.0, 40.0), 40.0, 10.0),
     ]
@@ -333,7 +333,7 @@ def compare(binary: Path, sc: Scenario, seed: int, *, handshake: bool = False, t
         table[table["variable"].isin(["cwnd:change", "ssthresh:change"])].to_csv(
             trace_dir / f"{sc.name}-{seed}.ccsim-cwnd.csv", index=False)
     return {
-        "scenario": sc.name, "seed": seed, "converged": sc.converged, "settings": dataclasses.asdict(sc),
+        "scenario": sc.name, "seed": seed, "converged": sc.converged, "settings": {**dataclasses.asdict(sc), "threshold": sc.threshold},
         "ns3": ns3, "ccsim": ours,
         "goodput_ratio": ratio(ours["goodput_fraction"], ns3["goodput_fraction"]),
         "jain_difference": ours["jain"] - ns3["jain"],
