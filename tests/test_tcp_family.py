@@ -58,6 +58,10 @@ def test_vegas_thresholds_need_vegas() -> None:
     ({"prr": 1}, "flows[0].prr", "expected true or false, found 1"),
     ({"protocol": "cbr", "rate": "1Mbps", "prr": True}, "flows[0].prr", "prr"),
     ({"recovery": "bsd"}, "flows[0].recovery", 'expected one of: ns3, rfc6675, linux, found "bsd"'),
+    ({"protocol": "reno", "rack": True}, "flows[0].rack", 'found "reno"'),
+    ({"tlp": True}, "flows[0].tlp", "relies on RACK to detect the loss it reveals (RFC 8985 section 7); set rack = true"),
+    ({"recovery": "linux", "rack": False, "tlp": True}, "flows[0].tlp", "set rack = true"),
+    ({"rack": "on"}, "flows[0].rack", 'expected true or false, found "on"'),
 ])
 def test_bad_cubic_and_hystart_keys_name_their_path(options: dict[str, Any], path: str, message: str) -> None:
     flow = {"protocol": "cubic", **options}

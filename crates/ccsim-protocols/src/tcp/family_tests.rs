@@ -928,3 +928,135 @@ fn rescue_retransmission_resends_the_highest_unsacked_segment_once() {
         assert_eq!(sent, expected, "rescue_retransmission = {rescue}");
     }
 }
+
+fn at(ms: u64) -> SimTime {
+    SimTime::ZERO + Dur::from_millis(ms)
+}
+
+/// A SACK sender with RACK (and the tail loss probe if `tlp`), `w` segments of a
+/// `size`-segment transfer sent at t = 0.
+fn rack_sender(w: u64, size: Option<u64>, tlp: bool) -> (TcpSender, MockCtx) {
+    sack_sender_with(
+        w,
+        TcpConfig {
+            rack: true,
+            tlp,
+            size: size.map(|n| n * MSS),
+            ..TcpConfig::default()
+        },
+    )
+}
+
+#[test]
+fn rack_marks_a_segment_lost_by_time_not_by_count() {
+    // RFC 8985 section 6.2, by hand: 0..9 sent at 0 ms; at 100 ms one SACK for segment 1
+    // arrives (RTT 100 ms). DupThresh would need three SACKed segments above 0; RACK waits
+    // RACK.rtt + reo_wnd = 100 + min_RTT / 4 = 125 ms from 0's send time, and its
+    // reordering timer fires then.
+    let (mut s, mut ctx) = rack_sender(10, None, false);
+    ctx.now = at(100);
+    s.on_packet(&ack_with(0, false, &[(1, 2)]), &mut ctx);
+    assert!(ctx.drain().is_empty());
+    assert_eq!(s.state(), CaState::Open);
+    let reo = ctx.timers[2].expect("reordering timer armed");
+    assert_eq!(reo, at(125));
+    ctx.now = reo;
+    s.on_timer(TimerSlot(2), &mut ctx);
+    assert_eq!(s.state(), CaState::Recovery);
+    assert_eq!(seqs(&ctx.drain()), vec![(0, true)]);
+    assert_eq!(s.ssthresh(), 5 * MSS);
+}
+
+#[test]
+fn rack_waits_out_reordering_within_its_window() {
+    // The same first SACK, then segment 0 arrives 10 ms late (reordered, not lost): the
+    // cumulative ACK covers it before the timer, and nothing is retransmitted.
+    let (mut s, mut ctx) = rack_sender(10, None, false);
+    ctx.now = at(100);
+    s.on_packet(&ack_with(0, false, &[(1, 2)]), &mut ctx);
+    ctx.now = at(110);
+    s.on_packet(&ack_with(2, false, &[]), &mut ctx);
+    let sent = seqs(&ctx.drain());
+    assert!(sent.iter().all(|&(_, retx)| !retx), "{sent:?}");
+    assert_eq!(s.state(), CaState::Open);
+    // Three SACKed segments above a hole with no reordering seen before would close the
+    // window (reo_wnd = 0): here reordering was seen, so 25 ms still applies.
+    ctx.now = at(111);
+    s.on_packet(&ack_with(2, false, &[(3, 6)]), &mut ctx);
+    assert_eq!(
+        s.state(),
+        CaState::Open,
+        "segment 2 still within its window"
+    );
+}
+
+#[test]
+fn a_tail_loss_probe_repairs_the_last_segments_without_a_timeout() {
+    // RFC 8985 section 7, by hand: a 10-segment transfer, 8 and 9 lost. The ACKs of 0..7
+    // arrive at 100 ms (SRTT 100 ms); no duplicate ACK follows, so RFC 6675 would wait for
+    // the retransmission timer. The probe timeout is 2 SRTT = 200 ms: at 300 ms the
+    // highest segment, 9, is sent again as a probe.
+    let (mut s, mut ctx) = rack_sender(10, Some(10), true);
+    ctx.now = at(100);
+    for n in 1..=8 {
+        s.on_packet(&ack(n), &mut ctx);
+    }
+    assert!(ctx.drain().is_empty());
+    let pto = ctx.timers[3].expect("probe timer armed");
+    assert_eq!(pto, at(300));
+    assert!(ctx.timers[0].expect("rto armed") > pto);
+    ctx.now = pto;
+    s.on_timer(TimerSlot(3), &mut ctx);
+    assert_eq!(seqs(&ctx.drain()), vec![(9, true)]);
+    assert_eq!(s.loss_probes(), 1);
+    // The probe's ACK SACKs 9: 8 was sent before the probe, and is due at its send time
+    // plus RACK.rtt (the probe's, 100 ms) plus reo_wnd (25 ms), long past: RACK marks it
+    // lost and fast recovery retransmits it at once.
+    ctx.now = at(400);
+    s.on_packet(&ack_with(8, false, &[(9, 10)]), &mut ctx);
+    assert_eq!(seqs(&ctx.drain()), vec![(8, true)]);
+    assert_eq!(s.state(), CaState::Recovery);
+    ctx.now = at(500);
+    s.on_packet(&ack(10), &mut ctx);
+    assert!(s.completed_at().is_some());
+    assert_eq!(s.stats().timeouts, 0);
+}
+
+#[test]
+fn without_the_probe_the_same_tail_loss_waits_for_the_timeout() {
+    let (mut s, mut ctx) = rack_sender(10, Some(10), false);
+    ctx.now = at(100);
+    for n in 1..=8 {
+        s.on_packet(&ack(n), &mut ctx);
+    }
+    assert_eq!(ctx.timers[3], None);
+    let rto = ctx.timers[0].expect("rto armed");
+    ctx.now = rto;
+    s.on_timer(TimerSlot(0), &mut ctx);
+    assert_eq!(s.stats().timeouts, 1);
+}
+
+#[test]
+fn the_receiver_reports_a_duplicate_segment_as_a_dsack_block_once() {
+    // RFC 2883 section 4.1.1: a segment below the ACK point arriving again is reported as
+    // the first block of the next ACK, and not repeated after.
+    let mut sink = TcpSink::new(None).with_sack(true).with_dsack(true);
+    let mut ctx = MockCtx::new();
+    for seq in 0..3 {
+        sink.on_packet(&data(seq, Ecn::NotEct, false), &mut ctx);
+    }
+    ctx.drain();
+    sink.on_packet(&data(1, Ecn::NotEct, false), &mut ctx);
+    let blocks = |p: &Packet<Hdr>| match &p.header {
+        Hdr::TcpAck { ack, sack, .. } => (*ack, sack.as_ref().map(|b| b.as_slice().to_vec())),
+        h => panic!("{h:?}"),
+    };
+    let acks = ctx.drain();
+    assert_eq!(
+        blocks(&acks[0]),
+        (3, Some(vec![SackBlock { start: 1, end: 2 }]))
+    );
+    assert_eq!(acks[0].size, 40 + 12, "2 + 8 option bytes padded to 12");
+    sink.on_packet(&data(3, Ecn::NotEct, false), &mut ctx);
+    assert_eq!(blocks(&ctx.drain()[0]), (4, None));
+}

@@ -20,6 +20,7 @@
 pub mod cc;
 pub mod hystart;
 mod prr;
+mod rack;
 mod rate;
 mod rtt;
 mod scoreboard;

@@ -15,6 +15,9 @@
 
 use std::collections::VecDeque;
 
+use ccsim_core::SimTime;
+
+use super::rack::SegState;
 use super::rate::SendSnapshot;
 use crate::SackBlock;
 
@@ -29,6 +32,8 @@ pub struct Seg {
     pub rexmit: bool,
     /// Selectively acknowledged.
     pub sacked: bool,
+    /// Marked lost by RACK or a timeout (by-time scoreboards only).
+    pub lost: bool,
 }
 
 /// Segments `base ..` not yet cumulatively acknowledged.
@@ -55,6 +60,10 @@ pub struct Scoreboard {
     /// Segments ever marked lost (by IsLost or a timeout), to tell whether an ACK marked
     /// more (RFC 9937's SafeACK).
     marked_lost: u64,
+    /// Losses are marked per segment by RACK (RFC 8985) and timeouts, not by IsLost's bound.
+    by_time: bool,
+    /// UnSACKed segments marked lost (by-time scoreboards).
+    flagged_lost: u64,
 }
 
 impl Scoreboard {
@@ -73,6 +82,19 @@ impl Scoreboard {
             lost_floor: 0,
             unsacked_below_floor: 0,
             marked_lost: 0,
+            by_time: false,
+            flagged_lost: 0,
+        }
+    }
+
+    /// An empty scoreboard whose losses are marked per segment ([`Scoreboard::mark_lost`]),
+    /// as RACK marks them, instead of by counting SACKed segments above (RFC 8985 replaces
+    /// DupThresh).
+    #[must_use]
+    pub fn by_time() -> Self {
+        Scoreboard {
+            by_time: true,
+            ..Scoreboard::new(u32::MAX)
         }
     }
 
@@ -101,6 +123,7 @@ impl Scoreboard {
                 retx,
                 rexmit: false,
                 sacked: false,
+                lost: false,
             });
         }
     }
@@ -120,7 +143,7 @@ impl Scoreboard {
     /// Drop segments below `ack`, calling `f` for each one not already SACKed (those
     /// were counted delivered when SACKed).
     #[inline]
-    pub fn advance(&mut self, ack: u64, mut f: impl FnMut(&Seg)) {
+    pub fn advance(&mut self, ack: u64, mut f: impl FnMut(u64, &Seg)) {
         while self.base < ack {
             if let Some(s) = self.segs.pop_front() {
                 if s.sacked {
@@ -134,7 +157,10 @@ impl Scoreboard {
                     if s.rexmit {
                         self.rexmit_unsacked -= 1;
                     }
-                    f(&s);
+                    if s.lost {
+                        self.flagged_lost -= 1;
+                    }
+                    f(self.base, &s);
                 }
             }
             self.base += 1;
@@ -150,7 +176,7 @@ impl Scoreboard {
 
     /// Mark the blocks SACKed, calling `f` for each newly SACKed segment. Returns whether
     /// any segment was newly SACKed.
-    pub fn mark_sacked(&mut self, blocks: &[SackBlock], mut f: impl FnMut(&Seg)) -> bool {
+    pub fn mark_sacked(&mut self, blocks: &[SackBlock], mut f: impl FnMut(u64, &Seg)) -> bool {
         let mut any = false;
         for b in blocks {
             let end = b.end.min(self.base + self.segs.len() as u64);
@@ -165,9 +191,12 @@ impl Scoreboard {
                     if seq < self.lost_floor {
                         self.unsacked_below_floor -= 1;
                     }
+                    if s.lost {
+                        self.flagged_lost -= 1;
+                    }
                     self.sacked += 1;
                     any = true;
-                    f(s);
+                    f(seq, s);
                     self.raise_lost_bound(seq);
                 }
             }
@@ -218,6 +247,12 @@ impl Scoreboard {
     /// been retransmitted since (ns-3 `SetSentListLost`, Linux `tcp_timeout_mark_lost`).
     pub fn mark_lost_below(&mut self, end: u64) {
         self.start_recovery();
+        if self.by_time {
+            for seq in self.base..end.min(self.base + self.segs.len() as u64) {
+                self.mark_lost(seq);
+            }
+            return;
+        }
         self.lost_floor = end;
         let below = usize::try_from(end.saturating_sub(self.base))
             .map_or(self.segs.len(), |n| n.min(self.segs.len()));
@@ -231,6 +266,57 @@ impl Scoreboard {
     #[must_use]
     pub fn marked_lost(&self) -> u64 {
         self.marked_lost
+    }
+
+    /// By-time scoreboards: mark `seq` lost (RACK, a timeout); a lost retransmission is
+    /// lost again and no longer counted in the pipe (Linux `tcp_mark_skb_lost`). Returns
+    /// whether anything changed.
+    pub fn mark_lost(&mut self, seq: u64) -> bool {
+        debug_assert!(self.by_time, "per-segment losses on a by-time scoreboard");
+        let Some(i) = self.idx(seq) else {
+            return false;
+        };
+        let s = &mut self.segs[i];
+        if s.sacked || (s.lost && !s.rexmit) {
+            return false;
+        }
+        if s.rexmit {
+            s.rexmit = false;
+            self.rexmit_unsacked -= 1;
+        }
+        if !s.lost {
+            s.lost = true;
+            self.flagged_lost += 1;
+        }
+        self.marked_lost += 1;
+        true
+    }
+
+    /// By-time scoreboards: unSACKed segments marked lost.
+    #[must_use]
+    pub fn flagged_lost(&self) -> u64 {
+        self.flagged_lost
+    }
+
+    /// Segments SACKed and not yet cumulatively acknowledged.
+    #[must_use]
+    pub fn sacked(&self) -> u64 {
+        self.sacked
+    }
+
+    /// What RACK's log entry (`seq` sent at `sent`) stands for now ([`SegState`]).
+    #[must_use]
+    pub fn rack_state(&self, seq: u64, sent: SimTime) -> SegState {
+        match self.get(seq) {
+            Some(s) if !s.sacked && s.snap.sent_time == sent => {
+                if s.lost && !s.rexmit {
+                    SegState::Lost
+                } else {
+                    SegState::Outstanding
+                }
+            }
+            _ => SegState::Gone,
+        }
     }
 
     /// The highest outstanding unSACKed segment (RFC 6675 NextSeg rule 4's candidate).
@@ -253,7 +339,9 @@ impl Scoreboard {
     #[must_use]
     pub fn pipe(&self) -> u64 {
         let unsacked = self.segs.len() as u64 - self.sacked;
-        let lost = if self.lost_floor > self.lost_below.max(self.base) {
+        let lost = if self.by_time {
+            self.flagged_lost
+        } else if self.lost_floor > self.lost_below.max(self.base) {
             self.unsacked_below_floor
         } else {
             self.unsacked_lost
@@ -272,6 +360,13 @@ impl Scoreboard {
             self.high_sacked
         };
         let start = from.max(self.base);
+        if self.by_time && lost_only {
+            let end = self.base + self.segs.len() as u64;
+            return (start..end).find(|&seq| {
+                self.get(seq)
+                    .is_some_and(|s| s.lost && !s.sacked && !s.rexmit)
+            });
+        }
         (start..bound).find(|&seq| self.get(seq).is_some_and(|s| !s.sacked && !s.rexmit))
     }
 }
@@ -289,7 +384,7 @@ mod tests {
     }
 
     fn sack(b: &mut Scoreboard, start: u64, end: u64) {
-        b.mark_sacked(&[SackBlock { start, end }], |_| {});
+        b.mark_sacked(&[SackBlock { start, end }], |_, _| {});
     }
 
     #[test]
@@ -336,7 +431,7 @@ mod tests {
         let mut b = board(5);
         sack(&mut b, 2, 3);
         let mut delivered = 0;
-        b.advance(4, |_| delivered += 1);
+        b.advance(4, |_, _| delivered += 1);
         assert_eq!(delivered, 3);
         assert_eq!(b.pipe(), 1);
     }
@@ -405,7 +500,7 @@ mod tests {
                     }
                     7 | 8 if outstanding > 0 => {
                         let ack = base + rand(outstanding.min(6) + 1);
-                        b.advance(ack, |_| {});
+                        b.advance(ack, |_, _| {});
                         model.retain(|&seq, _| seq >= ack);
                         base = base.max(ack);
                     }

@@ -65,6 +65,7 @@ use super::cc::{
 };
 use super::hystart::{HyStart, HyStartKind, Verdict};
 use super::prr::Prr;
+use super::rack::Rack;
 use super::rate::DeliveryRate;
 use super::rtt::{RtoPolicy, RttEstimator};
 use super::scoreboard::Scoreboard;
@@ -72,6 +73,13 @@ use crate::{Hdr, SackBlock, TCP_HEADER_BYTES};
 
 const RTO_TIMER: TimerSlot = TimerSlot(0);
 const PACE_TIMER: TimerSlot = TimerSlot(1);
+/// RACK's reordering timer (RFC 8985 section 6.3).
+const REO_TIMER: TimerSlot = TimerSlot(2);
+/// The tail loss probe's timer (RFC 8985 section 7.2).
+const PROBE_TIMER: TimerSlot = TimerSlot(3);
+/// RFC 8985 section 7.2's WCDelAckT, the worst-case delayed-ACK time, added to the probe
+/// timeout when one segment is outstanding.
+const WORST_CASE_DELAYED_ACK: Dur = Dur::from_millis(200);
 
 /// A congestion-control algorithm with its loss recovery.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -203,6 +211,10 @@ pub struct TcpConfig {
     /// RFC 6675 NextSeg rule 4: one rescue retransmission of the highest unSACKed segment
     /// per recovery when rules 1-3 offer nothing.
     pub rescue_retransmission: bool,
+    /// RFC 8985 RACK: losses detected by time instead of DupThresh (SACK recovery only).
+    pub rack: bool,
+    /// RFC 8985 section 7: the tail loss probe (with `rack`).
+    pub tlp: bool,
 }
 
 impl Default for TcpConfig {
@@ -228,6 +240,8 @@ impl Default for TcpConfig {
             limited_transmit: false,
             prr: false,
             rescue_retransmission: false,
+            rack: false,
+            tlp: false,
         }
     }
 }
@@ -321,6 +335,16 @@ pub struct TcpSender {
     /// RFC 6675 rule 4: on, and `RescueRxt`.
     rescue_enabled: bool,
     rescue_rxt: Option<u64>,
+    /// RFC 8985: RACK's state, when on.
+    rack: Option<Box<Rack>>,
+    /// RFC 8985 section 7: on, the probe outstanding (TLP.end_seq, whether it was a
+    /// retransmission, of which segment), and when the retransmission timer expires.
+    tlp_enabled: bool,
+    tlp_end: Option<u64>,
+    tlp_retrans: bool,
+    tlp_seq: u64,
+    rto_deadline: SimTime,
+    loss_probes: u64,
     stats: AgentStats,
 }
 
@@ -372,7 +396,11 @@ impl TcpSender {
             cc: cfg.algorithm.controller(),
             recovery: cfg.algorithm.recovery(),
             policy: cfg.recovery_policy,
-            board: Scoreboard::new(cfg.dupack_threshold),
+            board: if cfg.rack {
+                Scoreboard::by_time()
+            } else {
+                Scoreboard::new(cfg.dupack_threshold)
+            },
             rate: DeliveryRate::default(),
             rtt: RttEstimator::new(cfg.rto_policy, cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             timed: None,
@@ -404,6 +432,13 @@ impl TcpSender {
             ack_marked_lost: false,
             rescue_enabled: cfg.rescue_retransmission,
             rescue_rxt: None,
+            rack: cfg.rack.then(Box::default),
+            tlp_enabled: cfg.tlp && cfg.rack,
+            tlp_end: None,
+            tlp_retrans: false,
+            tlp_seq: 0,
+            rto_deadline: SimTime::ZERO,
+            loss_probes: 0,
             stats: AgentStats::default(),
         }
     }
@@ -478,6 +513,11 @@ impl TcpSender {
     #[must_use]
     pub fn flight_size(&self) -> u64 {
         (self.snd_max - self.snd_una) * self.mss
+    }
+    /// Tail loss probes sent (RFC 8985 section 7).
+    #[must_use]
+    pub fn loss_probes(&self) -> u64 {
+        self.loss_probes
     }
     /// When a finite transfer finished (last byte acknowledged).
     #[must_use]
@@ -563,6 +603,11 @@ impl TcpSender {
             if state != CaState::Recovery {
                 self.prr = None;
             }
+            if state == CaState::Open && matches!(self.state, CaState::Recovery | CaState::Loss) {
+                if let Some(rack) = self.rack.as_mut() {
+                    rack.on_recovery_end();
+                }
+            }
             self.state = state;
             let mut w = self.window();
             self.cc
@@ -590,6 +635,9 @@ impl TcpSender {
             self.timed = Some((seq, now));
         }
         let snap = self.rate.on_send(now, self.snd_una == self.snd_max);
+        if let Some(rack) = self.rack.as_mut() {
+            rack.on_send(seq, now);
+        }
         let counted = self.state == CaState::Recovery
             || (self.state == CaState::Loss && self.sends_by_pipe_after_rto());
         if let Some(prr) = self.prr.as_mut() {
@@ -626,7 +674,8 @@ impl TcpSender {
     }
 
     fn arm_rto<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        ctx.set_timer(RTO_TIMER, ctx.now() + self.rtt.rto());
+        self.rto_deadline = ctx.now() + self.rtt.rto();
+        ctx.set_timer(RTO_TIMER, self.rto_deadline);
         self.rto_armed = true;
     }
 
@@ -698,22 +747,43 @@ impl TcpSender {
         let now = ctx.now();
         let mut newly_sacked = 0;
         let marked_lost = self.board.marked_lost();
-        if let Some(blocks) = sack {
-            let rate = &mut self.rate;
-            self.board.mark_sacked(blocks, |s| {
-                newly_sacked += 1;
-                rate.on_delivered(&s.snap, now);
-            });
-        }
         // An ACK for data never sent is treated as acknowledging everything sent.
         let ack = ack.min(self.snd_max);
+        // RFC 2883 section 4: a first block below the ACK point or inside the second is a
+        // D-SACK, a segment that arrived twice.
+        let dsack = sack.and_then(|b| {
+            let first = b.first()?;
+            let inside_second = b
+                .get(1)
+                .is_some_and(|s| s.start <= first.start && first.end <= s.end);
+            (first.end <= ack.max(self.snd_una) || inside_second).then_some(*first)
+        });
+        if let Some(blocks) = sack {
+            let rate = &mut self.rate;
+            let mut rack = self.rack.as_deref_mut();
+            self.board.mark_sacked(blocks, |seq, s| {
+                newly_sacked += 1;
+                rate.on_delivered(&s.snap, now);
+                if let Some(r) = rack.as_mut() {
+                    r.on_delivered(seq, s.snap.sent_time, s.retx, now);
+                }
+            });
+        }
+        if let Some(rack) = self.rack.as_deref_mut() {
+            for seq in self.snd_una..ack.max(self.snd_una) {
+                if let Some(s) = self.board.get(seq).filter(|s| !s.sacked) {
+                    rack.on_delivered(seq, s.snap.sent_time, s.retx, now);
+                }
+            }
+            self.rack_detect_loss(ack.max(self.snd_una), dsack.is_some(), ctx);
+        }
+        self.ack_marked_lost = self.board.marked_lost() > marked_lost;
         if self.cc.wants_deliveries() || self.prr_enabled {
             // Segments this ACK delivers: newly SACKed, or acknowledged and not SACKed before.
             let cumulative = (self.snd_una..ack.max(self.snd_una))
                 .filter(|&q| !self.board.is_sacked(q))
                 .count() as u64;
             self.ack_delivered = newly_sacked + cumulative;
-            self.ack_marked_lost = self.board.marked_lost() > marked_lost;
             if self.cc.wants_deliveries() {
                 self.cc.on_delivery(&Delivery {
                     segments: self.ack_delivered,
@@ -724,6 +794,7 @@ impl TcpSender {
             }
         }
         let reduced_for_ecn = ece && self.on_ece(ack);
+        let una_before = self.snd_una;
         if ack > self.snd_una {
             self.on_new_ack(ack, reduced_for_ecn, ctx);
         } else {
@@ -731,6 +802,142 @@ impl TcpSender {
             if ack == self.snd_una && self.snd_max > self.snd_una {
                 self.on_dup_ack(ctx);
             }
+        }
+        if self.tlp_enabled {
+            self.tlp_process_ack(ack, una_before, sack.is_some(), dsack);
+            self.schedule_probe(ctx);
+        }
+    }
+
+    /// RFC 8985 section 6.2 step 5 and 6.3: mark what RACK finds lost (`una` is the ACK
+    /// point after this ACK) and arm or stop the reordering timer.
+    fn rack_detect_loss<C: Ctx<Hdr>>(&mut self, una: u64, dsack: bool, ctx: &mut C) {
+        let Some(rack) = self.rack.as_deref_mut() else {
+            return;
+        };
+        let now = ctx.now();
+        let srtt = self.rtt.srtt().unwrap_or(Dur::from_secs(1));
+        let in_recovery = matches!(self.state, CaState::Recovery | CaState::Loss);
+        let reo_wnd = rack.reo_wnd(
+            dsack,
+            una,
+            self.snd_max,
+            in_recovery,
+            self.board.sacked(),
+            u64::from(self.dupack_threshold),
+            srtt,
+        );
+        let board = &self.board;
+        let (lost, timeout) = rack.detect_loss(now, reo_wnd, |seq, t| {
+            if seq < una {
+                super::rack::SegState::Gone
+            } else {
+                board.rack_state(seq, t)
+            }
+        });
+        for &seq in lost {
+            if self.board.mark_lost(seq) {
+                self.rxt_next = self.rxt_next.min(seq);
+            }
+        }
+        match timeout {
+            Some(d) => ctx.set_timer(REO_TIMER, now + d),
+            None => ctx.cancel_timer(REO_TIMER),
+        }
+    }
+
+    /// RACK's reordering timer (RFC 8985 section 6.3): detect again, and recover.
+    fn on_reo_timer<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        let before = self.board.marked_lost();
+        self.rack_detect_loss(self.snd_una, false, ctx);
+        if self.board.marked_lost() == before {
+            return;
+        }
+        if matches!(self.state, CaState::Open | CaState::Cwr) {
+            self.ack_delivered = 0;
+            self.enter_fast_recovery(ctx);
+        } else {
+            self.transmit(ctx);
+        }
+    }
+
+    /// RFC 8985 section 7.2: arm the probe timeout while the sender is in the open state with
+    /// data outstanding and no probe out: 2 SRTT (plus the worst-case delayed-ACK time with
+    /// one segment outstanding; 1 s before an RTT sample), unless the retransmission timer
+    /// expires first.
+    fn schedule_probe<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        if self.state != CaState::Open || self.tlp_end.is_some() || self.snd_una == self.snd_max {
+            ctx.cancel_timer(PROBE_TIMER);
+            return;
+        }
+        let pto = match self.rtt.srtt() {
+            Some(srtt) if self.snd_max - self.snd_una == 1 => {
+                Dur(2 * srtt.0) + WORST_CASE_DELAYED_ACK
+            }
+            Some(srtt) => Dur(2 * srtt.0),
+            None => Dur::from_secs(1),
+        };
+        let at = ctx.now() + pto;
+        if self.rto_armed && at >= self.rto_deadline {
+            ctx.cancel_timer(PROBE_TIMER);
+        } else {
+            ctx.set_timer(PROBE_TIMER, at);
+        }
+    }
+
+    /// RFC 8985 section 7.3: send one probe, new data if the receiver window allows, else
+    /// the highest unSACKed segment again, and re-arm the retransmission timer.
+    fn on_probe_timer<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        if self.state != CaState::Open || self.tlp_end.is_some() || self.snd_una == self.snd_max {
+            return;
+        }
+        if self.snd_nxt == self.snd_max
+            && self.snd_max < self.data_limit()
+            && self.snd_max - self.snd_una < self.max_window
+        {
+            let seq = self.snd_nxt;
+            self.send_segment(seq, ctx);
+            self.snd_nxt += 1;
+            self.snd_max = self.snd_nxt;
+            self.tlp_retrans = false;
+        } else if let Some(seq) = self.board.highest_unsacked() {
+            self.send_segment(seq, ctx);
+            self.tlp_retrans = true;
+            self.tlp_seq = seq;
+        } else {
+            return;
+        }
+        self.loss_probes += 1;
+        self.tlp_end = Some(self.snd_max);
+        self.arm_rto(ctx);
+    }
+
+    /// RFC 8985 section 7.4 (as Linux's `tcp_process_tlp_ack`): end the probe's episode, and
+    /// reduce the window if the probe repaired a loss.
+    fn tlp_process_ack(
+        &mut self,
+        ack: u64,
+        una_before: u64,
+        had_sack: bool,
+        dsack: Option<SackBlock>,
+    ) {
+        let Some(end) = self.tlp_end else { return };
+        if ack < end {
+            return;
+        }
+        if !self.tlp_retrans
+            || dsack.is_some_and(|d| d.start <= self.tlp_seq && self.tlp_seq < d.end)
+        {
+            self.tlp_end = None; // new data, or the original and the probe both arrived
+        } else if ack > end {
+            // The probe repaired a loss: reduce as for a congestion event (Linux: CWR).
+            self.tlp_end = None;
+            if self.state == CaState::Open {
+                self.ssthresh = self.cwnd_ssthresh();
+                self.cwnd = self.ssthresh;
+            }
+        } else if ack == una_before && !had_sack {
+            self.tlp_end = None; // a pure duplicate: both arrived
         }
     }
 
@@ -774,7 +981,8 @@ impl TcpSender {
             self.cc.on_rtt(sample, now);
         }
         let rate = &mut self.rate;
-        self.board.advance(ack, |s| rate.on_delivered(&s.snap, now));
+        self.board
+            .advance(ack, |_, s| rate.on_delivered(&s.snap, now));
         let rate_sample = self.rate.take_sample();
         if let Some(p) = self.pacer.as_mut() {
             if let Some(last) = p.last_ack_at {
@@ -827,6 +1035,14 @@ impl TcpSender {
         } else if reset_timer {
             self.arm_rto(ctx); // RFC 6298 5.3
         }
+        // RACK marks losses on any ACK, also one that advances the ACK point.
+        if self.rack.is_some()
+            && matches!(self.state, CaState::Open | CaState::Cwr)
+            && self.board.flagged_lost() > 0
+        {
+            self.enter_fast_recovery(ctx);
+            return;
+        }
         self.transmit(ctx);
     }
 
@@ -874,6 +1090,7 @@ impl TcpSender {
             return;
         }
         self.stats.timeouts += 1;
+        self.tlp_end = None;
         // RFC 5681 eq. 4 on the first timeout of a series; a timeout of the same segment
         // again keeps ssthresh (RFC 5681 section 3.1, note on repeated retransmissions).
         // CHOICE: a SACK sender takes the data in the network as RFC 6675's pipe, not
@@ -966,6 +1183,10 @@ impl Agent<Hdr> for TcpSender {
             self.on_rto(ctx);
         } else if slot == PACE_TIMER {
             self.on_pace_timer(ctx);
+        } else if slot == REO_TIMER {
+            self.on_reo_timer(ctx);
+        } else if slot == PROBE_TIMER {
+            self.on_probe_timer(ctx);
         }
         trace_changes(self, ctx, TRACED, before);
     }

@@ -10,6 +10,9 @@
 //! carries up to three blocks; the first holds the segment that triggered the ACK and the
 //! others repeat the most recently reported blocks, newest first.
 //! CHOICE: three blocks, the number that fits beside the timestamp option (Linux, ns-2).
+//! D-SACK (RFC 2883), when enabled (senders running RACK): the ACK of a segment that
+//! arrives a second time carries that segment as its first block, once, before the usual
+//! blocks (section 4, one duplicate per ACK).
 //!
 //! ECN (RFC 3168 section 6.1.3): after a CE-marked data segment every ACK carries ECE until
 //! a data segment with CWR arrives.
@@ -63,6 +66,18 @@ impl SackBlocks {
 
 use crate::{Hdr, TCP_HEADER_BYTES};
 
+/// Bytes of a SACK option: kind and length, 8 per block, padded with NOPs to a multiple of
+/// 4 (RFC 2018 section 3); none without blocks.
+fn sack_option_bytes(blocks: Option<&SackBlocks>) -> u32 {
+    match blocks.map(SackBlocks::as_slice) {
+        Some(b) if !b.is_empty() => {
+            let n = u32::try_from(b.len()).expect("at most three blocks");
+            (2 + 8 * n).div_ceil(4) * 4
+        }
+        _ => 0,
+    }
+}
+
 const DELACK_TIMER: TimerSlot = TimerSlot(0);
 
 /// A receiver's SACK state (RFC 2018).
@@ -70,6 +85,10 @@ const DELACK_TIMER: TimerSlot = TimerSlot(0);
 struct SackState {
     /// Blocks last reported, most recent first.
     reported: Vec<SackBlock>,
+    /// A duplicate segment to report first on the next ACK (RFC 2883), if D-SACK is on.
+    dsack: Option<SackBlock>,
+    /// Whether duplicates are reported (D-SACK).
+    dsack_on: bool,
     /// The held runs above `rcv_nxt`, start to end (exclusive), so that a block is found in
     /// O(log n) rather than by walking a run that may span the whole window.
     held: BTreeMap<u64, u64>,
@@ -124,6 +143,15 @@ impl TcpSink {
         self
     }
 
+    /// The same receiver (with SACK), reporting duplicate segments (RFC 2883 D-SACK).
+    #[must_use]
+    pub fn with_dsack(mut self, on: bool) -> Self {
+        if let Some(state) = self.sack.as_deref_mut() {
+            state.dsack_on = on;
+        }
+        self
+    }
+
     /// The same receiver, echoing CE per segment as DCTCP's (RFC 8257 section 3.2) when
     /// `on` is set: each ACK's ECE is the CE mark of the segments it acknowledges; when the
     /// mark changes while an ACK is delayed, that ACK leaves at once with the old mark.
@@ -143,20 +171,27 @@ impl TcpSink {
         self.unacked = 0;
         ctx.cancel_timer(DELACK_TIMER);
         let Some(peer) = self.peer else { return };
+        let dsack = self.sack.as_deref_mut().and_then(|s| s.dsack.take());
+        let sack = match (dsack, self.reported()) {
+            (Some(d), reported) => {
+                let mut blocks = vec![d];
+                blocks.extend_from_slice(reported.unwrap_or(&[]));
+                Some(Box::new(SackBlocks::new(&blocks)))
+            }
+            (None, Some(r)) if !r.is_empty() => Some(Box::new(SackBlocks::new(r))),
+            _ => None,
+        };
         ctx.send(Packet {
             src: Addr::default(),
             dst: peer,
             flow: self.flow,
-            size: TCP_HEADER_BYTES + self.sack_option_bytes(),
+            size: TCP_HEADER_BYTES + sack_option_bytes(sack.as_deref()),
             sent_at: SimTime::ZERO,
             ecn: Ecn::NotEct,
             header: Hdr::TcpAck {
                 ack: self.rcv_nxt,
                 ece: self.ece,
-                sack: self
-                    .reported()
-                    .filter(|r| !r.is_empty())
-                    .map(|r| Box::new(SackBlocks::new(r))),
+                sack,
             },
         });
     }
@@ -223,16 +258,6 @@ impl TcpSink {
         (seq < end).then_some(SackBlock { start, end })
     }
 
-    /// Bytes of the SACK option on the next ACK: kind and length, 8 per block, padded
-    /// with NOPs to a multiple of 4 (RFC 2018 section 3).
-    fn sack_option_bytes(&self) -> u32 {
-        let n = match self.reported() {
-            Some(r) if !r.is_empty() => u32::try_from(r.len()).expect("at most three blocks"),
-            _ => return 0,
-        };
-        (2 + 8 * n).div_ceil(4) * 4
-    }
-
     /// RFC 2018 section 4: the block of the segment just received first, then the blocks
     /// reported before (as they stand now), newest first, without repeats.
     fn update_sack(&mut self, seq: u64) {
@@ -286,7 +311,13 @@ impl Agent<Hdr> for TcpSink {
             }
             self.ece |= ce;
         }
-        let (_, in_order) = self.accept(seq, payload);
+        let (new, in_order) = self.accept(seq, payload);
+        if let Some(state) = self.sack.as_deref_mut().filter(|s| s.dsack_on && !new) {
+            state.dsack = Some(SackBlock {
+                start: seq,
+                end: seq + 1,
+            });
+        }
         if self.sack.is_some() {
             self.update_sack(seq);
         }

@@ -11,7 +11,9 @@ use ccsim_protocols::{
 use super::FlowContext;
 use crate::netsim::NetSim;
 use crate::spec::flows::{FlowSpec, Protocol};
-use crate::spec::tcp::{hystart_kind, recovery_policy, rto_config, uses_prr, VegasVariantSpec};
+use crate::spec::tcp::{
+    hystart_kind, recovery_policy, rto_config, uses_prr, uses_rack, uses_tlp, VegasVariantSpec,
+};
 use crate::units::SsthreshStr;
 
 /// A TCP flow's sender and sink.
@@ -65,6 +67,8 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         limited_transmit: f.limited_transmit,
         prr: uses_prr(f),
         rescue_retransmission: f.rescue_retransmission.unwrap_or(false),
+        rack: uses_rack(f),
+        tlp: uses_tlp(f),
         ..TcpConfig::default()
     };
     if f.protocol == Protocol::Xcp {
@@ -76,6 +80,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         AnyAgent::TcpSink(
             TcpSink::new(delack)
                 .with_sack(algorithm.uses_sack())
+                .with_dsack(uses_rack(f))
                 .with_ce_echo(f.protocol == Protocol::Dctcp),
         ),
     )

@@ -227,6 +227,14 @@ pub struct FlowSpec {
     /// TCP with SACK recovery: RFC 6675's rescue retransmission, NextSeg rule 4 (absent: off).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub rescue_retransmission: Option<bool>,
+    /// TCP with SACK recovery: RFC 8985 RACK, losses detected by time (absent: on with
+    /// `recovery = "linux"`, off otherwise).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub rack: Option<bool>,
+    /// TCP with RACK: RFC 8985's tail loss probe (absent: on with `recovery = "linux"` and
+    /// RACK, off otherwise).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub tlp: Option<bool>,
     /// TCP: how slow start ends before a loss: "linux" (HyStart, the default for CUBIC),
     /// "rfc9406" (HyStart++) or "off" (the default for the others).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
@@ -277,7 +285,7 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 18] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 20] {
         [
             ("rto", self.rto.is_some()),
             ("recovery", self.recovery.is_some()),
@@ -299,6 +307,8 @@ impl FlowSpec {
                 "rescue_retransmission",
                 self.rescue_retransmission.is_some(),
             ),
+            ("rack", self.rack.is_some()),
+            ("tlp", self.tlp.is_some()),
             ("xcp", self.xcp.is_some()),
         ]
     }

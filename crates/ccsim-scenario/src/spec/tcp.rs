@@ -238,7 +238,7 @@ pub enum RecoverySpec {
     /// timeout.
     Rfc6675,
     /// Linux: ssthresh from the congestion window, every unSACKed segment lost after a
-    /// timeout, and Proportional Rate Reduction unless `prr = false`.
+    /// timeout, and PRR, RACK and the tail loss probe unless the flow turns them off.
     Linux,
 }
 
@@ -262,6 +262,20 @@ pub fn uses_prr(f: &FlowSpec) -> bool {
     f.prr.unwrap_or(f.recovery == Some(RecoverySpec::Linux))
 }
 
+/// Whether a flow detects losses with RACK: its `rack`, else on with `recovery = "linux"`.
+#[must_use]
+pub fn uses_rack(f: &FlowSpec) -> bool {
+    f.rack.unwrap_or(f.recovery == Some(RecoverySpec::Linux))
+}
+
+/// Whether a flow sends tail loss probes: its `tlp`, else on with `recovery = "linux"`
+/// when it runs RACK.
+#[must_use]
+pub fn uses_tlp(f: &FlowSpec) -> bool {
+    f.tlp
+        .unwrap_or(f.recovery == Some(RecoverySpec::Linux) && uses_rack(f))
+}
+
 /// The SACK-recovery options and the protocols they need.
 fn validate_recovery_options(
     f: &FlowSpec,
@@ -274,6 +288,8 @@ fn validate_recovery_options(
     for (key, set) in [
         ("prr", f.prr.is_some()),
         ("rescue_retransmission", f.rescue_retransmission.is_some()),
+        ("rack", f.rack.is_some()),
+        ("tlp", f.tlp.is_some()),
     ] {
         if set && !sack_recovery {
             return err(
@@ -284,6 +300,12 @@ fn validate_recovery_options(
                 ),
             );
         }
+    }
+    if f.tlp == Some(true) && !uses_rack(f) {
+        return err(
+            p("tlp"),
+            "the tail loss probe relies on RACK to detect the loss it reveals (RFC 8985 section 7); set rack = true".into(),
+        );
     }
     Ok(())
 }

@@ -94,7 +94,9 @@ impl TcpSender {
             return;
         }
         let threshold = self.dupack_threshold;
-        let triggered = if self.recovery == Recovery::Sack {
+        let triggered = if self.rack.is_some() {
+            self.board.flagged_lost() > 0 // RFC 8985: RACK alone marks losses
+        } else if self.recovery == Recovery::Sack {
             self.dupacks >= threshold || self.board.lost_below() > self.snd_una
         } else {
             self.dupacks == threshold
@@ -105,6 +107,12 @@ impl TcpSender {
             }
             return;
         }
+        self.enter_fast_recovery(ctx);
+    }
+
+    /// A loss detected (DupThresh, IsLost or RACK): fast retransmit and recovery, by
+    /// flavour.
+    pub(super) fn enter_fast_recovery<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         // RFC 6582 section 3.2 step 1: enter recovery only if this ACK covers more than
         // `recover`, so duplicates of data sent before a timeout do not trigger it.
         if self.recover.is_some_and(|r| self.snd_una <= r) {
@@ -145,8 +153,15 @@ impl TcpSender {
                     self.prr_window(false);
                 }
                 // Step 4.3: retransmit the first segment presumed dropped, then step 4.4.
-                self.rxt_next = self.snd_una + 1;
-                self.send_segment(self.snd_una, ctx);
+                let first = if self.rack.is_some() {
+                    self.board
+                        .next_hole(self.snd_una, true)
+                        .unwrap_or(self.snd_una)
+                } else {
+                    self.snd_una
+                };
+                self.rxt_next = first + 1;
+                self.send_segment(first, ctx);
                 self.sack_transmit(ctx);
             }
         }
