@@ -20,8 +20,9 @@
 // so each link is a PointToPointNetDevice with a DropTailQueue<Packet> of its size.
 //
 // One JSON object is printed on stdout: per flow the start time, in-order goodput in
-// [warmup, T] (bytes the PacketSink received), drops at the bottlenecks and the congestion
-// window when ssthresh is first set; per bottleneck hop the utilisation of the forward
+// [warmup, T] (bytes the PacketSink received), drops at the bottlenecks, data segments sent and
+// retransmitted, timeouts and fast recoveries in the window, and the congestion window when
+// ssthresh is first set; per bottleneck hop the utilisation of the forward
 // direction (bytes that left the device queue), drops and CE marks in the window and the mean
 // queue (device queue plus queue disc, sampled every sampleMs); Jain's index of the goodputs;
 // and the wall time of Simulator::Run.
@@ -129,6 +130,13 @@ struct FlowState
     uint32_t cwnd = 0;
     uint32_t maxCwnd = 0;
     int64_t ssExitCwnd = -1; // bytes; -1 until ssthresh is first set
+    bool sentAny = false;
+    SequenceNumber32 highTx{0}; // end of the highest data sent
+    // In the window [warmup, T]:
+    uint64_t txData = 0;     // data segments sent
+    uint64_t retx = 0;       // of which below the highest sent before (retransmissions)
+    uint64_t timeouts = 0;   // entries into CA_LOSS
+    uint64_t recoveries = 0; // entries into CA_RECOVERY
 };
 
 struct Harness
@@ -178,11 +186,50 @@ OnSsthresh(uint32_t flow, uint32_t, uint32_t newV)
 }
 
 void
+OnTx(uint32_t flow, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    if (p->GetSize() == 0)
+    {
+        return;
+    }
+    FlowState& f = g.flows[flow];
+    SequenceNumber32 end = h.GetSequenceNumber() + p->GetSize();
+    bool retx = f.sentAny && !(f.highTx < end);
+    if (g.inWindow)
+    {
+        f.txData++;
+        f.retx += retx ? 1 : 0;
+    }
+    if (!f.sentAny || f.highTx < end)
+    {
+        f.highTx = end;
+        f.sentAny = true;
+    }
+}
+
+void
+OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t newV)
+{
+    FlowState& f = g.flows[flow];
+    if (g.inWindow)
+    {
+        f.timeouts += newV == TcpSocketState::CA_LOSS ? 1 : 0;
+        f.recoveries += newV == TcpSocketState::CA_RECOVERY ? 1 : 0;
+    }
+    if (g.cwndOut)
+    {
+        std::fprintf(g.cwndOut, "%.6f %u state %d\n", Simulator::Now().GetSeconds(), flow, int(newV));
+    }
+}
+
+void
 HookSocket(uint32_t flow, uint32_t nodeId)
 {
     std::string base = "/NodeList/" + std::to_string(nodeId) + "/$ns3::TcpL4Protocol/SocketList/0/";
     Config::ConnectWithoutContext(base + "CongestionWindow", MakeBoundCallback(&OnCwnd, flow));
     Config::ConnectWithoutContext(base + "SlowStartThreshold", MakeBoundCallback(&OnSsthresh, flow));
+    Config::ConnectWithoutContext(base + "Tx", MakeBoundCallback(&OnTx, flow));
+    Config::ConnectWithoutContext(base + "CongState", MakeBoundCallback(&OnCongState, flow));
 }
 
 void
@@ -227,6 +274,12 @@ OnQdiscDrop(Ptr<const QueueDiscItem> item)
             g.dropsPerFlowWindow[it->second]++;
         }
     }
+}
+
+void
+OnQdiscMark(uint32_t hop, Ptr<const QueueDiscItem>, const char*)
+{
+    std::fprintf(g.cwndOut, "%.6f hop %u mark\n", Simulator::Now().GetSeconds(), hop);
 }
 
 void
@@ -336,7 +389,9 @@ main(int argc, char* argv[])
     cmd.AddValue("recovery", "prr (ns-3's default) | classic", recovery);
     cmd.AddValue("startJitter", "flow i starts at U[0, startJitter) s", startJitter);
     cmd.AddValue("sampleMs", "queue sampling period, ms (0: off)", sampleMs);
-    cmd.AddValue("traceCwnd", "write 'time flow cwnd' and 'time flow ssthresh value' lines here", traceCwnd);
+    cmd.AddValue("traceCwnd",
+                 "write 'time flow cwnd', 'time flow ssthresh value', 'time flow state value' and 'time hop h mark' lines here",
+                 traceCwnd);
     cmd.Parse(argc, argv);
 
     const std::map<std::string, TypeId> ccTypes = {{"newreno", TcpNewReno::GetTypeId()},
@@ -553,6 +608,13 @@ main(int argc, char* argv[])
     if (!traceCwnd.empty())
     {
         g.cwndOut = std::fopen(traceCwnd.c_str(), "w");
+        for (uint32_t h = 0; h < nHops; ++h)
+        {
+            if (g.hops[h].qdisc)
+            {
+                g.hops[h].qdisc->TraceConnectWithoutContext("Mark", MakeBoundCallback(&OnQdiscMark, h));
+            }
+        }
     }
     g.sampleS = sampleMs / 1000.0;
     g.endS = simT;
@@ -627,6 +689,19 @@ main(int argc, char* argv[])
        << ",\"jain\":" << JsonNum(sumSq > 0 ? sum * sum / (nTotal * sumSq) : NAN);
     js << ",\"ss_exit_cwnd_bytes\":" << JsonArr(ssExit);
     js << ",\"drops_per_flow_window\":" << JsonArr(g.dropsPerFlowWindow);
+    std::vector<uint64_t> txData(nTotal);
+    std::vector<uint64_t> retx(nTotal);
+    std::vector<uint64_t> timeouts(nTotal);
+    std::vector<uint64_t> recoveries(nTotal);
+    for (uint32_t i = 0; i < nTotal; ++i)
+    {
+        txData[i] = g.flows[i].txData;
+        retx[i] = g.flows[i].retx;
+        timeouts[i] = g.flows[i].timeouts;
+        recoveries[i] = g.flows[i].recoveries;
+    }
+    js << ",\"tx_data_pkts_window\":" << JsonArr(txData) << ",\"retx_pkts_window\":" << JsonArr(retx)
+       << ",\"timeouts_window\":" << JsonArr(timeouts) << ",\"recoveries_window\":" << JsonArr(recoveries);
     js << ",\"util\":" << JsonArr(util) << ",\"queue_mean_pkts\":" << JsonArr(qMean)
        << ",\"drops_window\":" << JsonArr(drops) << ",\"marks_window\":" << JsonArr(marks);
     js << "}";

@@ -11,6 +11,7 @@ time of each simulator, with ccsim / ns-3 ratios.
     python validation/ns3/run.py --quick         # three scenarios (the CI test)
     python validation/ns3/run.py --scenario 'db-100M-10-' --seeds 1 2 --json out.json
     python validation/ns3/run.py --list
+    python validation/ns3/run.py --suite issue25 --seeds 1 2 3 --ccsim-keys '{"recovery": "rfc6675"}'
 
 Topologies. A dumbbell: N senders, each on its own access link (10 B, 1 ms, 1000 packets) to
 router r0, one bottleneck r0 -> r1 (rate B, one-way delay D, Q packets), access links from r1
@@ -20,13 +21,16 @@ only, access links included): 10 Mbit/s x 40 ms (D = 18 ms), 100 Mbit/s x 20 ms 
 1186). The parking lot: three 100 Mbit/s hops r0 -> r1 -> r2 -> r3 of 5 ms each, two long flows
 r0 -> r3 (base RTT 34 ms) and two cross flows per hop (14 ms); Q is the long flows' BDP (404).
 DCTCP's bottlenecks mark CE above K = ceil(Q / 7) waiting packets (the DCTCP paper's K > C RTT / 7).
+`--suite issue25` runs the SACK dumbbells of issue 25 instead (100 Mbit/s access links, D = 20 ms,
+1 or 10 flows at 10 or 100 Mbit/s and 100 flows at 1 Gbit/s, 10 s).
 
 Metrics. Goodput is what the receiving application got in order; a fraction of the payload
 capacity divides it by H x B x payload / wire, H the bottleneck hops (ns-3: 1000 / 1054 bytes;
 ccsim: 1014 / 1054, see `matched_settings`). Utilisation, drops and mean queue are those of the
 bottlenecks' forward directions in the window (mean over hops; drops summed). The slow-start
 exit window is the largest congestion window before ssthresh is first set (by a loss, an ECN
-echo, HyStart or Vegas), per flow.
+echo, HyStart or Vegas), per flow. The JSON output also has, per side, the data segments sent
+and retransmitted and the timeouts in the window.
 """
 
 from __future__ import annotations
@@ -71,6 +75,12 @@ class Scenario:
     cross_per_hop: int = 0
     #: False where the window does not reach a steady state (a report, not a test, compares them).
     converged: bool = True
+    #: Access links' rate; None: 10 times the bottleneck's.
+    access_mbps: float | None = None
+
+    @property
+    def access_rate_mbps(self) -> float:
+        return self.access_mbps if self.access_mbps is not None else 10 * self.rate_mbps
 
     @property
     def threshold(self) -> int:
@@ -135,6 +145,15 @@ def quick_suite() -> list[Scenario]:
     ]
 
 
+def issue25_suite() -> list[Scenario]:
+    """The SACK dumbbells of issue 25 (docs/validation.md): 100 Mbit/s access links, D = 20 ms,
+    a queue of about one BDP (at least 100 packets), 10 s with a 2 s warm-up."""
+    sets = {"100x1000": (100, 1000.0, 1000), "1x10": (1, 10.0, 100), "10x10": (10, 10.0, 100),
+            "1x100": (1, 100.0, 500), "10x100": (10, 100.0, 500)}
+    return [Scenario(f"i25-{name}", "dumbbell", "sack", n, b, 20.0, q, 10.0, 2.0, access_mbps=100.0)
+            for name, (n, b, q) in sets.items()]
+
+
 def matched_settings(protocol: str, ns3_start_s: float, base_rtt_s: float, *, handshake: bool = False,
                      timestamps: bool = False) -> tuple[list[str], dict[str, Any], int]:
     """The one place where ns-3's settings and ccsim's are matched, for one flow.
@@ -151,9 +170,9 @@ def matched_settings(protocol: str, ns3_start_s: float, base_rtt_s: float, *, ha
     - Both: delayed ACKs (every second segment or 200 ms), initial window 10, ns-3's timer
       (`rto = "ns3"`: MinRto 1 s, G 1 ms), limited transmit (ns-3's default), no receive-window
       limit (ns-3's buffers are set above what the path holds).
-    - Recovery: ns-3's PRR (its default) where ccsim recovers with SACK (sack, cubic, dctcp: its
-      `recovery = "ns3"`); RFC 6582's classic recovery without SACK where ccsim runs NewReno
-      recovery (newreno, vegas).
+    - Recovery: where ccsim recovers with SACK (sack, cubic, dctcp), ns-3's default, PRR, and
+      ccsim's `prr = true` with its default `recovery = "ns3"` (ssthresh from the pipe, as ns-3's
+      NewReno); without SACK (newreno, vegas), ns-3's classic recovery (RFC 6582), as ccsim's.
     - Vegas: ns-3's alpha 2, beta 4, gamma 1. CUBIC: both run their HyStart (ns-3's differs from
       Linux's, which ccsim follows). DCTCP: ECN implied on both.
 
@@ -171,6 +190,8 @@ def matched_settings(protocol: str, ns3_start_s: float, base_rtt_s: float, *, ha
         flow.update(start=f"{round(ns3_start_s * 1e9)}ns", handshake=True)
     else:
         flow["start"] = f"{round((ns3_start_s + base_rtt_s) * 1e9)}ns"
+    if sack:
+        flow["prr"] = True
     if timestamps:
         flow["timestamps"] = True
     if protocol == "vegas":
@@ -184,12 +205,12 @@ def ns3_args(sc: Scenario, seed: int) -> list[str]:
         f"--topology={sc.topology}", f"--N={sc.flows}", f"--hops={sc.hops}", f"--crossN={sc.cross_per_hop}",
         f"--B={sc.rate_mbps:g}", f"--D={sc.hop_delay_ms:g}", f"--Q={sc.queue}", f"--K={sc.threshold}",
         f"--T={sc.duration_s:g}", f"--warmup={sc.warmup_s:g}", f"--seed={seed}",
-        f"--accessRate={10 * sc.rate_mbps:g}", f"--accessDelay={ACCESS_MS:g}", f"--accessQ={ACCESS_Q}", *ns3,
+        f"--accessRate={sc.access_rate_mbps:g}", f"--accessDelay={ACCESS_MS:g}", f"--accessQ={ACCESS_Q}", *ns3,
     ]
 
 
 def ccsim_spec(sc: Scenario, seed: int, starts: list[float], *, handshake: bool = False,
-               timestamps: bool = False) -> tuple[dict[str, Any], int]:
+               timestamps: bool = False, extra: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
     """The ccsim scenario of `sc` with ns-3's start times; also ccsim's payload per packet."""
     if sc.protocol == "dctcp":
         queue: Any = {"kind": "step", "limit": f"{sc.queue}p", "threshold": sc.threshold}
@@ -200,7 +221,7 @@ def ccsim_spec(sc: Scenario, seed: int, starts: list[float], *, handshake: bool 
          "queue": queue}
         for h in range(sc.hops)
     ]
-    access = {"rate": f"{10 * sc.rate_mbps:g}Mbps", "delay": f"{ACCESS_MS:g}ms", "queue": f"{ACCESS_Q}p"}
+    access = {"rate": f"{sc.access_rate_mbps:g}Mbps", "delay": f"{ACCESS_MS:g}ms", "queue": f"{ACCESS_Q}p"}
     flows = []
     payload = 0
     for i in range(sc.total_flows):
@@ -209,7 +230,7 @@ def ccsim_spec(sc: Scenario, seed: int, starts: list[float], *, handshake: bool 
         links.append({"between": [f"r{exit_}", f"d{i}"], **access})
         _, keys, payload = matched_settings(sc.protocol, starts[i], sc.base_rtt_s(i), handshake=handshake,
                                             timestamps=timestamps)
-        flows.append({"name": f"f{i}", "from": f"s{i}", "to": f"d{i}", **keys})
+        flows.append({"name": f"f{i}", "from": f"s{i}", "to": f"d{i}", **keys, **(extra or {})})
     spec = {
         "run": {"duration": f"{sc.duration_s:g}s", "warmup": f"{sc.warmup_s:g}s", "seed": seed},
         "links": links,
@@ -246,6 +267,9 @@ def run_ns3(binary: Path, sc: Scenario, seed: int, trace: Path | None = None) ->
         "mean_queue": statistics.fmean(raw["queue_mean_pkts"]),
         "ss_exit_cwnd": statistics.median(exits) if exits else None,
         "ss_exit_cwnd_per_flow": [c / NS3_SEGMENT if c >= 0 else None for c in raw["ss_exit_cwnd_bytes"]],
+        "sent": sum(raw["tx_data_pkts_window"]),
+        "retransmitted": sum(raw["retx_pkts_window"]),
+        "timeouts": sum(raw["timeouts_window"]),
         "wall_s": raw["wall_s"],
         "start_s": raw["start_s"],
     }
@@ -268,8 +292,8 @@ def slow_start_exits(res: Any, names: list[str], mss: int) -> list[float | None]
 
 
 def run_ccsim(sc: Scenario, seed: int, starts: list[float], *, handshake: bool = False,
-              timestamps: bool = False) -> tuple[dict[str, Any], Any]:
-    spec, payload = ccsim_spec(sc, seed, starts, handshake=handshake, timestamps=timestamps)
+              timestamps: bool = False, extra: dict[str, Any] | None = None) -> tuple[dict[str, Any], Any]:
+    spec, payload = ccsim_spec(sc, seed, starts, handshake=handshake, timestamps=timestamps, extra=extra)
     res = ccsim.run(spec, progress=False)
     flows = res.flows()
     links = res.links()
@@ -288,6 +312,9 @@ def run_ccsim(sc: Scenario, seed: int, starts: list[float], *, handshake: bool =
         "mean_queue": statistics.fmean(float(h["mean_queue_packets"]) for h in hops),
         "ss_exit_cwnd": statistics.median(known) if known else None,
         "ss_exit_cwnd_per_flow": exits,
+        "sent": int(flows["sent_packets"].sum()),
+        "retransmitted": int(flows["retransmitted_packets"].sum()),
+        "timeouts": int(flows["timeouts"].sum()),
         "wall_s": float(res.overview["run"]["wall_seconds"]),
     }, res
 
@@ -324,16 +351,16 @@ def row(rec: dict[str, Any]) -> str:
 
 
 def compare(binary: Path, sc: Scenario, seed: int, *, handshake: bool = False, timestamps: bool = False,
-            trace_dir: Path | None = None) -> dict[str, Any]:
+            extra: dict[str, Any] | None = None, trace_dir: Path | None = None) -> dict[str, Any]:
     trace = trace_dir / f"{sc.name}-{seed}.ns3-cwnd.txt" if trace_dir else None
     ns3 = run_ns3(binary, sc, seed, trace)
-    ours, res = run_ccsim(sc, seed, ns3["start_s"], handshake=handshake, timestamps=timestamps)
+    ours, res = run_ccsim(sc, seed, ns3["start_s"], handshake=handshake, timestamps=timestamps, extra=extra)
     if trace_dir is not None:
         table = res.series()
         table[table["variable"].isin(["cwnd:change", "ssthresh:change"])].to_csv(
             trace_dir / f"{sc.name}-{seed}.ccsim-cwnd.csv", index=False)
     return {
-        "scenario": sc.name, "seed": seed, "converged": sc.converged, "settings": {**dataclasses.asdict(sc), "threshold": sc.threshold},
+        "scenario": sc.name, "seed": seed, "converged": sc.converged, "ccsim_extra": extra or {}, "settings": {**dataclasses.asdict(sc), "threshold": sc.threshold},
         "ns3": ns3, "ccsim": ours,
         "goodput_ratio": ratio(ours["goodput_fraction"], ns3["goodput_fraction"]),
         "jain_difference": ours["jain"] - ns3["jain"],
@@ -346,6 +373,10 @@ def compare(binary: Path, sc: Scenario, seed: int, *, handshake: bool = False, t
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="three short scenarios only")
+    ap.add_argument("--suite", choices=("full", "issue25"), default="full",
+                    help="issue25: the SACK dumbbells of issue 25 (docs/validation.md) instead of the full suite")
+    ap.add_argument("--ccsim-keys", type=json.loads, default={},
+                    help="ccsim flow keys over the matched ones, as JSON, e.g. '{\"recovery\": \"rfc6675\"}'")
     ap.add_argument("--scenario", default="", help="run the scenarios whose name matches this regular expression")
     ap.add_argument("--seeds", nargs="+", type=int, default=[1])
     ap.add_argument("--json", type=Path, help="also write every record (both sides, per flow) to this file")
@@ -356,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="list the scenarios and the ones left out")
     args = ap.parse_args(argv)
 
-    scenarios = quick_suite() if args.quick else suite()
+    scenarios = quick_suite() if args.quick else issue25_suite() if args.suite == "issue25" else suite()
     if args.scenario:
         scenarios = [s for s in scenarios if re.search(args.scenario, s.name)]
     if args.list:
@@ -364,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{s.name}: {s.total_flows} flows, {s.hops} x {s.rate_mbps:g} Mbit/s x {s.hop_delay_ms:g} ms, "
                   f"Q {s.queue}" + (f", K {s.threshold}" if s.protocol == "dctcp" else "") +
                   f", T {s.duration_s:g} s, warmup {s.warmup_s:g} s")
-        if not args.quick:
+        if not args.quick and args.suite == "full":
             for (rate, n), why in SKIPPED.items():
                 print(f"left out: db-{rate}-{n}-*: {why}")
         return 0
@@ -381,10 +412,10 @@ def main(argv: list[str] | None = None) -> int:
     for sc in scenarios:
         for seed in args.seeds:
             rec = compare(binary, sc, seed, handshake=args.ccsim_handshake, timestamps=args.ccsim_timestamps,
-                          trace_dir=args.trace)
+                          extra=args.ccsim_keys, trace_dir=args.trace)
             records.append(rec)
             print(row(rec), flush=True)
-    if not args.quick and not args.scenario:
+    if not args.quick and not args.scenario and args.suite == "full":
         for (rate, n), why in SKIPPED.items():
             print(f"\nLeft out: the {rate} dumbbell with {n} flows ({why}).")
     print(f"\n`*`: not converged in the window. {len(records)} comparisons in {time.perf_counter() - t0:.0f} s; "
