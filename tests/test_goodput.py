@@ -44,8 +44,9 @@ def test_goodput_is_what_flows_parquet_and_summary_say() -> None:
 
 
 def dumbbell_100(recovery: str) -> dict[str, Any]:
-    """scripts/ns3_goodput.py's 100-flow 1 Gbit/s dumbbell (D = 20 ms, 1000-packet queue,
-    100 Mbit/s access links), SACK flows starting at uniform times in [0, 1) s (seed 1)."""
+    """The 100-flow 1 Gbit/s dumbbell of issue 25 (validation/ns3/run.py --suite issue25: D = 20 ms,
+    1000-packet queue, 100 Mbit/s access links), SACK flows starting at uniform times in [0, 1) s
+    (seed 1)."""
     import random
 
     rng = random.Random(1)
