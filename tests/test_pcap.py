@@ -232,3 +232,40 @@ def test_the_capture_covers_the_warm_up_and_tx_packets_only_the_window(tmp_path:
         window = warm.summary["links"][direction]["tx_packets"]
         early = [r for r in tshark(b[direction]) if ns(r["frame.time_epoch"]) < 1_500_000_000]
         assert window < records and len(early) - 1 <= records - window <= len(early), direction
+
+
+def test_the_handshake_is_captured_as_tshark_reads_a_real_one(tmp_path: Path) -> None:
+    """`handshake = true`: SYN, SYN-ACK (RFC 9293 section 3.5) with the MSS, SACK-permitted and
+    window-scale options tshark decodes, and the first data segment one round trip after the
+    SYN: two 52-byte serialisations at 10 Mbps (41.6 us each) and two 10 ms propagations."""
+    spec = {
+        "run": {"duration": "1s"},
+        "links": [{"between": ["s", "d"], "rate": "10Mbps", "delay": "10ms"}],
+        "flows": [{"name": "f", "protocol": "sack", "from": "s", "to": "d", "size": "20kB",
+                   "handshake": True, "start": "0.1s"}],
+        "output": {"series": [], "pcap": ["s->d", "d->s"]},
+    }
+    _, files = run_with_pcap(spec, tmp_path)
+    fields = ["frame.time_epoch", "frame.len", "tcp.flags.syn", "tcp.flags.ack", "tcp.seq_raw",
+              "tcp.ack_raw", "tcp.options.mss_val", "tcp.options.sack_perm", "tcp.options.wscale.shift"]
+
+    def read(path: Path) -> Rows:
+        exe = shutil.which("tshark")
+        assert exe, "tshark is missing"
+        cmd = [exe, "-r", str(path), "-o", "tcp.relative_sequence_numbers:FALSE", "-T", "fields",
+               "-E", "separator=|"] + [a for f in fields for a in ("-e", f)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        return [dict(zip(fields, line.split("|"), strict=True)) for line in proc.stdout.splitlines()]
+
+    fwd, back = read(files["s->d"]), read(files["d->s"])
+    syn, syn_ack = fwd[0], back[0]
+    assert (syn["tcp.flags.syn"], syn["tcp.flags.ack"], syn["frame.len"]) == ("1", "0", "52")
+    assert (syn_ack["tcp.flags.syn"], syn_ack["tcp.flags.ack"]) == ("1", "1")
+    assert syn["tcp.seq_raw"] == str(2**32 - 1) and syn_ack["tcp.ack_raw"] == "0"
+    assert syn["tcp.options.mss_val"] == str(MSS)
+    assert syn["tcp.options.sack_perm"] != "" and syn["tcp.options.wscale.shift"] == "7"
+    assert ns(syn["frame.time_epoch"]) == 100_000_000
+    first_data = fwd[1]
+    assert first_data["tcp.flags.syn"] == "0" and first_data["tcp.seq_raw"] == "0"
+    assert ns(first_data["frame.time_epoch"]) == 100_000_000 + 2 * (41_600 + 10_000_000)
+    assert sum(1 for r in fwd if r["tcp.flags.syn"] == "1") == 1

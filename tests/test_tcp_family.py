@@ -62,6 +62,9 @@ def test_vegas_thresholds_need_vegas() -> None:
     ({"tlp": True}, "flows[0].tlp", "relies on RACK to detect the loss it reveals (RFC 8985 section 7); set rack = true"),
     ({"recovery": "linux", "rack": False, "tlp": True}, "flows[0].tlp", "set rack = true"),
     ({"rack": "on"}, "flows[0].rack", 'expected true or false, found "on"'),
+    ({"protocol": "xcp", "handshake": True}, "flows[0].handshake", "remove handshake"),
+    ({"protocol": "cbr", "rate": "1Mbps", "handshake": True}, "flows[0].handshake", "handshake"),
+    ({"handshake": "yes"}, "flows[0].handshake", 'expected true or false, found "yes"'),
 ])
 def test_bad_cubic_and_hystart_keys_name_their_path(options: dict[str, Any], path: str, message: str) -> None:
     flow = {"protocol": "cubic", **options}

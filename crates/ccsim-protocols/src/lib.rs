@@ -39,6 +39,9 @@ pub use xcp::{
 
 /// Bytes of IP and TCP header on every TCP packet (no options).
 pub const TCP_HEADER_BYTES: u32 = 40;
+/// Bytes of options on a SYN and a SYN-ACK: MSS (4), NOP, NOP, SACK-permitted (4), NOP,
+/// window scale (4).
+pub const TCP_SYN_OPTION_BYTES: u32 = 12;
 /// Bytes of IP and UDP header on every UDP packet.
 pub const UDP_HEADER_BYTES: u32 = 28;
 /// Bytes of header on a rate-based data packet: IP and UDP, then 12 bytes of sequence
@@ -68,6 +71,12 @@ pub enum Hdr {
         /// SACK blocks (RFC 2018), present only when the receiver holds out-of-order data.
         /// Boxed so that plain ACKs stay small.
         sack: Option<Box<SackBlocks>>,
+    },
+    /// A TCP connection request (SYN) or its answer (SYN-ACK), of the three-way handshake
+    /// (RFC 9293 section 3.5); only flows with the handshake option send them.
+    TcpSyn {
+        /// Whether this is the SYN-ACK.
+        ack: bool,
     },
     /// A UDP datagram with a sender sequence number.
     Udp {

@@ -57,8 +57,10 @@ impl LinkTap<Hdr> for Tap {
         let Some(writer) = guard.as_mut() else {
             return;
         };
-        if matches!(pkt.header, Hdr::TcpData { .. } | Hdr::TcpAck { .. })
-            && !writer.knows_tcp_flow(pkt.flow)
+        if matches!(
+            pkt.header,
+            Hdr::TcpData { .. } | Hdr::TcpAck { .. } | Hdr::TcpSyn { .. }
+        ) && !writer.knows_tcp_flow(pkt.flow)
         {
             let known = self
                 .flows

@@ -97,7 +97,13 @@ const TCP_CWR: u8 = 0x80;
 const TCP_ECE: u8 = 0x40;
 const TCP_ACK: u8 = 0x10;
 const TCP_PSH: u8 = 0x08;
+const TCP_SYN: u8 = 0x02;
 const TCP_OPT_NOP: u8 = 1;
+const TCP_OPT_MSS: u8 = 2;
+const TCP_OPT_WSCALE: u8 = 3;
+const TCP_OPT_SACK_PERMITTED: u8 = 4;
+/// The window-scale shift a SYN announces (Linux's for its default buffers).
+const TCP_WSCALE_SHIFT: u8 = 7;
 const TCP_OPT_SACK: u8 = 5;
 
 /// Message types of the private header (byte 5).
@@ -284,7 +290,7 @@ impl<W: Write> PcapWriter<W> {
     fn numbering(&mut self, pkt: &Packet<Hdr>) -> Option<TcpNumbering> {
         let mss = match pkt.header {
             Hdr::TcpData { payload, .. } => payload,
-            Hdr::TcpAck { .. } => FALLBACK_MSS,
+            Hdr::TcpAck { .. } | Hdr::TcpSyn { .. } => FALLBACK_MSS,
             _ => return None,
         };
         Some(
@@ -350,7 +356,7 @@ fn ecn_bits(ecn: Ecn) -> u8 {
 fn encode(pkt: &Packet<Hdr>, tcp: Option<TcpNumbering>, buf: &mut Vec<u8>) {
     buf.resize(IPV4_BYTES, 0);
     let proto = match &pkt.header {
-        Hdr::TcpData { .. } | Hdr::TcpAck { .. } => {
+        Hdr::TcpData { .. } | Hdr::TcpAck { .. } | Hdr::TcpSyn { .. } => {
             let n = tcp.expect("invariant: TCP packets have a numbering");
             encode_tcp(pkt, n, buf);
             PROTO_TCP
@@ -398,6 +404,26 @@ fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) {
         Hdr::TcpAck { ack, ece, sack } => {
             let flags = TCP_ACK | if *ece { TCP_ECE } else { 0 };
             (0, n.byte(*ack), flags, sack.as_deref())
+        }
+        Hdr::TcpSyn { ack } => {
+            // Each side's initial sequence number is one below its first byte, 0, so the
+            // SYN-ACK acknowledges byte 0.
+            let flags = if *ack { TCP_SYN | TCP_ACK } else { TCP_SYN };
+            let start = buf.len();
+            buf.resize(start + TCP_BYTES, 0);
+            let h = &mut buf[start..];
+            h[0..2].copy_from_slice(&port_of(pkt.src.agent).to_be_bytes());
+            h[2..4].copy_from_slice(&port_of(pkt.dst.agent).to_be_bytes());
+            h[4..8].copy_from_slice(&u32::MAX.to_be_bytes());
+            h[12] = (((TCP_BYTES + 12) / 4) as u8) << 4;
+            h[13] = flags;
+            h[14..16].copy_from_slice(&TCP_WINDOW.to_be_bytes());
+            // MSS, NOP, NOP, SACK-permitted, NOP, window scale: the simulator's 12 bytes.
+            let mss = u16::try_from(n.mss).unwrap_or(u16::MAX).to_be_bytes();
+            buf.extend_from_slice(&[TCP_OPT_MSS, 4, mss[0], mss[1]]);
+            buf.extend_from_slice(&[TCP_OPT_NOP, TCP_OPT_NOP, TCP_OPT_SACK_PERMITTED, 2]);
+            buf.extend_from_slice(&[TCP_OPT_NOP, TCP_OPT_WSCALE, 3, TCP_WSCALE_SHIFT]);
+            return;
         }
         _ => unreachable!("invariant: called for TCP headers only"),
     };
@@ -490,7 +516,7 @@ fn encode_private(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
         Hdr::XcpAck { .. } => PrivateType::XcpAck,
         Hdr::ObpData { .. } => PrivateType::ObpData,
         Hdr::ObpAck { .. } => PrivateType::ObpAck,
-        Hdr::TcpData { .. } | Hdr::TcpAck { .. } => {
+        Hdr::TcpData { .. } | Hdr::TcpAck { .. } | Hdr::TcpSyn { .. } => {
             unreachable!("invariant: TCP has a real header")
         }
     };

@@ -1060,3 +1060,96 @@ fn the_receiver_reports_a_duplicate_segment_as_a_dsack_block_once() {
     sink.on_packet(&data(3, Ecn::NotEct, false), &mut ctx);
     assert_eq!(blocks(&ctx.drain()[0]), (4, None));
 }
+
+fn syn_ack() -> Packet<Hdr> {
+    Packet {
+        src: PEER,
+        dst: Addr::default(),
+        flow: FlowId(0),
+        size: 52,
+        sent_at: SimTime::ZERO,
+        ecn: Ecn::NotEct,
+        header: Hdr::TcpSyn { ack: true },
+    }
+}
+
+fn handshake_sender() -> (TcpSender, MockCtx) {
+    let cfg = TcpConfig {
+        initial_window: 4,
+        handshake: true,
+        ..TcpConfig::default()
+    };
+    let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    (s, ctx)
+}
+
+#[test]
+fn the_handshake_sends_data_one_round_trip_after_the_syn() {
+    // RFC 9293 section 3.5: SYN, SYN-ACK, then data; the SYN (12 bytes of options, not
+    // ECN-capable) carries no data, and its round trip is the first RTT sample (RFC 6298
+    // section 2.2).
+    let (mut s, mut ctx) = handshake_sender();
+    let out = ctx.drain();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].header, Hdr::TcpSyn { ack: false });
+    assert_eq!((out[0].size, out[0].ecn), (52, Ecn::NotEct));
+    assert_eq!(
+        ctx.timers[0],
+        Some(at(1000)),
+        "the initial RTO guards the SYN"
+    );
+    // An ACK before the SYN-ACK means nothing.
+    s.on_packet(&ack(1), &mut ctx);
+    assert!(ctx.drain().is_empty());
+    ctx.now = at(100);
+    s.on_packet(&syn_ack(), &mut ctx);
+    assert_eq!(
+        seqs(&ctx.drain()),
+        vec![(0, false), (1, false), (2, false), (3, false)]
+    );
+    assert_eq!(s.rtt().srtt(), Some(Dur::from_millis(100)));
+    // A duplicate SYN-ACK changes nothing.
+    s.on_packet(&syn_ack(), &mut ctx);
+    assert!(ctx.drain().is_empty());
+}
+
+#[test]
+fn a_lost_syn_is_sent_again_with_the_timer_backed_off_and_gives_no_rtt_sample() {
+    let (mut s, mut ctx) = handshake_sender();
+    ctx.drain();
+    ctx.now = at(1000);
+    s.on_timer(TimerSlot(0), &mut ctx);
+    assert_eq!(ctx.drain()[0].header, Hdr::TcpSyn { ack: false });
+    assert_eq!(ctx.timers[0], Some(at(3000)), "RFC 6298 5.5: 1 s doubled");
+    ctx.now = at(1100);
+    s.on_packet(&syn_ack(), &mut ctx);
+    assert_eq!(ctx.drain().len(), 4);
+    // Karn: the SYN-ACK may answer either SYN, so no sample.
+    assert_eq!(s.rtt().srtt(), None);
+    assert_eq!(s.stats().timeouts, 1);
+}
+
+#[test]
+fn the_receiver_answers_every_syn_with_a_syn_ack() {
+    let mut sink = TcpSink::new(None).with_sack(true);
+    let mut ctx = MockCtx::new();
+    let syn = Packet {
+        src: Addr { node: 0, agent: 0 },
+        dst: PEER,
+        flow: FlowId(0),
+        size: 52,
+        sent_at: SimTime::ZERO,
+        ecn: Ecn::NotEct,
+        header: Hdr::TcpSyn { ack: false },
+    };
+    for _ in 0..2 {
+        sink.on_packet(&syn, &mut ctx);
+        let out = ctx.drain();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].header, Hdr::TcpSyn { ack: true });
+        assert_eq!((out[0].dst, out[0].size), (syn.src, 52));
+    }
+    assert_eq!(sink.stats().data_packets_received, 0);
+}

@@ -15,7 +15,12 @@
 //! but the last of a finite transfer carries a full MSS, so nothing is lost by it.
 //! CHOICE: a packet's size is the whole IP packet; the MSS is that size less 40 bytes of
 //! IP and TCP header; ACKs are 40-byte packets.
-//! CHOICE: no connection set-up (SYN/FIN): data flows from the start time, as in ns-2.
+//! CHOICE: by default no connection set-up (SYN/FIN): data flows from the start time, as in
+//! ns-2. With the handshake option the sender opens with SYN and the receiver answers
+//! SYN-ACK (RFC 9293 section 3.5; 12 bytes of options each: MSS, SACK-permitted, window
+//! scale); data starts on the SYN-ACK, whose round trip is the first RTT sample unless the SYN
+//! was sent again. The third segment of the handshake rides on the first data segment
+//! (RFC 9293 allows it); there is no FIN.
 
 pub mod cc;
 pub mod hystart;

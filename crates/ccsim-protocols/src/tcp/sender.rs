@@ -69,7 +69,7 @@ use super::rack::Rack;
 use super::rate::DeliveryRate;
 use super::rtt::{RtoPolicy, RttEstimator};
 use super::scoreboard::Scoreboard;
-use crate::{Hdr, SackBlock, TCP_HEADER_BYTES};
+use crate::{Hdr, SackBlock, TCP_HEADER_BYTES, TCP_SYN_OPTION_BYTES};
 
 const RTO_TIMER: TimerSlot = TimerSlot(0);
 const PACE_TIMER: TimerSlot = TimerSlot(1);
@@ -80,6 +80,8 @@ const PROBE_TIMER: TimerSlot = TimerSlot(3);
 /// RFC 8985 section 7.2's WCDelAckT, the worst-case delayed-ACK time, added to the probe
 /// timeout when one segment is outstanding.
 const WORST_CASE_DELAYED_ACK: Dur = Dur::from_millis(200);
+/// SYN retransmissions before the sender gives up (Linux's `tcp_syn_retries`).
+const MAX_SYN_RETRIES: u32 = 6;
 
 /// A congestion-control algorithm with its loss recovery.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -215,6 +217,8 @@ pub struct TcpConfig {
     pub rack: bool,
     /// RFC 8985 section 7: the tail loss probe (with `rack`).
     pub tlp: bool,
+    /// Open with the three-way handshake (SYN, SYN-ACK) before sending data.
+    pub handshake: bool,
 }
 
 impl Default for TcpConfig {
@@ -242,6 +246,7 @@ impl Default for TcpConfig {
             rescue_retransmission: false,
             rack: false,
             tlp: false,
+            handshake: false,
         }
     }
 }
@@ -345,6 +350,11 @@ pub struct TcpSender {
     tlp_seq: u64,
     rto_deadline: SimTime,
     loss_probes: u64,
+    /// The handshake: whether the connection is open, when the SYN last left, and how many
+    /// times it was sent again.
+    established: bool,
+    syn_sent_at: SimTime,
+    syn_retries: u32,
     stats: AgentStats,
 }
 
@@ -439,6 +449,9 @@ impl TcpSender {
             tlp_seq: 0,
             rto_deadline: SimTime::ZERO,
             loss_probes: 0,
+            established: !cfg.handshake,
+            syn_sent_at: SimTime::ZERO,
+            syn_retries: 0,
             stats: AgentStats::default(),
         }
     }
@@ -1084,7 +1097,57 @@ impl TcpSender {
         }
     }
 
+    /// Send the SYN (again) with the retransmission timer, backed off per attempt (RFC 6298
+    /// sections 5.5 and 5.7 apply to the SYN as to data).
+    fn send_syn<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        self.syn_sent_at = ctx.now();
+        ctx.send(Packet {
+            src: Addr::default(),
+            dst: self.peer,
+            flow: self.flow,
+            size: TCP_HEADER_BYTES + TCP_SYN_OPTION_BYTES,
+            sent_at: SimTime::ZERO,
+            ecn: Ecn::NotEct, // RFC 3168 section 6.1.1: a SYN is not ECN-capable
+            header: Hdr::TcpSyn { ack: false },
+        });
+        self.arm_rto(ctx);
+    }
+
+    /// The SYN-ACK: the connection is open; the handshake's round trip is the first RTT
+    /// sample unless the SYN was sent again (Karn), and data starts.
+    fn on_syn_ack<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        if self.established {
+            return; // a duplicate SYN-ACK
+        }
+        self.established = true;
+        let now = ctx.now();
+        if self.syn_retries == 0 {
+            self.rtt
+                .sample(now - self.syn_sent_at, self.syn_sent_at, 0, 0);
+        }
+        ctx.cancel_timer(RTO_TIMER);
+        self.rto_armed = false;
+        self.send_allowed(ctx);
+    }
+
+    /// The SYN's timer expired: send it again, up to Linux's `tcp_syn_retries` (6) times,
+    /// then give up (the flow sends nothing).
+    fn on_syn_timeout<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        self.rto_armed = false;
+        self.stats.timeouts += 1;
+        if self.syn_retries >= MAX_SYN_RETRIES || self.stopped {
+            return;
+        }
+        self.syn_retries += 1;
+        self.rtt.back_off();
+        self.send_syn(ctx);
+    }
+
     fn on_rto<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        if !self.established {
+            self.on_syn_timeout(ctx);
+            return;
+        }
         self.rto_armed = false;
         if self.snd_una == self.snd_max {
             return;
@@ -1164,16 +1227,28 @@ impl Agent<Hdr> for TcpSender {
             ctx.finish();
         }
         let before = [f64::NAN; TRACED.len()];
-        self.send_allowed(ctx);
+        if self.established {
+            self.send_allowed(ctx);
+        } else if self.total_segments > 0 {
+            self.send_syn(ctx);
+        }
         trace_changes(self, ctx, TRACED, before);
     }
 
     fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
-        if let Hdr::TcpAck { ack, ece, sack } = &pkt.header {
-            let before = traced_values(self, ctx, TRACED);
-            let blocks = sack.as_deref().map(|b| b.as_slice());
-            self.on_ack(*ack, *ece, blocks, ctx);
-            trace_changes(self, ctx, TRACED, before);
+        match &pkt.header {
+            Hdr::TcpAck { ack, ece, sack } if self.established => {
+                let before = traced_values(self, ctx, TRACED);
+                let blocks = sack.as_deref().map(|b| b.as_slice());
+                self.on_ack(*ack, *ece, blocks, ctx);
+                trace_changes(self, ctx, TRACED, before);
+            }
+            Hdr::TcpSyn { ack: true } => {
+                let before = traced_values(self, ctx, TRACED);
+                self.on_syn_ack(ctx);
+                trace_changes(self, ctx, TRACED, before);
+            }
+            _ => {}
         }
     }
 

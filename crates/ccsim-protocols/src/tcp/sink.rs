@@ -64,7 +64,7 @@ impl SackBlocks {
     }
 }
 
-use crate::{Hdr, TCP_HEADER_BYTES};
+use crate::{Hdr, TCP_HEADER_BYTES, TCP_SYN_OPTION_BYTES};
 
 /// Bytes of a SACK option: kind and length, 8 per block, padded with NOPs to a multiple of
 /// 4 (RFC 2018 section 3); none without blocks.
@@ -286,6 +286,21 @@ impl Agent<Hdr> for TcpSink {
     fn on_start<C: Ctx<Hdr>>(&mut self, _ctx: &mut C) {}
 
     fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
+        if let Hdr::TcpSyn { ack: false } = pkt.header {
+            // RFC 9293 section 3.5: answer a SYN (or its retransmission) with a SYN-ACK.
+            self.peer = Some(pkt.src);
+            self.flow = pkt.flow;
+            ctx.send(Packet {
+                src: Addr::default(),
+                dst: pkt.src,
+                flow: pkt.flow,
+                size: TCP_HEADER_BYTES + TCP_SYN_OPTION_BYTES,
+                sent_at: SimTime::ZERO,
+                ecn: Ecn::NotEct,
+                header: Hdr::TcpSyn { ack: true },
+            });
+            return;
+        }
         let Hdr::TcpData {
             seq, payload, cwr, ..
         } = pkt.header

@@ -69,6 +69,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         rescue_retransmission: f.rescue_retransmission.unwrap_or(false),
         rack: uses_rack(f),
         tlp: uses_tlp(f),
+        handshake: f.handshake,
         ..TcpConfig::default()
     };
     if f.protocol == Protocol::Xcp {

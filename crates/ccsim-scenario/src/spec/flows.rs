@@ -231,6 +231,10 @@ pub struct FlowSpec {
     /// `recovery = "linux"`, off otherwise).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub rack: Option<bool>,
+    /// TCP: open with the three-way handshake (SYN, SYN-ACK) before data, as real stacks
+    /// and ns-3 do (absent: off, data from the start time, as ns-2's agents).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub handshake: bool,
     /// TCP with RACK: RFC 8985's tail loss probe (absent: on with `recovery = "linux"` and
     /// RACK, off otherwise).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
@@ -285,7 +289,7 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 20] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 21] {
         [
             ("rto", self.rto.is_some()),
             ("recovery", self.recovery.is_some()),
@@ -309,6 +313,7 @@ impl FlowSpec {
             ),
             ("rack", self.rack.is_some()),
             ("tlp", self.tlp.is_some()),
+            ("handshake", self.handshake),
             ("xcp", self.xcp.is_some()),
         ]
     }

@@ -301,6 +301,12 @@ fn validate_recovery_options(
             );
         }
     }
+    if f.handshake && f.protocol == Protocol::Xcp {
+        return err(
+            p("handshake"),
+            "XCP's receiver answers data only; remove handshake".into(),
+        );
+    }
     if f.tlp == Some(true) && !uses_rack(f) {
         return err(
             p("tlp"),
