@@ -45,7 +45,7 @@ CASES = {
     "recovery-linux": ("20p", 'recovery = "linux"\nrescue_retransmission = true\n'),
     "recovery-prr": ("20p", 'prr = true\nrecovery = "rfc6675"\n'),
     "recovery-rack": ("20p", 'rack = true\ntlp = true\nsize = "300kB"\n'),
-    "recovery-handshake": ("20p", 'handshake = true\nrecovery = "linux"\n'),
+    "recovery-handshake": ("20p", 'handshake = true\nrecovery = "linux"\ntimestamps = true\npacket_size = "1052B"\n'),
     "red-ns2": ('{ kind = "red", profile = "ns2.35", limit = "25kB", ecn = true, mark_p = 0.2 }', 'ecn = true\n'),
     "tahoe": ("20kB", ""),
     "reno": ("20p", 'ecn = true\n'),

@@ -269,3 +269,36 @@ def test_the_handshake_is_captured_as_tshark_reads_a_real_one(tmp_path: Path) ->
     assert first_data["tcp.flags.syn"] == "0" and first_data["tcp.seq_raw"] == "0"
     assert ns(first_data["frame.time_epoch"]) == 100_000_000 + 2 * (41_600 + 10_000_000)
     assert sum(1 for r in fwd if r["tcp.flags.syn"] == "1") == 1
+
+
+def test_timestamps_are_captured_as_tshark_reads_them(tmp_path: Path) -> None:
+    """`timestamps = true` (RFC 7323): 12 more header bytes on every segment and ACK, the
+    option decoded by tshark with TSval the send time in ms; 1052-byte packets carry 1000
+    payload bytes, so the second segment starts at byte 1000; the SYN carries the option too."""
+    spec = {
+        "run": {"duration": "1s"},
+        "links": [{"between": ["s", "d"], "rate": "10Mbps", "delay": "10ms"}],
+        "flows": [{"name": "f", "protocol": "sack", "from": "s", "to": "d", "size": "20kB",
+                   "packet_size": "1052B", "timestamps": True, "handshake": True, "start": "0.1s"}],
+        "output": {"series": [], "pcap": ["s->d", "d->s"]},
+    }
+    _, files = run_with_pcap(spec, tmp_path)
+    fields = ["frame.len", "tcp.flags.syn", "tcp.seq_raw", "tcp.len", "tcp.options.timestamp.tsval"]
+
+    def read(path: Path) -> Rows:
+        exe = shutil.which("tshark")
+        assert exe, "tshark is missing"
+        cmd = [exe, "-r", str(path), "-o", "tcp.relative_sequence_numbers:FALSE", "-T", "fields",
+               "-E", "separator=|"] + [a for f in fields for a in ("-e", f)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        return [dict(zip(fields, line.split("|"), strict=True)) for line in proc.stdout.splitlines()]
+
+    fwd, back = read(files["s->d"]), read(files["d->s"])
+    assert fwd[0]["tcp.flags.syn"] == "1" and fwd[0]["frame.len"] == "60"
+    assert fwd[0]["tcp.options.timestamp.tsval"] == "100"
+    segs = fwd[1:]
+    assert [r["tcp.len"] for r in segs[:2]] == ["1000", "1000"]
+    assert [r["tcp.seq_raw"] for r in segs[:2]] == ["0", "1000"]
+    assert {r["frame.len"] for r in segs[:-1]} == {"1052"}
+    assert all(r["tcp.options.timestamp.tsval"] != "" for r in fwd + back)
+    assert {r["frame.len"] for r in back[1:]} == {"52"}, "plain ACKs: 40 + 12"

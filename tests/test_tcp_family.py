@@ -65,6 +65,9 @@ def test_vegas_thresholds_need_vegas() -> None:
     ({"protocol": "xcp", "handshake": True}, "flows[0].handshake", "remove handshake"),
     ({"protocol": "cbr", "rate": "1Mbps", "handshake": True}, "flows[0].handshake", "handshake"),
     ({"handshake": "yes"}, "flows[0].handshake", 'expected true or false, found "yes"'),
+    ({"protocol": "xcp", "timestamps": True}, "flows[0].timestamps", "remove timestamps"),
+    ({"timestamps": True, "packet_size": "52B"}, "flows[0].packet_size",
+     'must exceed the 52-byte header and be at most 65535B, found "52B"'),
 ])
 def test_bad_cubic_and_hystart_keys_name_their_path(options: dict[str, Any], path: str, message: str) -> None:
     flow = {"protocol": "cubic", **options}

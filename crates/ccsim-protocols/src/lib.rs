@@ -42,6 +42,10 @@ pub const TCP_HEADER_BYTES: u32 = 40;
 /// Bytes of options on a SYN and a SYN-ACK: MSS (4), NOP, NOP, SACK-permitted (4), NOP,
 /// window scale (4).
 pub const TCP_SYN_OPTION_BYTES: u32 = 12;
+/// Bytes of the timestamp option (RFC 7323 section 3) on every segment of a flow that uses
+/// it, with its two NOPs of alignment; a SYN carries it in 8 more bytes than
+/// [`TCP_SYN_OPTION_BYTES`] (SACK-permitted and timestamps share one word pair).
+pub const TCP_TIMESTAMP_OPTION_BYTES: u32 = 12;
 /// Bytes of IP and UDP header on every UDP packet.
 pub const UDP_HEADER_BYTES: u32 = 28;
 /// Bytes of header on a rate-based data packet: IP and UDP, then 12 bytes of sequence

@@ -31,7 +31,7 @@ pub(crate) fn number_tcp_flow(flows: &TcpFlows, flow: FlowId, f: &FlowSpec) {
     }
     let mss = u32::try_from(f.packet_size.0 .0)
         .unwrap_or(u32::MAX)
-        .saturating_sub(ccsim_protocols::TCP_HEADER_BYTES);
+        .saturating_sub(crate::spec::flows::flow_header_bytes(f));
     if let Ok(mut m) = flows.lock() {
         m.insert(flow, (mss, f.size.map(|b| b.0 .0)));
     }

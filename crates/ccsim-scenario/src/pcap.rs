@@ -102,6 +102,9 @@ const TCP_OPT_NOP: u8 = 1;
 const TCP_OPT_MSS: u8 = 2;
 const TCP_OPT_WSCALE: u8 = 3;
 const TCP_OPT_SACK_PERMITTED: u8 = 4;
+const TCP_OPT_TIMESTAMP: u8 = 8;
+/// Bytes of the timestamp option with its two NOPs.
+const TCP_TIMESTAMP_BYTES: usize = 12;
 /// The window-scale shift a SYN announces (Linux's for its default buffers).
 const TCP_WSCALE_SHIFT: u8 = 7;
 const TCP_OPT_SACK: u8 = 5;
@@ -409,19 +412,30 @@ fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) {
             // Each side's initial sequence number is one below its first byte, 0, so the
             // SYN-ACK acknowledges byte 0.
             let flags = if *ack { TCP_SYN | TCP_ACK } else { TCP_SYN };
+            // A SYN of a flow with timestamps is 8 bytes longer: SACK-permitted and the
+            // timestamp option share a word pair (Linux's layout).
+            let timestamps = pkt.size as usize >= IPV4_BYTES + TCP_BYTES + 20;
+            let opt_len = if timestamps { 20 } else { 12 };
             let start = buf.len();
             buf.resize(start + TCP_BYTES, 0);
             let h = &mut buf[start..];
             h[0..2].copy_from_slice(&port_of(pkt.src.agent).to_be_bytes());
             h[2..4].copy_from_slice(&port_of(pkt.dst.agent).to_be_bytes());
             h[4..8].copy_from_slice(&u32::MAX.to_be_bytes());
-            h[12] = (((TCP_BYTES + 12) / 4) as u8) << 4;
+            h[12] = (((TCP_BYTES + opt_len) / 4) as u8) << 4;
             h[13] = flags;
             h[14..16].copy_from_slice(&TCP_WINDOW.to_be_bytes());
-            // MSS, NOP, NOP, SACK-permitted, NOP, window scale: the simulator's 12 bytes.
+            // MSS, NOP, NOP, SACK-permitted, NOP, window scale: the simulator's 12 bytes;
+            // with timestamps MSS, SACK-permitted, timestamps, NOP, window scale.
             let mss = u16::try_from(n.mss).unwrap_or(u16::MAX).to_be_bytes();
             buf.extend_from_slice(&[TCP_OPT_MSS, 4, mss[0], mss[1]]);
-            buf.extend_from_slice(&[TCP_OPT_NOP, TCP_OPT_NOP, TCP_OPT_SACK_PERMITTED, 2]);
+            if timestamps {
+                buf.extend_from_slice(&[TCP_OPT_SACK_PERMITTED, 2, TCP_OPT_TIMESTAMP, 10]);
+                buf.extend_from_slice(&tsval(pkt).to_be_bytes());
+                buf.extend_from_slice(&[0; 4]);
+            } else {
+                buf.extend_from_slice(&[TCP_OPT_NOP, TCP_OPT_NOP, TCP_OPT_SACK_PERMITTED, 2]);
+            }
             buf.extend_from_slice(&[TCP_OPT_NOP, TCP_OPT_WSCALE, 3, TCP_WSCALE_SHIFT]);
             return;
         }
@@ -430,11 +444,20 @@ fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) {
     let blocks = sack.map_or(&[][..], |s| s.as_slice());
     // NOP, NOP, then SACK (kind 5, length 2 + 8n): the 4-byte aligned layout of RFC 2018's
     // examples and of the simulator's own size accounting.
-    let opt_len = if blocks.is_empty() {
+    let sack_len = if blocks.is_empty() {
         0
     } else {
         4 + 8 * blocks.len()
     };
+    // The timestamp option is there when the simulated size has room for it beyond the
+    // payload and SACK option (a flow with `timestamps = true`).
+    let payload = match &pkt.header {
+        Hdr::TcpData { payload, .. } => *payload as usize,
+        _ => 0,
+    };
+    let timestamps =
+        pkt.size as usize >= IPV4_BYTES + TCP_BYTES + sack_len + payload + TCP_TIMESTAMP_BYTES;
+    let opt_len = sack_len + if timestamps { TCP_TIMESTAMP_BYTES } else { 0 };
     let start = buf.len();
     buf.resize(start + TCP_BYTES, 0);
     let h = &mut buf[start..];
@@ -446,6 +469,12 @@ fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) {
     h[13] = flags;
     h[14..16].copy_from_slice(&TCP_WINDOW.to_be_bytes());
     // Checksum (16..18) is filled in by `encode`; urgent pointer (18..20) is 0.
+    if timestamps {
+        // RFC 7323 Appendix A's layout: NOP, NOP, then TSval and TSecr (not modelled: 0).
+        buf.extend_from_slice(&[TCP_OPT_NOP, TCP_OPT_NOP, TCP_OPT_TIMESTAMP, 10]);
+        buf.extend_from_slice(&tsval(pkt).to_be_bytes());
+        buf.extend_from_slice(&[0; 4]);
+    }
     if !blocks.is_empty() {
         buf.extend_from_slice(&[TCP_OPT_NOP, TCP_OPT_NOP, TCP_OPT_SACK]);
         buf.push((2 + 8 * blocks.len()) as u8);
@@ -454,6 +483,12 @@ fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) {
             buf.extend_from_slice(&n.byte(b.end).to_be_bytes());
         }
     }
+}
+
+/// A timestamp option's TSval: the packet's send time in milliseconds, modulo 2^32 (a 1 ms
+/// clock, RFC 7323 section 5.4's lower bound).
+fn tsval(pkt: &Packet<Hdr>) -> u32 {
+    ((pkt.sent_at.0 / 1_000_000) & 0xffff_ffff) as u32
 }
 
 fn encode_udp(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {

@@ -1153,3 +1153,52 @@ fn the_receiver_answers_every_syn_with_a_syn_ack() {
     }
     assert_eq!(sink.stats().data_packets_received, 0);
 }
+
+#[test]
+fn timestamps_add_12_bytes_and_give_an_rtt_sample_on_every_ack() {
+    // RFC 7323: with timestamps every ACK of new data echoes the send time of the segment it
+    // starts with, so the timer is fed per ACK (Linux's estimator: srtt = 7/8 srtt + 1/8 m):
+    // samples of 100 and 110 ms give 101.25 ms. Without, one segment is timed per round
+    // trip (RFC 6298 section 3) and the second ACK gives no sample.
+    for timestamps in [true, false] {
+        let cfg = TcpConfig {
+            packet_size: 1052,
+            initial_window: 4,
+            timestamps,
+            ..TcpConfig::default()
+        };
+        let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        let sizes: Vec<u32> = ctx.drain().iter().map(|p| p.size).collect();
+        let header = if timestamps { 52 } else { 40 };
+        assert_eq!(sizes, vec![1052; 4]);
+        ctx.now = at(100);
+        s.on_packet(&ack(1), &mut ctx);
+        ctx.now = at(110);
+        s.on_packet(&ack(2), &mut ctx);
+        let srtt = s.rtt().srtt().unwrap();
+        if timestamps {
+            assert_eq!(srtt, Dur::from_micros(101_250));
+        } else {
+            assert_eq!(srtt, Dur::from_millis(100));
+        }
+        // The payload is what the header leaves: 1000 or 1012 bytes.
+        let first = ctx.drain();
+        match first[0].header {
+            Hdr::TcpData { payload, .. } => assert_eq!(payload, 1052 - header),
+            ref h => panic!("{h:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_receiver_with_timestamps_adds_12_bytes_to_every_ack() {
+    let mut sink = TcpSink::new(None).with_sack(true).with_timestamps(true);
+    let mut ctx = MockCtx::new();
+    sink.on_packet(&data(0, Ecn::NotEct, false), &mut ctx);
+    sink.on_packet(&data(2, Ecn::NotEct, false), &mut ctx);
+    let sizes: Vec<u32> = ctx.drain().iter().map(|p| p.size).collect();
+    // 40 + 12; then 40 + 12 + one SACK block (2 + 8, padded to 12).
+    assert_eq!(sizes, vec![52, 64]);
+}

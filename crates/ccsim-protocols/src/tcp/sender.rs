@@ -69,7 +69,7 @@ use super::rack::Rack;
 use super::rate::DeliveryRate;
 use super::rtt::{RtoPolicy, RttEstimator};
 use super::scoreboard::Scoreboard;
-use crate::{Hdr, SackBlock, TCP_HEADER_BYTES, TCP_SYN_OPTION_BYTES};
+use crate::{Hdr, SackBlock, TCP_HEADER_BYTES, TCP_SYN_OPTION_BYTES, TCP_TIMESTAMP_OPTION_BYTES};
 
 const RTO_TIMER: TimerSlot = TimerSlot(0);
 const PACE_TIMER: TimerSlot = TimerSlot(1);
@@ -219,6 +219,8 @@ pub struct TcpConfig {
     pub tlp: bool,
     /// Open with the three-way handshake (SYN, SYN-ACK) before sending data.
     pub handshake: bool,
+    /// RFC 7323 timestamps: 12 bytes more per segment, an RTT sample on every ACK.
+    pub timestamps: bool,
 }
 
 impl Default for TcpConfig {
@@ -247,6 +249,7 @@ impl Default for TcpConfig {
             rack: false,
             tlp: false,
             handshake: false,
+            timestamps: false,
         }
     }
 }
@@ -355,6 +358,9 @@ pub struct TcpSender {
     established: bool,
     syn_sent_at: SimTime,
     syn_retries: u32,
+    /// IP and TCP header bytes of a data segment (with the timestamp option, if used).
+    header_bytes: u32,
+    timestamps: bool,
     stats: AgentStats,
 }
 
@@ -368,13 +374,19 @@ impl TcpSender {
     /// Panics if `packet_size` does not exceed the 40-byte header (validation prevents it).
     #[must_use]
     pub fn new(flow: FlowId, peer: Addr, cfg: &TcpConfig) -> Self {
+        let header_bytes = TCP_HEADER_BYTES
+            + if cfg.timestamps {
+                TCP_TIMESTAMP_OPTION_BYTES
+            } else {
+                0
+            };
         assert!(
-            cfg.packet_size > TCP_HEADER_BYTES,
+            cfg.packet_size > header_bytes,
             "invariant: packet size validated above header size"
         );
-        let mss = u64::from(cfg.packet_size - TCP_HEADER_BYTES);
+        let mss = u64::from(cfg.packet_size - header_bytes);
         let (total_segments, last_payload) = match cfg.size {
-            None => (u64::MAX, cfg.packet_size - TCP_HEADER_BYTES),
+            None => (u64::MAX, cfg.packet_size - header_bytes),
             Some(0) => (0, 0),
             Some(size) => {
                 let n = size.div_ceil(mss);
@@ -452,6 +464,8 @@ impl TcpSender {
             established: !cfg.handshake,
             syn_sent_at: SimTime::ZERO,
             syn_retries: 0,
+            header_bytes,
+            timestamps: cfg.timestamps,
             stats: AgentStats::default(),
         }
     }
@@ -667,7 +681,7 @@ impl TcpSender {
             src: Addr::default(),
             dst: self.peer,
             flow: self.flow,
-            size: payload + TCP_HEADER_BYTES,
+            size: payload + self.header_bytes,
             sent_at: SimTime::ZERO,
             ecn: if self.ecn && !retx {
                 Ecn::Ect
@@ -979,7 +993,15 @@ impl TcpSender {
         self.backed_off = false;
         self.limited_sent = 0;
         let acked_segments = ack - self.snd_una;
-        if let Some((seq, sent)) = self.timed {
+        if self.timestamps {
+            // RFC 7323 section 4: the ACK echoes the timestamp of the segment that started
+            // at the left edge of the window when it arrived (section 4.3: TS.Recent), the
+            // last transmission of the oldest segment it acknowledges; no Karn ambiguity.
+            if let Some(seg) = self.board.get(self.snd_una) {
+                let sent = seg.snap.sent_time;
+                self.rtt.sample(now - sent, sent, ack, self.snd_max);
+            }
+        } else if let Some((seq, sent)) = self.timed {
             if ack > seq {
                 self.rtt.sample(now - sent, sent, ack, self.snd_max);
                 self.timed = None;
@@ -1105,7 +1127,7 @@ impl TcpSender {
             src: Addr::default(),
             dst: self.peer,
             flow: self.flow,
-            size: TCP_HEADER_BYTES + TCP_SYN_OPTION_BYTES,
+            size: TCP_HEADER_BYTES + TCP_SYN_OPTION_BYTES + if self.timestamps { 8 } else { 0 },
             sent_at: SimTime::ZERO,
             ecn: Ecn::NotEct, // RFC 3168 section 6.1.1: a SYN is not ECN-capable
             header: Hdr::TcpSyn { ack: false },

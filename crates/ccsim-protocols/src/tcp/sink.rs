@@ -64,7 +64,7 @@ impl SackBlocks {
     }
 }
 
-use crate::{Hdr, TCP_HEADER_BYTES, TCP_SYN_OPTION_BYTES};
+use crate::{Hdr, TCP_HEADER_BYTES, TCP_SYN_OPTION_BYTES, TCP_TIMESTAMP_OPTION_BYTES};
 
 /// Bytes of a SACK option: kind and length, 8 per block, padded with NOPs to a multiple of
 /// 4 (RFC 2018 section 3); none without blocks.
@@ -115,6 +115,8 @@ pub struct TcpSink {
     /// Where ACKs go (learned from the first data segment).
     peer: Option<Addr>,
     flow: ccsim_core::FlowId,
+    /// RFC 7323 timestamps on the ACKs.
+    timestamps: bool,
     stats: AgentStats,
 }
 
@@ -132,6 +134,7 @@ impl TcpSink {
             unacked: 0,
             peer: None,
             flow: ccsim_core::FlowId(0),
+            timestamps: false,
             stats: AgentStats::default(),
         }
     }
@@ -140,6 +143,14 @@ impl TcpSink {
     #[must_use]
     pub fn with_sack(mut self, sack: bool) -> Self {
         self.sack = sack.then(Box::default);
+        self
+    }
+
+    /// The same receiver, echoing timestamps (RFC 7323): 12 bytes more on every ACK and 8
+    /// more on the SYN-ACK.
+    #[must_use]
+    pub fn with_timestamps(mut self, on: bool) -> Self {
+        self.timestamps = on;
         self
     }
 
@@ -185,7 +196,13 @@ impl TcpSink {
             src: Addr::default(),
             dst: peer,
             flow: self.flow,
-            size: TCP_HEADER_BYTES + sack_option_bytes(sack.as_deref()),
+            size: TCP_HEADER_BYTES
+                + sack_option_bytes(sack.as_deref())
+                + if self.timestamps {
+                    TCP_TIMESTAMP_OPTION_BYTES
+                } else {
+                    0
+                },
             sent_at: SimTime::ZERO,
             ecn: Ecn::NotEct,
             header: Hdr::TcpAck {
@@ -294,7 +311,7 @@ impl Agent<Hdr> for TcpSink {
                 src: Addr::default(),
                 dst: pkt.src,
                 flow: pkt.flow,
-                size: TCP_HEADER_BYTES + TCP_SYN_OPTION_BYTES,
+                size: TCP_HEADER_BYTES + TCP_SYN_OPTION_BYTES + if self.timestamps { 8 } else { 0 },
                 sent_at: SimTime::ZERO,
                 ecn: Ecn::NotEct,
                 header: Hdr::TcpSyn { ack: true },

@@ -70,6 +70,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         rack: uses_rack(f),
         tlp: uses_tlp(f),
         handshake: f.handshake,
+        timestamps: f.timestamps,
         ..TcpConfig::default()
     };
     if f.protocol == Protocol::Xcp {
@@ -82,6 +83,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
             TcpSink::new(delack)
                 .with_sack(algorithm.uses_sack())
                 .with_dsack(uses_rack(f))
+                .with_timestamps(f.timestamps)
                 .with_ce_echo(f.protocol == Protocol::Dctcp),
         ),
     )

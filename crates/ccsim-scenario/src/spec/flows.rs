@@ -139,6 +139,18 @@ pub fn family(protocol: Protocol) -> Family {
     }
 }
 
+/// The header bytes of a flow's data packets (a packet must be larger): its protocol's, and
+/// the timestamp option's on a TCP flow that uses it.
+#[must_use]
+pub fn flow_header_bytes(f: &FlowSpec) -> u32 {
+    header_bytes(f.protocol)
+        + if f.timestamps && family(f.protocol) == Family::Tcp {
+            ccsim_protocols::TCP_TIMESTAMP_OPTION_BYTES
+        } else {
+            0
+        }
+}
+
 /// The header bytes of a protocol's data packets (a packet must be larger).
 #[must_use]
 pub fn header_bytes(protocol: Protocol) -> u32 {
@@ -235,6 +247,10 @@ pub struct FlowSpec {
     /// and ns-3 do (absent: off, data from the start time, as ns-2's agents).
     #[serde(default, skip_serializing_if = "is_false")]
     pub handshake: bool,
+    /// TCP: RFC 7323 timestamps, 12 bytes more on every segment and an RTT sample on every
+    /// ACK that advances the window (absent: off, as ns-2's agents).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub timestamps: bool,
     /// TCP with RACK: RFC 8985's tail loss probe (absent: on with `recovery = "linux"` and
     /// RACK, off otherwise).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
@@ -289,7 +305,7 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 21] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 22] {
         [
             ("rto", self.rto.is_some()),
             ("recovery", self.recovery.is_some()),
@@ -314,6 +330,7 @@ impl FlowSpec {
             ("rack", self.rack.is_some()),
             ("tlp", self.tlp.is_some()),
             ("handshake", self.handshake),
+            ("timestamps", self.timestamps),
             ("xcp", self.xcp.is_some()),
         ]
     }
@@ -418,7 +435,7 @@ pub(crate) fn validate(
             );
         }
     }
-    let header = header_bytes(f.protocol);
+    let header = flow_header_bytes(f);
     if f.packet_size.0 .0 <= u64::from(header) || f.packet_size.0 .0 > 65_535 {
         return err(
             p("packet_size"),

@@ -301,11 +301,13 @@ fn validate_recovery_options(
             );
         }
     }
-    if f.handshake && f.protocol == Protocol::Xcp {
-        return err(
-            p("handshake"),
-            "XCP's receiver answers data only; remove handshake".into(),
-        );
+    for (key, set) in [("handshake", f.handshake), ("timestamps", f.timestamps)] {
+        if set && f.protocol == Protocol::Xcp {
+            return err(
+                p(key),
+                format!("XCP's receiver answers data only, without TCP options; remove {key}"),
+            );
+        }
     }
     if f.tlp == Some(true) && !uses_rack(f) {
         return err(
