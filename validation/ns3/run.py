@@ -5,7 +5,7 @@ Each scenario runs in ns-3 (validation/ns3/ns3_scenarios.cc, built by build.sh a
 table puts the two side by side: summed in-order goodput in [warmup, T] as a fraction of the
 payload capacity, Jain's index, bottleneck utilisation, drops and mean queue at the bottleneck,
 the congestion window when slow start ends (median over the flows, in segments) and the wall
-time of each simulator, with ccsim / ns-3 ratios.
+time of each simulator, with ccsim / ns-3 ratios (for wall time, ns-3 / ccsim).
 
     python validation/ns3/run.py                 # the full suite (make validate-ns3)
     python validation/ns3/run.py --quick         # three scenarios (the CI test)
