@@ -1202,3 +1202,31 @@ fn a_receiver_with_timestamps_adds_12_bytes_to_every_ack() {
     // 40 + 12; then 40 + 12 + one SACK block (2 + 8, padded to 12).
     assert_eq!(sizes, vec![52, 64]);
 }
+
+#[test]
+fn an_ack_over_sacked_data_grows_the_window_by_what_it_newly_delivers() {
+    // Linux `tcp_cong_avoid(sk, ack, acked_sacked)`: after a timeout, slow start from one
+    // segment; the retransmission of hole 0 is acknowledged together with 1..19, SACKed
+    // before. Only segment 0 is newly delivered: CUBIC's slow start adds one segment, not 20.
+    let (mut s, mut ctx) = started(TcpConfig {
+        initial_window: 20,
+        algorithm: Algorithm::Cubic(super::CubicParams::default()),
+        hystart: super::HyStartKind::Off,
+        ..TcpConfig::default()
+    });
+    s.on_packet(&ack_with(0, false, &[(1, 20)]), &mut ctx);
+    ctx.drain();
+    let rto = ctx.timers[0].expect("rto armed");
+    ctx.now = rto;
+    s.on_timer(TimerSlot(0), &mut ctx);
+    assert_eq!(s.state(), CaState::Loss);
+    let cwnd = s.cwnd();
+    assert_eq!(cwnd, MSS);
+    ctx.now = rto + Dur::from_millis(50);
+    s.on_packet(&ack(20), &mut ctx);
+    assert_eq!(
+        s.cwnd(),
+        2 * MSS,
+        "one segment newly delivered, one segment of growth"
+    );
+}

@@ -805,20 +805,19 @@ impl TcpSender {
             self.rack_detect_loss(ack.max(self.snd_una), dsack.is_some(), ctx);
         }
         self.ack_marked_lost = self.board.marked_lost() > marked_lost;
-        if self.cc.wants_deliveries() || self.prr_enabled {
-            // Segments this ACK delivers: newly SACKed, or acknowledged and not SACKed before.
-            let cumulative = (self.snd_una..ack.max(self.snd_una))
-                .filter(|&q| !self.board.is_sacked(q))
-                .count() as u64;
-            self.ack_delivered = newly_sacked + cumulative;
-            if self.cc.wants_deliveries() {
-                self.cc.on_delivery(&Delivery {
-                    segments: self.ack_delivered,
-                    ece,
-                    snd_una: ack.max(self.snd_una),
-                    snd_nxt: self.snd_nxt.max(ack),
-                });
-            }
+        // Segments this ACK delivers: newly SACKed, or acknowledged and not SACKed before
+        // (Linux's `acked_sacked`): what PRR counts, DCTCP watches and the window grows by.
+        let cumulative = (self.snd_una..ack.max(self.snd_una))
+            .filter(|&q| !self.board.is_sacked(q))
+            .count() as u64;
+        self.ack_delivered = newly_sacked + cumulative;
+        if self.cc.wants_deliveries() {
+            self.cc.on_delivery(&Delivery {
+                segments: self.ack_delivered,
+                ece,
+                snd_una: ack.max(self.snd_una),
+                snd_nxt: self.snd_nxt.max(ack),
+            });
         }
         let reduced_for_ecn = ece && self.on_ece(ack);
         let una_before = self.snd_una;
@@ -992,7 +991,11 @@ impl TcpSender {
         let now = ctx.now();
         self.backed_off = false;
         self.limited_sent = 0;
-        let acked_segments = ack - self.snd_una;
+        // The window grows by what this ACK newly delivered, not by the distance the ACK
+        // point moved: a hole repaired under a long SACKed run moves it far, but the SACKed
+        // segments were delivered (and counted) before (Linux `tcp_cong_avoid(sk, ack,
+        // acked_sacked)`). RFC 5681's growth of at most one segment per ACK reads the same.
+        let acked_segments = self.ack_delivered;
         if self.timestamps {
             // RFC 7323 section 4: the ACK echoes the timestamp of the segment that started
             // at the left edge of the window when it arrived (section 4.3: TS.Recent), the
