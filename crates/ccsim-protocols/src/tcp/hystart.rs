@@ -11,6 +11,7 @@
 //!   longer than half the minimum RTT since the round began, or
 //! - the delay increase: after 8 samples of the round, its smallest RTT exceeds the minimum by
 //!   delay_min / 8 clamped to [4 ms, 16 ms].
+//!
 //! A timeout resets it (and the minimum), so it runs again in the slow start that follows.
 //! CHOICE: no TSO/GRO cushion (`hystart_ack_delay` is 0: ccsim has no segmentation offload),
 //! and the ACK-train threshold is halved as for an unpaced sender.

@@ -58,6 +58,8 @@ pub struct Rack {
     log: VecDeque<(SimTime, u64)>,
     /// Segments the last [`Rack::detect_loss`] marked lost.
     lost: Vec<u64>,
+    /// DupThresh: with this many segments SACKed and no reordering seen, reo_wnd is 0.
+    dupthresh: u64,
 }
 
 impl Default for Rack {
@@ -74,6 +76,7 @@ impl Default for Rack {
             dsack_round: None,
             log: VecDeque::new(),
             lost: Vec::new(),
+            dupthresh: 3,
         }
     }
 }
@@ -83,6 +86,15 @@ impl Default for Rack {
 const REO_WND_PERSIST: u32 = 16;
 
 impl Rack {
+    /// RACK for a sender whose DupThresh is `dupthresh`.
+    #[must_use]
+    pub fn new(dupthresh: u32) -> Self {
+        Rack {
+            dupthresh: u64::from(dupthresh),
+            ..Rack::default()
+        }
+    }
+
     /// Segment `seq` was (re)transmitted at `now`.
     pub fn on_send(&mut self, seq: u64, now: SimTime) {
         self.log.push_back((now, seq));
@@ -145,7 +157,6 @@ impl Rack {
         snd_nxt: u64,
         in_recovery: bool,
         sacked: u64,
-        dupthresh: u64,
         srtt: Dur,
     ) -> Dur {
         if self.dsack_round.is_some_and(|r| snd_una >= r) {
@@ -156,7 +167,7 @@ impl Rack {
             self.reo_wnd_mult += 1;
             self.reo_wnd_persist = REO_WND_PERSIST;
         }
-        if !self.reordering_seen && (in_recovery || sacked >= dupthresh) {
+        if !self.reordering_seen && (in_recovery || sacked >= self.dupthresh) {
             return Dur::ZERO;
         }
         let min_rtt = self.min_rtt.unwrap_or(Dur::ZERO);
@@ -227,7 +238,7 @@ mod tests {
         // reordering seen but fewer than DupThresh SACKed, reo_wnd = min_RTT / 4 = 25 ms.
         let mut r = sent(5);
         r.on_delivered(3, ms(3), false, ms(103));
-        let reo = r.reo_wnd(false, 0, 5, false, 1, 3, Dur::from_millis(100));
+        let reo = r.reo_wnd(false, 0, 5, false, 1, Dur::from_millis(100));
         assert_eq!(reo, Dur::from_millis(25));
         let gone = |seq: u64, _t: SimTime| {
             if seq == 3 {
@@ -254,7 +265,7 @@ mod tests {
         let mut r = sent(4);
         r.on_delivered(2, ms(2), false, ms(102));
         assert!(!r.reordering_seen());
-        let reo = r.reo_wnd(false, 0, 4, false, 1, 3, Dur::from_millis(100));
+        let reo = r.reo_wnd(false, 0, 4, false, 1, Dur::from_millis(100));
         let state = |seq: u64, _t: SimTime| match seq {
             0 | 2 => SegState::Gone,
             _ => SegState::Outstanding,
@@ -267,7 +278,7 @@ mod tests {
         assert!(r.reordering_seen());
         // From now on the window stays min_RTT / 4 even with DupThresh segments SACKed or
         // in recovery (min_RTT is 100 ms: the reordered segment's 106 ms is not less).
-        let reo = r.reo_wnd(false, 3, 4, true, 5, 3, Dur::from_millis(100));
+        let reo = r.reo_wnd(false, 3, 4, true, 5, Dur::from_millis(100));
         assert_eq!(reo, Dur::from_millis(25));
     }
 
@@ -276,8 +287,8 @@ mod tests {
         let mut r = sent(4);
         r.on_delivered(3, ms(3), false, ms(103));
         let srtt = Dur::from_millis(100);
-        assert_eq!(r.reo_wnd(false, 0, 4, true, 1, 3, srtt), Dur::ZERO);
-        assert_eq!(r.reo_wnd(false, 0, 4, false, 3, 3, srtt), Dur::ZERO);
+        assert_eq!(r.reo_wnd(false, 0, 4, true, 1, srtt), Dur::ZERO);
+        assert_eq!(r.reo_wnd(false, 0, 4, false, 3, srtt), Dur::ZERO);
         // With reo_wnd 0 every segment sent before RACK.xmit_ts is lost at once.
         let (lost, timeout) = r.detect_loss(ms(103), Dur::ZERO, |seq, _| {
             if seq == 3 {
@@ -296,7 +307,7 @@ mod tests {
         r.on_delivered(1, ms(1), false, ms(101));
         r.on_delivered(0, ms(0), false, ms(102)); // reordering seen
         let srtt = Dur::from_secs(1);
-        let w = |r: &mut Rack, dsack, una| r.reo_wnd(dsack, una, 10, false, 0, 3, srtt);
+        let w = |r: &mut Rack, dsack, una| r.reo_wnd(dsack, una, 10, false, 0, srtt);
         assert_eq!(w(&mut r, false, 2), Dur::from_millis(25));
         // A D-SACK: the multiplier grows to 2 and the round lasts until snd_una >= 10.
         assert_eq!(w(&mut r, true, 2), Dur::from_millis(50));
@@ -304,7 +315,7 @@ mod tests {
         assert_eq!(w(&mut r, true, 10), Dur::from_millis(75), "next round");
         // Bounded by SRTT.
         assert_eq!(
-            r.reo_wnd(false, 10, 10, false, 0, 3, Dur::from_millis(60)),
+            r.reo_wnd(false, 10, 10, false, 0, Dur::from_millis(60)),
             Dur::from_millis(60)
         );
         for _ in 0..15 {

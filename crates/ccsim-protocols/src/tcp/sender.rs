@@ -454,7 +454,7 @@ impl TcpSender {
             ack_marked_lost: false,
             rescue_enabled: cfg.rescue_retransmission,
             rescue_rxt: None,
-            rack: cfg.rack.then(Box::default),
+            rack: cfg.rack.then(|| Box::new(Rack::new(cfg.dupack_threshold))),
             tlp_enabled: cfg.tlp && cfg.rack,
             tlp_end: None,
             tlp_retrans: false,
@@ -850,7 +850,6 @@ impl TcpSender {
             self.snd_max,
             in_recovery,
             self.board.sacked(),
-            u64::from(self.dupack_threshold),
             srtt,
         );
         let board = &self.board;

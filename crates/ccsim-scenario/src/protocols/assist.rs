@@ -80,7 +80,7 @@ impl RouterPlan {
                 XcpRouterSpec::Paper => XcpRouterConfig::paper(),
                 XcpRouterSpec::Ns235 => XcpRouterConfig::ns2_35(),
             }),
-            obp: in_use(spec, Protocol::Obp).then(|| ObpRouterConfig {
+            obp: in_use(spec, Protocol::Obp).then_some(ObpRouterConfig {
                 period: spec.run.obp_period.0,
             }),
         }
