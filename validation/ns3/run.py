@@ -167,7 +167,10 @@ def matched_settings(protocol: str, ns3_start_s: float, base_rtt_s: float, *, ha
       `timestamps`), so it carries 1014 (1002) payload bytes and the two goodputs are compared
       as fractions of their own payload capacity.
     - Start: ns-3's application starts at `ns3_start_s` and its data one round trip later, after
-      the three-way handshake; ccsim without `handshake` starts at ns-3's start plus the base RTT.
+      the three-way handshake; ccsim opens the same way with `handshake = true` (the runner's
+      default), or without it starts at ns-3's start plus the base RTT.
+    - Timestamps: on in both (the runner's default), so ccsim's header is 52 bytes like ns-3's
+      20 + 20 + 12, and its RTO takes a sample from every ACK as ns-3's does.
     - Both: delayed ACKs (every second segment or 200 ms), initial window 10, ns-3's timer
       (`rto = "ns3"`: MinRto 1 s, G 1 ms), limited transmit (ns-3's default), no receive-window
       limit (ns-3's buffers are set above what the path holds).
@@ -383,8 +386,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write every record (both sides, per flow) to this file")
     ap.add_argument("--ns3", type=Path, help="the ns3_scenarios binary (default: build it with build.sh)")
     ap.add_argument("--trace", type=Path, help="write both simulators' cwnd and ssthresh changes into this folder")
-    ap.add_argument("--ccsim-handshake", action="store_true", help="ccsim's `handshake = true` instead of a later start")
-    ap.add_argument("--ccsim-timestamps", action="store_true", help="ccsim's `timestamps = true` (12 more header bytes)")
+    ap.add_argument("--ccsim-handshake", action=argparse.BooleanOptionalAction, default=True,
+                    help="ccsim's `handshake = true`, as ns-3 opens its connections (default); "
+                         "--no-ccsim-handshake starts ccsim's flows one base RTT later instead")
+    ap.add_argument("--ccsim-timestamps", action=argparse.BooleanOptionalAction, default=True,
+                    help="ccsim's `timestamps = true`, as ns-3 sends them (default: 52-byte header, 1002 "
+                         "payload bytes in 1054); --no-ccsim-timestamps: 40-byte header, 1014 payload bytes")
     ap.add_argument("--list", action="store_true", help="list the scenarios and the ones left out")
     args = ap.parse_args(argv)
 
