@@ -30,7 +30,9 @@ ccsim: 1014 / 1054, see `matched_settings`). Utilisation, drops and mean queue a
 bottlenecks' forward directions in the window (mean over hops; drops summed). The slow-start
 exit window is the largest congestion window before ssthresh is first set (by a loss, an ECN
 echo, HyStart or Vegas), per flow. The JSON output also has, per side, the data segments sent
-and retransmitted and the timeouts in the window.
+and retransmitted in the window, and for ns-3 its entries into the loss state (`loss_episodes`,
+from its congestion-state trace: a timeout that fires again in that state is not counted), for
+ccsim its timer expiries (`timeouts`, each expiry counted); they are not the same count.
 """
 
 from __future__ import annotations
@@ -273,7 +275,7 @@ def run_ns3(binary: Path, sc: Scenario, seed: int, trace: Path | None = None) ->
         "ss_exit_cwnd_per_flow": [c / NS3_SEGMENT if c >= 0 else None for c in raw["ss_exit_cwnd_bytes"]],
         "sent": sum(raw["tx_data_pkts_window"]),
         "retransmitted": sum(raw["retx_pkts_window"]),
-        "timeouts": sum(raw["timeouts_window"]),
+        "loss_episodes": sum(raw["timeouts_window"]),
         "wall_s": raw["wall_s"],
         "start_s": raw["start_s"],
     }
