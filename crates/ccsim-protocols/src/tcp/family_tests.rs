@@ -1230,3 +1230,27 @@ fn an_ack_over_sacked_data_grows_the_window_by_what_it_newly_delivers() {
         "one segment newly delivered, one segment of growth"
     );
 }
+
+#[test]
+fn the_linux_policy_lets_a_sacked_segment_free_window_before_recovery() {
+    // Linux `tcp_cwnd_test`: in flight = packets_out - (sacked_out + lost_out) + retrans_out
+    // in every state. 10 segments out, cwnd 10: each of the first two duplicate ACKs SACKs
+    // one segment, so one new segment leaves on each (RFC 5681 counts FlightSize and sends
+    // nothing without limited transmit).
+    for (policy, expected) in [
+        (
+            RecoveryPolicy::Linux,
+            vec![vec![(10, false)], vec![(11, false)]],
+        ),
+        (RecoveryPolicy::Rfc6675, vec![vec![], vec![]]),
+    ] {
+        let (mut s, mut ctx) = sender_with(Algorithm::Sack, 10, false, policy);
+        let mut sent = Vec::new();
+        for k in 2..=3 {
+            s.on_packet(&ack_with(0, false, &[(1, k)]), &mut ctx);
+            sent.push(seqs(&ctx.drain()));
+        }
+        assert_eq!(sent, expected, "{policy:?}");
+        assert_eq!(s.state(), CaState::Open);
+    }
+}

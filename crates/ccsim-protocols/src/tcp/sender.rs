@@ -736,10 +736,14 @@ impl TcpSender {
         false
     }
 
-    /// Send new (or go-back-N) segments while the window allows (RFC 5681 section 3.1).
+    /// Send new (or go-back-N) segments while the window allows (RFC 5681 section 3.1): the
+    /// data outstanding, FlightSize, against cwnd; under `RecoveryPolicy::Linux` the pipe, as
+    /// Linux's `tcp_cwnd_test` counts `tcp_packets_in_flight` in every state, so a SACKed
+    /// segment frees window before recovery starts. The receiver window always bounds
+    /// FlightSize.
     fn send_allowed<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         let cwnd_segments = self.cwnd / self.mss;
-        let window_segments = cwnd_segments.min(self.max_window);
+        let by_pipe = self.recovery == Recovery::Sack && self.policy == RecoveryPolicy::Linux;
         let mut cwnd_full = false;
         loop {
             // Go-back-N skips what the receiver already holds (SACKed after a timeout).
@@ -749,8 +753,14 @@ impl TcpSender {
             if self.snd_nxt >= self.data_limit() {
                 break;
             }
-            if self.snd_nxt - self.snd_una >= window_segments {
-                cwnd_full = self.snd_nxt - self.snd_una >= cwnd_segments;
+            let outstanding = self.snd_nxt - self.snd_una;
+            let in_flight = if by_pipe {
+                self.board.pipe()
+            } else {
+                outstanding
+            };
+            if in_flight >= cwnd_segments || outstanding >= self.max_window {
+                cwnd_full = in_flight >= cwnd_segments;
                 break;
             }
             if !self.pace_allows(ctx) {

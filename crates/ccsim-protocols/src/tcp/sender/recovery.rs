@@ -105,6 +105,9 @@ impl TcpSender {
             if self.limited_transmit && self.state == CaState::Open && self.dupacks <= 2 {
                 self.limited_transmit(ctx);
             }
+            if self.recovery == Recovery::Sack && self.policy == RecoveryPolicy::Linux {
+                self.send_allowed(ctx); // what the SACKed segments freed (sender.rs)
+            }
             return;
         }
         self.enter_fast_recovery(ctx);
