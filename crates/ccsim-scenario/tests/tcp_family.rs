@@ -197,3 +197,26 @@ fn the_recovery_options_conserve_packets_and_are_deterministic() {
         }
     }
 }
+
+#[test]
+fn recovery_linux_changes_sack_flows_only() {
+    // The preset's PRR, RACK and TLP need SACK: a NewReno or Vegas flow under it runs as
+    // under the default, bit for bit (fast retransmit on three duplicates included).
+    for protocol in ["newreno", "vegas", "reno"] {
+        let plain = run_spec(&spec(dumbbell(protocol, "30p", 0.002, "20s")));
+        let mut s = dumbbell(protocol, "30p", 0.002, "20s");
+        for f in s["flows"].as_array_mut().unwrap() {
+            f["recovery"] = json!("linux");
+        }
+        let linux = run_spec(&spec(s));
+        for name in ["fa", "fb"] {
+            let (a, b) = (&plain.summary.flows[name], &linux.summary.flows[name]);
+            assert_eq!(
+                a.goodput_bps.to_bits(),
+                b.goodput_bps.to_bits(),
+                "{protocol}"
+            );
+            assert_eq!(a.timeouts, b.timeouts, "{protocol}");
+        }
+    }
+}

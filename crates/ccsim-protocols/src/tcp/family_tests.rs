@@ -1116,7 +1116,7 @@ fn the_handshake_sends_data_one_round_trip_after_the_syn() {
 }
 
 #[test]
-fn a_lost_syn_is_sent_again_with_the_timer_backed_off_and_gives_no_rtt_sample() {
+fn a_lost_syn_is_sent_again_with_the_timer_backed_off_then_one_segment_and_no_rtt_sample() {
     let (mut s, mut ctx) = handshake_sender();
     ctx.drain();
     ctx.now = at(1000);
@@ -1125,7 +1125,8 @@ fn a_lost_syn_is_sent_again_with_the_timer_backed_off_and_gives_no_rtt_sample() 
     assert_eq!(ctx.timers[0], Some(at(3000)), "RFC 6298 5.5: 1 s doubled");
     ctx.now = at(1100);
     s.on_packet(&syn_ack(), &mut ctx);
-    assert_eq!(ctx.drain().len(), 4);
+    // RFC 5681 section 3.1: after a lost SYN the initial window is one segment.
+    assert_eq!(seqs(&ctx.drain()), vec![(0, false)]);
     // Karn: the SYN-ACK may answer either SYN, so no sample.
     assert_eq!(s.rtt().srtt(), None);
     assert_eq!(s.stats().timeouts, 1);
@@ -1253,4 +1254,48 @@ fn the_linux_policy_lets_a_sacked_segment_free_window_before_recovery() {
         assert_eq!(sent, expected, "{policy:?}");
         assert_eq!(s.state(), CaState::Open);
     }
+}
+
+#[test]
+fn under_the_linux_policy_a_timeout_in_recovery_keeps_the_reduced_ssthresh() {
+    // Linux `tcp_enter_loss`: ssthresh is recomputed only if it was not already reduced in
+    // this window. Recovery from 10 segments sets ssthresh = 5; the timeout that follows
+    // inside the same window keeps 5. The other policies take it again from the pipe at the
+    // timeout (7 segments: 6 unSACKed and not lost, plus the retransmission), 3.5.
+    for (policy, after) in [
+        (RecoveryPolicy::Linux, 5 * MSS),
+        (RecoveryPolicy::Rfc6675, 7 * MSS / 2),
+    ] {
+        let (mut s, mut ctx) = sender_with(Algorithm::Sack, 10, false, policy);
+        for k in 2..=4 {
+            s.on_packet(&ack_with(0, false, &[(1, k)]), &mut ctx);
+        }
+        assert_eq!(s.state(), CaState::Recovery);
+        assert_eq!(s.ssthresh(), 5 * MSS, "{policy:?}");
+        ctx.now = ctx.timers[0].expect("rto armed");
+        s.on_timer(TimerSlot(0), &mut ctx);
+        assert_eq!(s.state(), CaState::Loss);
+        assert_eq!(s.ssthresh(), after, "{policy:?}");
+    }
+}
+
+#[test]
+fn a_one_segment_tail_is_probed_before_the_timeout_fires() {
+    // RFC 8985 7.2: with one segment outstanding PTO = 2 SRTT + 200 ms, but never after the
+    // retransmission timer: the probe goes 1 ns before it, and no timeout follows.
+    let (mut s, mut ctx) = rack_sender(10, Some(10), true);
+    ctx.now = at(100);
+    for n in 1..=9 {
+        s.on_packet(&ack(n), &mut ctx);
+    }
+    let (pto, rto) = (ctx.timers[3].expect("probe"), ctx.timers[0].expect("rto"));
+    assert!(
+        pto < rto && pto <= at(100) + Dur::from_millis(400),
+        "{pto:?} {rto:?}"
+    );
+    ctx.now = pto;
+    s.on_timer(TimerSlot(3), &mut ctx);
+    assert_eq!(seqs(&ctx.drain()), vec![(9, true)]);
+    assert_eq!(s.stats().timeouts, 0);
+    assert!(ctx.timers[0].expect("rto re-armed") > pto);
 }

@@ -18,7 +18,8 @@
 //! and cwnd = pipe + sndcnt. `prr_out` counts every segment sent in recovery. Recovery ends
 //! with cwnd = ssthresh (RFC 9937 section 6; Linux `tcp_end_cwnd_reduction`).
 //!
-//! CHOICE: RecoverFS is FlightSize when recovery starts (snd.nxt − snd.una, RFC 9937);
+//! CHOICE: RecoverFS is FlightSize when recovery starts (snd.nxt − snd.una, RFC 6937's
+//! initialisation; RFC 9937 refines what it counts of data SACKed before recovery);
 //! Linux divides by the congestion window before the reduction (`prior_cwnd`), which is the
 //! same for a sender that fills its window. ssthresh enters the proportion in bytes, so a
 //! window that is not a whole number of segments is not rounded first.

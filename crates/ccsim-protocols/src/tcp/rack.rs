@@ -47,8 +47,10 @@ pub struct Rack {
     /// The RTT of that segment (RACK.rtt).
     rtt: Dur,
     min_rtt: Option<Dur>,
-    /// One past the highest segment delivered (RACK.fack).
+    /// One past the highest segment delivered (RACK.fack), and its value before the ACK
+    /// being processed (Linux's `prior_fack`).
     fack: u64,
+    prior_fack: u64,
     reordering_seen: bool,
     reo_wnd_mult: u32,
     reo_wnd_persist: u32,
@@ -70,6 +72,7 @@ impl Default for Rack {
             rtt: Dur::ZERO,
             min_rtt: None,
             fack: 0,
+            prior_fack: 0,
             reordering_seen: false,
             reo_wnd_mult: 1,
             reo_wnd_persist: 0,
@@ -100,15 +103,23 @@ impl Rack {
         self.log.push_back((now, seq));
     }
 
-    /// RFC 8985 section 6.2 steps 2 and 3 for one newly delivered segment (acknowledged
-    /// cumulatively or SACKed), in sequence order within an ACK.
+    /// An ACK arrives: what it delivers is compared with the highest segment delivered
+    /// before it, so the order in which its segments are handed over does not matter.
+    pub fn begin_ack(&mut self) {
+        self.prior_fack = self.fack;
+    }
+
+    /// RFC 8985 section 6.2 steps 2 and 3 for one segment the current ACK newly delivers
+    /// (acknowledged cumulatively or SACKed), after [`Rack::begin_ack`].
     pub fn on_delivered(&mut self, seq: u64, xmit_ts: SimTime, retransmitted: bool, now: SimTime) {
-        // Step 3, RACK_detect_reordering.
-        if seq + 1 > self.fack {
-            self.fack = seq + 1;
-        } else if !retransmitted {
+        // Step 3, RACK_detect_reordering: a segment never retransmitted, delivered below the
+        // highest one delivered by earlier ACKs, arrived out of order (Linux compares with
+        // `prior_fack`: a delayed ACK that covers in-order data and SACKs a later segment
+        // is not reordering).
+        if seq + 1 < self.prior_fack && !retransmitted {
             self.reordering_seen = true;
         }
+        self.fack = self.fack.max(seq + 1);
         // Step 2, RACK_update.
         let rtt = now - xmit_ts;
         if retransmitted && self.min_rtt.is_some_and(|m| rtt < m) {
@@ -237,6 +248,7 @@ mod tests {
         // at 3 ms) is SACKed at 103 ms: RACK.rtt = 100 ms, RACK.xmit_ts = 3 ms. With no
         // reordering seen but fewer than DupThresh SACKed, reo_wnd = min_RTT / 4 = 25 ms.
         let mut r = sent(5);
+        r.begin_ack();
         r.on_delivered(3, ms(3), false, ms(103));
         let reo = r.reo_wnd(false, 0, 5, false, 1, Dur::from_millis(100));
         assert_eq!(reo, Dur::from_millis(25));
@@ -263,6 +275,7 @@ mod tests {
     fn reordering_is_tolerated_within_the_window_and_detected() {
         // Segment 1 arrives after 2 (reordered by 5 ms): SACK of 2 first, then 1.
         let mut r = sent(4);
+        r.begin_ack();
         r.on_delivered(2, ms(2), false, ms(102));
         assert!(!r.reordering_seen());
         let reo = r.reo_wnd(false, 0, 4, false, 1, Dur::from_millis(100));
@@ -274,6 +287,7 @@ mod tests {
         let (lost, _) = r.detect_loss(ms(104), reo, state);
         assert!(lost.is_empty());
         // 1 is delivered now, below RACK.fack and never retransmitted: reordering.
+        r.begin_ack();
         r.on_delivered(1, ms(1), false, ms(107));
         assert!(r.reordering_seen());
         // From now on the window stays min_RTT / 4 even with DupThresh segments SACKed or
@@ -285,6 +299,7 @@ mod tests {
     #[test]
     fn without_reordering_the_window_closes_in_recovery_or_with_dupthresh_sacked() {
         let mut r = sent(4);
+        r.begin_ack();
         r.on_delivered(3, ms(3), false, ms(103));
         let srtt = Dur::from_millis(100);
         assert_eq!(r.reo_wnd(false, 0, 4, true, 1, srtt), Dur::ZERO);
@@ -304,7 +319,9 @@ mod tests {
     #[test]
     fn a_dsack_grows_the_window_once_per_round_and_it_decays_after_16_recoveries() {
         let mut r = sent(10);
+        r.begin_ack();
         r.on_delivered(1, ms(1), false, ms(101));
+        r.begin_ack();
         r.on_delivered(0, ms(0), false, ms(102)); // reordering seen
         let srtt = Dur::from_secs(1);
         let w = |r: &mut Rack, dsack, una| r.reo_wnd(dsack, una, 10, false, 0, srtt);
@@ -330,8 +347,10 @@ mod tests {
     fn an_ack_of_a_retransmission_faster_than_min_rtt_does_not_move_rack() {
         // The ACK may be for the original: RACK keeps the older segment's time and RTT.
         let mut r = sent(3);
+        r.begin_ack();
         r.on_delivered(1, ms(1), false, ms(101));
         r.on_send(0, ms(150)); // retransmission of 0
+        r.begin_ack();
         r.on_delivered(0, ms(150), true, ms(160)); // 10 ms < min_RTT 100 ms
         let (lost, _) = r.detect_loss(ms(200), Dur::ZERO, |seq, _| {
             if seq == 2 {
@@ -341,5 +360,31 @@ mod tests {
             }
         });
         assert!(lost.is_empty(), "2 was sent after RACK.xmit_ts (1 ms)");
+    }
+}
+
+#[cfg(test)]
+mod order_tests {
+    use super::*;
+
+    #[test]
+    fn a_delayed_ack_over_in_order_data_with_a_sack_above_is_not_reordering() {
+        // Segment 5 arrived in order and waited for a delayed ACK, 6 was lost, 7 arrived:
+        // the ACK covers 5 and SACKs 7, handed over SACK first.
+        let ms = |x: u64| SimTime::ZERO + Dur::from_millis(x);
+        let mut r = Rack::default();
+        for seq in 0..8 {
+            r.on_send(seq, ms(seq));
+        }
+        r.begin_ack();
+        r.on_delivered(0, ms(0), false, ms(100));
+        r.begin_ack();
+        r.on_delivered(7, ms(7), false, ms(107));
+        r.on_delivered(1, ms(1), false, ms(107));
+        assert!(!r.reordering_seen());
+        // The next ACK delivers 3, below 7 delivered before it, never retransmitted.
+        r.begin_ack();
+        r.on_delivered(3, ms(3), false, ms(110));
+        assert!(r.reordering_seen());
     }
 }

@@ -237,6 +237,11 @@ impl Scoreboard {
 
     /// Start of a loss recovery: no segment has been retransmitted in it yet.
     pub fn start_recovery(&mut self) {
+        if self.by_time {
+            // Retransmissions still in flight stay counted and are not sent again (Linux
+            // keeps `SACKED_RETRANS` across recoveries); RACK marks them lost if they are.
+            return;
+        }
         for s in &mut self.segs {
             s.rexmit = false;
         }

@@ -784,6 +784,9 @@ impl TcpSender {
         let now = ctx.now();
         let mut newly_sacked = 0;
         let marked_lost = self.board.marked_lost();
+        if let Some(rack) = self.rack.as_deref_mut() {
+            rack.begin_ack();
+        }
         // An ACK for data never sent is treated as acknowledging everything sent.
         let ack = ack.min(self.snd_max);
         // RFC 2883 section 4: a first block below the ACK point or inside the second is a
@@ -901,7 +904,10 @@ impl TcpSender {
     /// one segment outstanding; 1 s before an RTT sample), unless the retransmission timer
     /// expires first.
     fn schedule_probe<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        if self.state != CaState::Open || self.tlp_end.is_some() || self.snd_una == self.snd_max {
+        if !matches!(self.state, CaState::Open | CaState::Cwr)
+            || self.tlp_end.is_some()
+            || self.snd_una == self.snd_max
+        {
             ctx.cancel_timer(PROBE_TIMER);
             return;
         }
@@ -912,8 +918,13 @@ impl TcpSender {
             Some(srtt) => Dur(2 * srtt.0),
             None => Dur::from_secs(1),
         };
-        let at = ctx.now() + pto;
-        if self.rto_armed && at >= self.rto_deadline {
+        // RFC 8985 7.2: no later than the retransmission timer would fire. CHOICE: 1 ns
+        // before it, so the probe goes first (Linux runs the probe on the RTO's timer).
+        let mut at = ctx.now() + pto;
+        if self.rto_armed {
+            at = at.min(SimTime(self.rto_deadline.0.saturating_sub(1)));
+        }
+        if at <= ctx.now() {
             ctx.cancel_timer(PROBE_TIMER);
         } else {
             ctx.set_timer(PROBE_TIMER, at);
@@ -923,7 +934,10 @@ impl TcpSender {
     /// RFC 8985 section 7.3: send one probe, new data if the receiver window allows, else
     /// the highest unSACKed segment again, and re-arm the retransmission timer.
     fn on_probe_timer<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        if self.state != CaState::Open || self.tlp_end.is_some() || self.snd_una == self.snd_max {
+        if !matches!(self.state, CaState::Open | CaState::Cwr)
+            || self.tlp_end.is_some()
+            || self.snd_una == self.snd_max
+        {
             return;
         }
         if self.snd_nxt == self.snd_max
@@ -1052,7 +1066,10 @@ impl TcpSender {
             if self.state == CaState::Cwr && ack > self.ecn_recover {
                 self.set_state(CaState::Open);
             }
-            if !no_growth {
+            // An ACK on which RACK marked a loss starts recovery below without growing the
+            // window first (Linux enters recovery before `tcp_cong_control`).
+            let entering_recovery = self.rack.is_some() && self.board.flagged_lost() > 0;
+            if !no_growth && !entering_recovery {
                 let acked_segments = self.slow_start_exit(now, cc_sample, ack, acked_segments);
                 let mut w = self.window();
                 let event = AckEvent {
@@ -1158,6 +1175,10 @@ impl TcpSender {
         if self.syn_retries == 0 {
             self.rtt
                 .sample(now - self.syn_sent_at, self.syn_sent_at, 0, 0);
+        } else {
+            // RFC 5681 section 3.1: after a lost SYN or SYN-ACK the initial window is one
+            // segment.
+            self.cwnd = self.mss;
         }
         ctx.cancel_timer(RTO_TIMER);
         self.rto_armed = false;
@@ -1195,7 +1216,15 @@ impl TcpSender {
         // that stalls snd_una through a long recovery would otherwise inflate ssthresh by
         // everything SACKed above it. Linux takes half the window, which the preceding
         // recovery has already reduced to about the same.
-        if !self.backed_off {
+        // Linux `tcp_enter_loss`: a timeout inside a recovery or window reduction whose data
+        // is not yet all acknowledged keeps the ssthresh already reduced in this window.
+        let reduced_in_this_window = self.policy == RecoveryPolicy::Linux
+            && match self.state {
+                CaState::Recovery => self.recover.is_some_and(|r| self.snd_una <= r),
+                CaState::Cwr => self.snd_una <= self.ecn_recover,
+                CaState::Open | CaState::Loss => false,
+            };
+        if !self.backed_off && !reduced_in_this_window {
             self.ssthresh = match (self.recovery, self.policy) {
                 (Recovery::Sack, RecoveryPolicy::Linux) => self.cwnd_ssthresh(),
                 (Recovery::Sack, _) => self.pipe_ssthresh(),

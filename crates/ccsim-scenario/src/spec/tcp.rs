@@ -259,21 +259,30 @@ pub fn recovery_policy(f: &FlowSpec) -> RecoveryPolicy {
 /// `recovery = "linux"`.
 #[must_use]
 pub fn uses_prr(f: &FlowSpec) -> bool {
-    f.prr.unwrap_or(f.recovery == Some(RecoverySpec::Linux))
+    f.prr.unwrap_or(linux_sack_recovery(f))
+}
+
+/// Whether `recovery = "linux"` turns on its SACK-recovery options for this flow: only for
+/// the protocols that recover with SACK (the key changes SACK flows only).
+fn linux_sack_recovery(f: &FlowSpec) -> bool {
+    f.recovery == Some(RecoverySpec::Linux)
+        && matches!(
+            f.protocol,
+            Protocol::Sack | Protocol::Cubic | Protocol::Dctcp
+        )
 }
 
 /// Whether a flow detects losses with RACK: its `rack`, else on with `recovery = "linux"`.
 #[must_use]
 pub fn uses_rack(f: &FlowSpec) -> bool {
-    f.rack.unwrap_or(f.recovery == Some(RecoverySpec::Linux))
+    f.rack.unwrap_or(linux_sack_recovery(f))
 }
 
 /// Whether a flow sends tail loss probes: its `tlp`, else on with `recovery = "linux"`
 /// when it runs RACK.
 #[must_use]
 pub fn uses_tlp(f: &FlowSpec) -> bool {
-    f.tlp
-        .unwrap_or(f.recovery == Some(RecoverySpec::Linux) && uses_rack(f))
+    f.tlp.unwrap_or(linux_sack_recovery(f) && uses_rack(f))
 }
 
 /// The SACK-recovery options and the protocols they need.
