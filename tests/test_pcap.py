@@ -78,16 +78,18 @@ def run_with_pcap(spec: dict[str, Any], out: Path) -> tuple[ccsim.Result, dict[s
     return res, found
 
 
-def tshark(path: Path) -> Rows:
+def tshark(path: Path, fields: tuple[str, ...] = tuple(FIELDS)) -> Rows:
+    """tshark's reading of `path`: one row per packet, the named fields (byte numbers, not
+    relative sequence numbers; a field that occurs more than once joined by commas)."""
     exe = shutil.which("tshark")
     assert exe, "tshark is missing: `make install` installs it (Debian package tshark)"
     cmd = [exe, "-r", str(path), "-o", "tcp.relative_sequence_numbers:FALSE",
            "-T", "fields", "-E", "separator=|", "-E", "occurrence=a", "-E", "aggregator=,"]
-    for f in FIELDS:
+    for f in fields:
         cmd += ["-e", f]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
-    return [dict(zip(FIELDS, line.split("|"), strict=True)) for line in proc.stdout.splitlines()]
+    return [dict(zip(fields, line.split("|"), strict=True)) for line in proc.stdout.splitlines()]
 
 
 def ns(epoch: str) -> int:
@@ -246,18 +248,9 @@ def test_the_handshake_is_captured_as_tshark_reads_a_real_one(tmp_path: Path) ->
         "output": {"series": [], "pcap": ["s->d", "d->s"]},
     }
     _, files = run_with_pcap(spec, tmp_path)
-    fields = ["frame.time_epoch", "frame.len", "tcp.flags.syn", "tcp.flags.ack", "tcp.seq_raw",
-              "tcp.ack_raw", "tcp.options.mss_val", "tcp.options.sack_perm", "tcp.options.wscale.shift"]
-
-    def read(path: Path) -> Rows:
-        exe = shutil.which("tshark")
-        assert exe, "tshark is missing"
-        cmd = [exe, "-r", str(path), "-o", "tcp.relative_sequence_numbers:FALSE", "-T", "fields",
-               "-E", "separator=|"] + [a for f in fields for a in ("-e", f)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
-        return [dict(zip(fields, line.split("|"), strict=True)) for line in proc.stdout.splitlines()]
-
-    fwd, back = read(files["s->d"]), read(files["d->s"])
+    fields = ("frame.time_epoch", "frame.len", "tcp.flags.syn", "tcp.flags.ack", "tcp.seq_raw",
+              "tcp.ack_raw", "tcp.options.mss_val", "tcp.options.sack_perm", "tcp.options.wscale.shift")
+    fwd, back = tshark(files["s->d"], fields), tshark(files["d->s"], fields)
     syn, syn_ack = fwd[0], back[0]
     assert (syn["tcp.flags.syn"], syn["tcp.flags.ack"], syn["frame.len"]) == ("1", "0", "52")
     assert (syn_ack["tcp.flags.syn"], syn_ack["tcp.flags.ack"]) == ("1", "1")
@@ -283,17 +276,8 @@ def test_timestamps_are_captured_as_tshark_reads_them(tmp_path: Path) -> None:
         "output": {"series": [], "pcap": ["s->d", "d->s"]},
     }
     _, files = run_with_pcap(spec, tmp_path)
-    fields = ["frame.len", "tcp.flags.syn", "tcp.seq_raw", "tcp.len", "tcp.options.timestamp.tsval"]
-
-    def read(path: Path) -> Rows:
-        exe = shutil.which("tshark")
-        assert exe, "tshark is missing"
-        cmd = [exe, "-r", str(path), "-o", "tcp.relative_sequence_numbers:FALSE", "-T", "fields",
-               "-E", "separator=|"] + [a for f in fields for a in ("-e", f)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
-        return [dict(zip(fields, line.split("|"), strict=True)) for line in proc.stdout.splitlines()]
-
-    fwd, back = read(files["s->d"]), read(files["d->s"])
+    fields = ("frame.len", "tcp.flags.syn", "tcp.seq_raw", "tcp.len", "tcp.options.timestamp.tsval")
+    fwd, back = tshark(files["s->d"], fields), tshark(files["d->s"], fields)
     assert fwd[0]["tcp.flags.syn"] == "1" and fwd[0]["frame.len"] == "60"
     assert fwd[0]["tcp.options.timestamp.tsval"] == "100"
     segs = fwd[1:]

@@ -11,11 +11,11 @@ use ccsim_scenario::RunOutcome;
 use common::{run_spec, spec};
 use serde_json::json;
 
-/// `n` DCTCP flows through a 1 Gbps bottleneck with step marking at `k` packets; round-trip
-/// propagation 100 us; 1500 B packets.
-fn dumbbell(n: usize, k: u64, queue: serde_json::Value) -> serde_json::Value {
+/// `n` DCTCP flows through a `rate` bottleneck with queue `queue`: 10 Gbps access links,
+/// round-trip propagation 100 us, 1500 B packets, starts 10 us apart; 2 s, 0.5 s of warm-up.
+fn dumbbell(n: usize, rate: &str, queue: serde_json::Value) -> serde_json::Value {
     let mut links =
-        vec![json!({"between": ["r1", "r2"], "rate": "1Gbps", "delay": "20us", "queue": queue})];
+        vec![json!({"between": ["r1", "r2"], "rate": rate, "delay": "20us", "queue": queue})];
     let mut flows = vec![];
     for i in 0..n {
         links.push(json!({"between": [format!("s{i}"), "r1"], "rate": "10Gbps", "delay": "10us", "queue": "10000p"}));
@@ -23,7 +23,6 @@ fn dumbbell(n: usize, k: u64, queue: serde_json::Value) -> serde_json::Value {
         flows.push(json!({"name": format!("f{i}"), "protocol": "dctcp", "from": format!("s{i}"),
                           "to": format!("d{i}"), "packet_size": "1500B", "start": format!("{}us", 10 * i)}));
     }
-    let _ = k;
     json!({"run": {"duration": "2s", "seed": 1, "warmup": "0.5s"}, "links": links, "flows": flows,
            "output": {"series": []}})
 }
@@ -36,7 +35,7 @@ fn dctcp_keeps_the_queue_in_the_fluid_models_band_and_the_link_full() {
     let (n, k) = (10, 20);
     let out = run_spec(&spec(dumbbell(
         n,
-        k,
+        "1Gbps",
         json!({"kind": "step", "limit": "1000p", "threshold": k}),
     )));
     let link = &out.summary.links["r1->r2"];
@@ -61,7 +60,7 @@ fn dctcp_halves_on_a_loss_where_nothing_marks() {
     // RFC 8257 section 3.5: with no ECN marks alpha decays toward 0, and a loss must still
     // halve the window (ns-3.44's DCTCP does not). Over a DropTail queue of 30 packets two
     // DCTCP flows then fill the link and lose packets, as Reno would.
-    let out = run_spec(&spec(dumbbell(2, 0, json!("30p"))));
+    let out = run_spec(&spec(dumbbell(2, "1Gbps", json!("30p"))));
     let link = &out.summary.links["r1->r2"];
     assert!(link.drops > 0 && link.ecn_marks == 0, "{link:?}");
     assert!(link.utilization > 0.9, "{link:?}");
@@ -80,21 +79,14 @@ fn dctcp_halves_on_a_loss_where_nothing_marks() {
 /// section 3.3 set-up): 10 Gbps access links, round-trip propagation 100 us, 1500 B packets;
 /// 0.3 s with the first 0.1 s left out, the bottleneck queue sampled every 5 us.
 fn ten_gig(n: usize, k: u64) -> RunOutcome {
-    let mut links = vec![
-        json!({"between": ["r1", "r2"], "rate": "10Gbps", "delay": "20us",
-                               "queue": {"kind": "step", "limit": "1000p", "threshold": k}}),
-    ];
-    let mut flows = vec![];
-    for i in 0..n {
-        links.push(json!({"between": [format!("s{i}"), "r1"], "rate": "10Gbps", "delay": "10us", "queue": "10000p"}));
-        links.push(json!({"between": ["r2", format!("d{i}")], "rate": "10Gbps", "delay": "20us", "queue": "10000p"}));
-        flows.push(json!({"name": format!("f{i}"), "protocol": "dctcp", "from": format!("s{i}"),
-                          "to": format!("d{i}"), "packet_size": "1500B", "start": format!("{}us", 10 * i)}));
-    }
-    run_spec(&spec(json!({
-        "run": {"duration": "0.3s", "seed": 1, "warmup": "0.1s"}, "links": links, "flows": flows,
-        "output": {"series": ["queue"], "interval": "5us"}
-    })))
+    let mut s = dumbbell(
+        n,
+        "10Gbps",
+        json!({"kind": "step", "limit": "1000p", "threshold": k}),
+    );
+    s["run"] = json!({"duration": "0.3s", "seed": 1, "warmup": "0.1s"});
+    s["output"] = json!({"series": ["queue"], "interval": "5us"});
+    run_spec(&spec(s))
 }
 
 /// The bottleneck queue after the warm-up: (time s, packets).
