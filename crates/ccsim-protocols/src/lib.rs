@@ -46,6 +46,24 @@ pub const TCP_SYN_OPTION_BYTES: u32 = 12;
 /// it, with its two NOPs of alignment; a SYN carries it in 8 more bytes than
 /// [`TCP_SYN_OPTION_BYTES`] (SACK-permitted and timestamps share one word pair).
 pub const TCP_TIMESTAMP_OPTION_BYTES: u32 = 12;
+
+/// Bytes of IP and TCP header on a data segment or ACK (before any SACK option).
+#[must_use]
+pub const fn tcp_header_bytes(timestamps: bool) -> u32 {
+    TCP_HEADER_BYTES
+        + if timestamps {
+            TCP_TIMESTAMP_OPTION_BYTES
+        } else {
+            0
+        }
+}
+
+/// Bytes of a SYN or SYN-ACK: the header, [`TCP_SYN_OPTION_BYTES`], and 8 more with
+/// timestamps.
+#[must_use]
+pub const fn tcp_syn_bytes(timestamps: bool) -> u32 {
+    TCP_HEADER_BYTES + TCP_SYN_OPTION_BYTES + if timestamps { 8 } else { 0 }
+}
 /// Bytes of IP and UDP header on every UDP packet.
 pub const UDP_HEADER_BYTES: u32 = 28;
 /// Bytes of header on a rate-based data packet: IP and UDP, then 12 bytes of sequence

@@ -69,7 +69,7 @@ use super::rack::Rack;
 use super::rate::DeliveryRate;
 use super::rtt::{RtoPolicy, RttEstimator};
 use super::scoreboard::Scoreboard;
-use crate::{Hdr, SackBlock, TCP_HEADER_BYTES, TCP_SYN_OPTION_BYTES, TCP_TIMESTAMP_OPTION_BYTES};
+use crate::{tcp_header_bytes, tcp_syn_bytes, Hdr, SackBlock};
 
 const RTO_TIMER: TimerSlot = TimerSlot(0);
 const PACE_TIMER: TimerSlot = TimerSlot(1);
@@ -374,12 +374,7 @@ impl TcpSender {
     /// Panics if `packet_size` does not exceed the 40-byte header (validation prevents it).
     #[must_use]
     pub fn new(flow: FlowId, peer: Addr, cfg: &TcpConfig) -> Self {
-        let header_bytes = TCP_HEADER_BYTES
-            + if cfg.timestamps {
-                TCP_TIMESTAMP_OPTION_BYTES
-            } else {
-                0
-            };
+        let header_bytes = tcp_header_bytes(cfg.timestamps);
         assert!(
             cfg.packet_size > header_bytes,
             "invariant: packet size validated above header size"
@@ -1156,7 +1151,7 @@ impl TcpSender {
             src: Addr::default(),
             dst: self.peer,
             flow: self.flow,
-            size: TCP_HEADER_BYTES + TCP_SYN_OPTION_BYTES + if self.timestamps { 8 } else { 0 },
+            size: tcp_syn_bytes(self.timestamps),
             sent_at: SimTime::ZERO,
             ecn: Ecn::NotEct, // RFC 3168 section 6.1.1: a SYN is not ECN-capable
             header: Hdr::TcpSyn { ack: false },

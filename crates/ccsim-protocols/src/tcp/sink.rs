@@ -64,7 +64,7 @@ impl SackBlocks {
     }
 }
 
-use crate::{Hdr, TCP_HEADER_BYTES, TCP_SYN_OPTION_BYTES, TCP_TIMESTAMP_OPTION_BYTES};
+use crate::{tcp_header_bytes, tcp_syn_bytes, Hdr};
 
 /// Bytes of a SACK option: kind and length, 8 per block, padded with NOPs to a multiple of
 /// 4 (RFC 2018 section 3); none without blocks.
@@ -196,13 +196,7 @@ impl TcpSink {
             src: Addr::default(),
             dst: peer,
             flow: self.flow,
-            size: TCP_HEADER_BYTES
-                + sack_option_bytes(sack.as_deref())
-                + if self.timestamps {
-                    TCP_TIMESTAMP_OPTION_BYTES
-                } else {
-                    0
-                },
+            size: tcp_header_bytes(self.timestamps) + sack_option_bytes(sack.as_deref()),
             sent_at: SimTime::ZERO,
             ecn: Ecn::NotEct,
             header: Hdr::TcpAck {
@@ -311,7 +305,7 @@ impl Agent<Hdr> for TcpSink {
                 src: Addr::default(),
                 dst: pkt.src,
                 flow: pkt.flow,
-                size: TCP_HEADER_BYTES + TCP_SYN_OPTION_BYTES + if self.timestamps { 8 } else { 0 },
+                size: tcp_syn_bytes(self.timestamps),
                 sent_at: SimTime::ZERO,
                 ecn: Ecn::NotEct,
                 header: Hdr::TcpSyn { ack: true },

@@ -143,12 +143,11 @@ pub fn family(protocol: Protocol) -> Family {
 /// the timestamp option's on a TCP flow that uses it.
 #[must_use]
 pub fn flow_header_bytes(f: &FlowSpec) -> u32 {
-    header_bytes(f.protocol)
-        + if f.timestamps && family(f.protocol) == Family::Tcp {
-            ccsim_protocols::TCP_TIMESTAMP_OPTION_BYTES
-        } else {
-            0
-        }
+    if family(f.protocol) == Family::Tcp {
+        ccsim_protocols::tcp_header_bytes(f.timestamps)
+    } else {
+        header_bytes(f.protocol)
+    }
 }
 
 /// The header bytes of a protocol's data packets (a packet must be larger).
