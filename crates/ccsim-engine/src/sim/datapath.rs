@@ -1,0 +1,322 @@
+//! The data path: the packet pool, a packet's injection by an agent, forwarding at a node,
+//! the offer to a link's egress queue (drop rules, loss model, RED, router hooks), the end of
+//! a transmission, the arrival at the far end, and the counting of drops.
+
+use super::{Core, Sim};
+use crate::link::{DropReason, DropRule, LinkId, LinkTap, Verdict};
+use crate::queue::Event;
+use crate::red::RedDecision;
+use crate::routing::NO_ROUTE;
+use ccsim_core::{Addr, Agent, Ecn, FlowId, Header, Packet, SimTime};
+
+pub(super) fn rule_matches<H: Header>(rules: &mut [DropRule], pkt: &Packet<H>) -> bool {
+    let Some(seq) = pkt.header.data_seq() else {
+        return false;
+    };
+    for rule in rules.iter_mut().filter(|r| r.flow == pkt.flow) {
+        if let Ok(pos) = rule.pending.binary_search(&seq) {
+            rule.pending.remove(pos);
+            return true;
+        }
+    }
+    false
+}
+
+impl<H: Header, A: Agent<H>> Sim<H, A> {
+    /// Capture every packet that starts transmission on `link` (replacing an earlier tap).
+    pub fn set_link_tap(&mut self, link: LinkId, tap: Box<dyn LinkTap<H> + Send>) {
+        self.core.links[link.0 as usize].tap = Some(tap);
+    }
+
+    /// Take the taps out of the simulation (after the run, to flush and close them), by link.
+    pub fn take_link_taps(&mut self) -> Vec<(LinkId, Box<dyn LinkTap<H> + Send>)> {
+        let mut taps = Vec::new();
+        for (i, l) in self.core.links.iter_mut().enumerate() {
+            if let Some(tap) = l.tap.take() {
+                taps.push((LinkId(u32::try_from(i).expect("link count fits u32")), tap));
+            }
+        }
+        taps
+    }
+
+    /// Drop the first arrival of each of `seqs` (data sequence numbers) of `flow` on `link`.
+    pub fn add_drop_rule(&mut self, link: LinkId, flow: FlowId, seqs: &[u64]) {
+        let mut pending = seqs.to_vec();
+        pending.sort_unstable();
+        pending.dedup();
+        let l = &mut self.core.links[link.0 as usize];
+        l.rules.push(DropRule { flow, pending });
+        l.refresh_guard();
+    }
+
+    /// Install a router function on `link`'s egress port.
+    pub fn set_router_hook(
+        &mut self,
+        link: LinkId,
+        hook: Box<dyn crate::link::RouterHook<H> + Send>,
+    ) {
+        self.core.links[link.0 as usize].hook = Some(hook);
+    }
+}
+
+impl<H: Header> Core<H> {
+    /// Drop a packet that is at `node` (not on a link), counting it on the node.
+    #[cold]
+    pub(super) fn drop_at_node(&mut self, node: u32, idx: u32, reason: DropReason) {
+        self.node_stats[node as usize].drops[reason as usize] += 1;
+        self.count_flow_drop(idx);
+        self.release(idx);
+    }
+
+    /// A packet at `node` with no next hop in the tables in force.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn no_route(&mut self, idx: u32, node: u32) {
+        let reason = if self.node_up[node as usize] {
+            DropReason::NoRoute
+        } else {
+            DropReason::NodeDown
+        };
+        self.drop_at_node(node, idx, reason);
+    }
+
+    #[inline]
+    pub(super) fn alloc(&mut self, pkt: Packet<H>) -> u32 {
+        if let Some(idx) = self.free.pop() {
+            self.pool[idx as usize] = pkt;
+            idx
+        } else {
+            if self.pool.len() == self.pool.capacity() {
+                self.grow_pool();
+            }
+            self.pool.push(pkt);
+            u32::try_from(self.pool.len() - 1).expect("pool fits u32")
+        }
+    }
+
+    /// CHOICE: the pool grows by an eighth, not by doubling, so that when millions of
+    /// packets wait in queues the memory reserved runs at most an eighth ahead of the memory
+    /// used, and the memory guard (`ccsim_scenario::memory`), which looks between chunks of
+    /// events, sees the growth before a doubling overshoots a limit.
+    #[cold]
+    pub(super) fn grow_pool(&mut self) {
+        self.pool.reserve_exact((self.pool.len() / 8).max(4096));
+    }
+
+    #[inline]
+    pub(super) fn release(&mut self, idx: u32) {
+        self.free.push(idx);
+    }
+
+    pub(super) fn inject(&mut self, mut pkt: Packet<H>, agent: u32) {
+        pkt.src = self.agent_addr[agent as usize];
+        pkt.sent_at = SimTime(self.now);
+        let f = &mut self.flows[pkt.flow.0 as usize];
+        if pkt.header.is_data() {
+            f.sent_packets += 1;
+            f.sent_bytes += u64::from(pkt.size);
+            f.retransmitted_packets += u64::from(pkt.header.is_retransmission());
+        } else {
+            f.control_sent += 1;
+        }
+        let node = pkt.src.node;
+        let local = pkt.dst.node == node;
+        let idx = self.alloc(pkt);
+        if local {
+            self.local.push_back(idx);
+            self.events.push(self.now, Event::LocalDeliver(idx));
+        } else {
+            self.forward(idx, node);
+        }
+    }
+
+    #[inline]
+    pub(super) fn forward(&mut self, idx: u32, node: u32) {
+        let dst = self.pool[idx as usize].dst.node;
+        if dst == Addr::GROUP_NODE {
+            return self.multicast(idx, node, false);
+        }
+        let link = self.routes.next_link(node, dst);
+        if link == NO_ROUTE {
+            return self.no_route(idx, node);
+        }
+        self.offer(link, idx);
+    }
+
+    pub(super) fn count_flow_drop(&mut self, idx: u32) {
+        let p = &self.pool[idx as usize];
+        let f = &mut self.flows[p.flow.0 as usize];
+        if p.header.is_data() {
+            f.dropped_packets += 1;
+            if p.sent_at.0 >= self.warmup_at {
+                f.window.dropped_packets += 1;
+            }
+        } else {
+            f.control_dropped += 1;
+        }
+    }
+
+    pub(super) fn drop_at(&mut self, link: u32, idx: u32, reason: DropReason) {
+        self.links[link as usize].stats.drops[reason as usize] += 1;
+        self.count_flow_drop(idx);
+        self.release(idx);
+    }
+
+    pub(super) fn offer(&mut self, l: u32, idx: u32) {
+        let now = self.now;
+        let link = &mut self.links[l as usize];
+        let pkt = &mut self.pool[idx as usize];
+        link.stats.offered_packets += 1;
+        link.bytes_offered += u64::from(pkt.size);
+        if link.guard {
+            if !link.up {
+                let reason = link.down_reason;
+                return self.drop_at(l, idx, reason);
+            }
+            if rule_matches(&mut link.rules, pkt) {
+                return self.drop_at(l, idx, DropReason::Rule);
+            }
+        }
+        if let Some(rng) = &mut link.loss_rng {
+            if rng.bernoulli(link.config.loss) {
+                return self.drop_at(l, idx, DropReason::RandomLoss);
+            }
+        }
+        if link.hook.is_some() {
+            let port = link.port_state();
+            if let Some(hook) = link.hook.as_mut() {
+                if hook.on_enqueue(now, pkt, &port) == Verdict::Drop {
+                    return self.drop_at(l, idx, DropReason::Router);
+                }
+            }
+        }
+        let size = pkt.size;
+        if link.red.is_some() && self.red_drops(l, idx) {
+            return;
+        }
+        let link = &mut self.links[l as usize];
+        if link.queue.len() as u64 > link.mark_above {
+            // Step marking: count the mark only for a packet the limit accepts.
+            let pkt = &mut self.pool[idx as usize];
+            if pkt.ecn != Ecn::NotEct && link.fits(pkt.size) {
+                pkt.ecn = Ecn::Ce;
+                link.stats.ecn_marks += 1;
+            }
+        }
+        if link.in_service.is_none() {
+            link.in_service = Some(idx);
+            link.service_started_at = now;
+            if let Some(tap) = link.tap.as_deref_mut() {
+                tap.on_transmit(now, &self.pool[idx as usize]);
+            }
+            let done = now + link.config.rate.tx_time(u64::from(size)).0;
+            let epoch = link.epoch;
+            self.events.push(done, Event::TxDone { link: l, epoch });
+        } else if link.fits(size) {
+            link.account_queue(now);
+            link.queue.push_back(idx);
+            link.queue_bytes += u64::from(size);
+        } else {
+            self.drop_at(l, idx, DropReason::QueueFull);
+        }
+    }
+
+    /// RED's decision for a packet offered to RED link `l` (after loss, rules and the router
+    /// hook, before the physical limit): marks it, or drops and counts it. Returns whether
+    /// the packet was dropped. Out of line, so the DropTail path of [`Core::offer`] stays
+    /// small.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn red_drops(&mut self, l: u32, idx: u32) -> bool {
+        let now = self.now;
+        let link = &mut self.links[l as usize];
+        let pkt = &mut self.pool[idx as usize];
+        // A RED drop at an idle link leaves it idle; `Red` restarts its idle period itself.
+        let fits = link.in_service.is_none() || link.fits(pkt.size);
+        let Some(port) = link.red.as_deref_mut() else {
+            return false;
+        };
+        let queue = if port.red.config().bytes {
+            link.queue_bytes
+        } else {
+            link.queue.len() as u64
+        };
+        let ect = pkt.ecn != Ecn::NotEct;
+        let reason = match port
+            .red
+            .on_arrival(queue, pkt.size, ect, now, fits, &mut port.rng)
+        {
+            RedDecision::Enqueue => return false,
+            RedDecision::Mark => {
+                // Count the mark only for a packet the physical limit accepts.
+                if fits {
+                    pkt.ecn = Ecn::Ce;
+                    link.stats.ecn_marks += 1;
+                    return false;
+                }
+                DropReason::QueueFull
+            }
+            RedDecision::EarlyDrop => DropReason::RedEarly,
+            RedDecision::ForcedDrop => DropReason::RedForced,
+        };
+        self.drop_at(l, idx, reason);
+        true
+    }
+
+    /// The transmission on link `l` ends, unless the entry is stale (`epoch` is older than
+    /// the link's: it went down since).
+    pub(super) fn tx_done(&mut self, l: u32, epoch: u32) {
+        let now = self.now;
+        let link = &mut self.links[l as usize];
+        if link.epoch != epoch {
+            return;
+        }
+        self.processed += 1;
+        let idx = link
+            .in_service
+            .take()
+            .expect("a packet is in service when TxDone fires");
+        let size = self.pool[idx as usize].size;
+        link.stats.tx_packets += 1;
+        link.stats.tx_bytes += u64::from(size);
+        link.stats.busy_ns += now - link.service_started_at;
+        let arrival = now + link.config.delay.0;
+        link.pipe.push_back((arrival, idx));
+        if link.pipe.len() == 1 {
+            self.events.push(arrival, Event::Arrive { link: l, epoch });
+        }
+        if let Some(next) = link.queue.front().copied() {
+            link.account_queue(now);
+            link.queue.pop_front();
+            let next_size = self.pool[next as usize].size;
+            link.queue_bytes -= u64::from(next_size);
+            link.in_service = Some(next);
+            link.service_started_at = now;
+            if let Some(tap) = link.tap.as_deref_mut() {
+                tap.on_transmit(now, &self.pool[next as usize]);
+            }
+            let done = now + link.config.rate.tx_time(u64::from(next_size)).0;
+            self.events.push(done, Event::TxDone { link: l, epoch });
+        } else if let Some(port) = link.red.as_deref_mut() {
+            // Nothing waits and nothing is in service: RED's idle period begins.
+            port.red.on_idle(now);
+        }
+    }
+
+    /// The head packet of link `l` arrives: (packet, node), unless the entry is stale.
+    pub(super) fn arrive(&mut self, l: u32, epoch: u32) -> Option<(u32, u32)> {
+        let link = &mut self.links[l as usize];
+        if link.epoch != epoch {
+            return None;
+        }
+        self.processed += 1;
+        let (_, idx) = link
+            .pipe
+            .pop_front()
+            .expect("a packet propagates when Arrive fires");
+        if let Some(&(t, _)) = link.pipe.front() {
+            self.events.push(t, Event::Arrive { link: l, epoch });
+        }
+        Some((idx, link.to))
+    }
+}
