@@ -1,0 +1,269 @@
+//! The IPv4 (RFC 791), TCP (RFC 793; SACK option RFC 2018, timestamps RFC 7323, ECN bits
+//! RFC 3168) and UDP (RFC 768) headers of a record, with the address and port mapping and
+//! the Internet checksum (RFC 1071).
+
+use ccsim_core::{Addr, Ecn, Packet};
+use ccsim_protocols::Hdr;
+
+use super::private::{encode_private, OBP_PORT, RATE_PORT, TCPM_PORT, TICP_PORT, XCP_PORT};
+use super::TcpNumbering;
+
+/// CHOICE: the IPv4 TTL of every packet (the simulator has no TTL); Linux's default.
+pub const TTL: u8 = 64;
+/// CHOICE: the TCP window field of every segment (the simulator's receivers do not advertise
+/// a window); the largest value without window scaling.
+pub const TCP_WINDOW: u16 = 65_535;
+/// CHOICE: agent `a` uses port `AGENT_PORT_BASE + a % AGENT_PORTS` (49152..=65151), in the
+/// dynamic range (RFC 6335) where Wireshark has few dissectors registered: unique up to 16000
+/// agents; beyond that two agents may share a port (the addresses and the private header
+/// still tell them apart).
+pub const AGENT_PORT_BASE: u16 = 49_152;
+/// Number of distinct agent ports.
+pub const AGENT_PORTS: u32 = 16_000;
+
+pub(super) const IPV4_BYTES: usize = 20;
+pub(super) const TCP_BYTES: usize = 20;
+pub(super) const UDP_BYTES: usize = 8;
+pub(super) const PROTO_TCP: u8 = 6;
+pub(super) const PROTO_UDP: u8 = 17;
+pub(super) const IP_FLAG_DF: u16 = 0x4000;
+pub(super) const TCP_CWR: u8 = 0x80;
+pub(super) const TCP_ECE: u8 = 0x40;
+pub(super) const TCP_ACK: u8 = 0x10;
+pub(super) const TCP_PSH: u8 = 0x08;
+pub(super) const TCP_SYN: u8 = 0x02;
+pub(super) const TCP_OPT_NOP: u8 = 1;
+pub(super) const TCP_OPT_MSS: u8 = 2;
+pub(super) const TCP_OPT_WSCALE: u8 = 3;
+pub(super) const TCP_OPT_SACK_PERMITTED: u8 = 4;
+pub(super) const TCP_OPT_TIMESTAMP: u8 = 8;
+/// Bytes of the timestamp option with its two NOPs.
+pub(super) const TCP_TIMESTAMP_BYTES: usize = 12;
+/// The window-scale shift a SYN announces (Linux's for its default buffers).
+pub(super) const TCP_WSCALE_SHIFT: u8 = 7;
+pub(super) const TCP_OPT_SACK: u8 = 5;
+
+/// The IPv4 address of node `node` (`10.0.0.0 + node + 1`), or of multicast group `key`
+/// (`239.0.0.0 + key`), modulo 2^24 in both cases.
+#[must_use]
+pub fn ipv4_of(addr: Addr) -> [u8; 4] {
+    let (base, n) = match addr.group_key() {
+        Some(key) => (0xef00_0000u32, key),
+        None => (0x0a00_0000u32, addr.node.wrapping_add(1)),
+    };
+    (base | (n & 0x00ff_ffff)).to_be_bytes()
+}
+
+/// The port of agent `agent`.
+#[must_use]
+pub fn port_of(agent: u32) -> u16 {
+    AGENT_PORT_BASE + u16::try_from(agent % AGENT_PORTS).expect("invariant: below 16000")
+}
+
+/// The ones'-complement checksum of RFC 1071 over `bytes`, starting from the partial sum
+/// `sum` (a trailing odd byte is padded with zero).
+#[must_use]
+pub fn internet_checksum(bytes: &[u8], mut sum: u32) -> u16 {
+    let mut chunks = bytes.chunks_exact(2);
+    for c in &mut chunks {
+        sum += u32::from(u16::from_be_bytes([c[0], c[1]]));
+    }
+    if let [last] = chunks.remainder() {
+        sum += u32::from(*last) << 8;
+    }
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    !(sum as u16)
+}
+
+/// The partial sum of the TCP/UDP pseudo-header (RFC 793 section 3.1, RFC 768).
+pub(super) fn pseudo_sum(src: [u8; 4], dst: [u8; 4], proto: u8, len: u16) -> u32 {
+    let w = |a: [u8; 4]| {
+        u32::from(u16::from_be_bytes([a[0], a[1]])) + u32::from(u16::from_be_bytes([a[2], a[3]]))
+    };
+    w(src) + w(dst) + u32::from(proto) + u32::from(len)
+}
+
+pub(super) fn ecn_bits(ecn: Ecn) -> u8 {
+    match ecn {
+        Ecn::NotEct => 0b00,
+        Ecn::Ect => 0b10,
+        Ecn::Ce => 0b11,
+    }
+}
+
+/// Appends the headers of `pkt` to `buf`: IPv4, then TCP, or UDP and the private header.
+pub(super) fn encode(pkt: &Packet<Hdr>, tcp: Option<TcpNumbering>, buf: &mut Vec<u8>) {
+    buf.resize(IPV4_BYTES, 0);
+    let proto = match &pkt.header {
+        Hdr::TcpData { .. } | Hdr::TcpAck { .. } | Hdr::TcpSyn { .. } => {
+            let n = tcp.expect("invariant: TCP packets have a numbering");
+            encode_tcp(pkt, n, buf);
+            PROTO_TCP
+        }
+        _ => {
+            encode_udp(pkt, buf);
+            PROTO_UDP
+        }
+    };
+    // Lengths: the simulated size, or the encoding's if that is longer (module CHOICE).
+    let ip_len = u16::try_from(buf.len().max(pkt.size as usize)).unwrap_or(u16::MAX);
+    let (src, dst) = (ipv4_of(pkt.src), ipv4_of(pkt.dst));
+    let l4_len = ip_len - IPV4_BYTES as u16;
+    if proto == PROTO_UDP {
+        buf[IPV4_BYTES + 4..IPV4_BYTES + 6].copy_from_slice(&l4_len.to_be_bytes());
+    }
+    let ck_at = IPV4_BYTES + if proto == PROTO_TCP { 16 } else { 6 };
+    let mut ck = internet_checksum(&buf[IPV4_BYTES..], pseudo_sum(src, dst, proto, l4_len));
+    if proto == PROTO_UDP && ck == 0 {
+        ck = 0xffff; // RFC 768: a computed zero is sent as all ones
+    }
+    buf[ck_at..ck_at + 2].copy_from_slice(&ck.to_be_bytes());
+
+    let ip = &mut buf[..IPV4_BYTES];
+    ip[0] = 0x45; // version 4, 5 words
+    ip[1] = ecn_bits(pkt.ecn); // DSCP 0
+    ip[2..4].copy_from_slice(&ip_len.to_be_bytes());
+    // Identification 0 (bytes 4..6): the datagram is atomic (RFC 6864), DF set.
+    ip[6..8].copy_from_slice(&IP_FLAG_DF.to_be_bytes());
+    ip[8] = TTL;
+    ip[9] = proto;
+    ip[12..16].copy_from_slice(&src);
+    ip[16..20].copy_from_slice(&dst);
+    let ck = internet_checksum(ip, 0);
+    ip[10..12].copy_from_slice(&ck.to_be_bytes());
+}
+
+pub(super) fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) {
+    let (seq, ack, flags, sack) = match &pkt.header {
+        Hdr::TcpData { seq, cwr, .. } => {
+            // Data segments carry no acknowledgement in the simulator: ACK stays clear.
+            let flags = TCP_PSH | if *cwr { TCP_CWR } else { 0 };
+            (n.byte(*seq), 0, flags, None)
+        }
+        Hdr::TcpAck { ack, ece, sack } => {
+            let flags = TCP_ACK | if *ece { TCP_ECE } else { 0 };
+            (0, n.byte(*ack), flags, sack.as_deref())
+        }
+        Hdr::TcpSyn { ack } => {
+            // Each side's initial sequence number is one below its first byte, 0, so the
+            // SYN-ACK acknowledges byte 0.
+            let flags = if *ack { TCP_SYN | TCP_ACK } else { TCP_SYN };
+            // A SYN of a flow with timestamps is 8 bytes longer: SACK-permitted and the
+            // timestamp option share a word pair (Linux's layout).
+            let timestamps = pkt.size as usize >= IPV4_BYTES + TCP_BYTES + 20;
+            let opt_len = if timestamps { 20 } else { 12 };
+            let start = buf.len();
+            buf.resize(start + TCP_BYTES, 0);
+            let h = &mut buf[start..];
+            h[0..2].copy_from_slice(&port_of(pkt.src.agent).to_be_bytes());
+            h[2..4].copy_from_slice(&port_of(pkt.dst.agent).to_be_bytes());
+            h[4..8].copy_from_slice(&u32::MAX.to_be_bytes());
+            h[12] = (((TCP_BYTES + opt_len) / 4) as u8) << 4;
+            h[13] = flags;
+            h[14..16].copy_from_slice(&TCP_WINDOW.to_be_bytes());
+            // MSS, NOP, NOP, SACK-permitted, NOP, window scale: the simulator's 12 bytes;
+            // with timestamps MSS, SACK-permitted, timestamps, NOP, window scale.
+            let mss = u16::try_from(n.mss).unwrap_or(u16::MAX).to_be_bytes();
+            buf.extend_from_slice(&[TCP_OPT_MSS, 4, mss[0], mss[1]]);
+            if timestamps {
+                buf.extend_from_slice(&[TCP_OPT_SACK_PERMITTED, 2, TCP_OPT_TIMESTAMP, 10]);
+                buf.extend_from_slice(&tsval(pkt).to_be_bytes());
+                buf.extend_from_slice(&[0; 4]);
+            } else {
+                buf.extend_from_slice(&[TCP_OPT_NOP, TCP_OPT_NOP, TCP_OPT_SACK_PERMITTED, 2]);
+            }
+            buf.extend_from_slice(&[TCP_OPT_NOP, TCP_OPT_WSCALE, 3, TCP_WSCALE_SHIFT]);
+            return;
+        }
+        _ => unreachable!("invariant: called for TCP headers only"),
+    };
+    let blocks = sack.map_or(&[][..], |s| s.as_slice());
+    // NOP, NOP, then SACK (kind 5, length 2 + 8n): the 4-byte aligned layout of RFC 2018's
+    // examples and of the simulator's own size accounting.
+    let sack_len = if blocks.is_empty() {
+        0
+    } else {
+        4 + 8 * blocks.len()
+    };
+    // The timestamp option is there when the simulated size has room for it beyond the
+    // payload and SACK option (a flow with `timestamps = true`).
+    let payload = match &pkt.header {
+        Hdr::TcpData { payload, .. } => *payload as usize,
+        _ => 0,
+    };
+    let timestamps =
+        pkt.size as usize >= IPV4_BYTES + TCP_BYTES + sack_len + payload + TCP_TIMESTAMP_BYTES;
+    let opt_len = sack_len + if timestamps { TCP_TIMESTAMP_BYTES } else { 0 };
+    let start = buf.len();
+    buf.resize(start + TCP_BYTES, 0);
+    let h = &mut buf[start..];
+    h[0..2].copy_from_slice(&port_of(pkt.src.agent).to_be_bytes());
+    h[2..4].copy_from_slice(&port_of(pkt.dst.agent).to_be_bytes());
+    h[4..8].copy_from_slice(&seq.to_be_bytes());
+    h[8..12].copy_from_slice(&ack.to_be_bytes());
+    h[12] = (((TCP_BYTES + opt_len) / 4) as u8) << 4;
+    h[13] = flags;
+    h[14..16].copy_from_slice(&TCP_WINDOW.to_be_bytes());
+    // Checksum (16..18) is filled in by `encode`; urgent pointer (18..20) is 0.
+    if timestamps {
+        // RFC 7323 Appendix A's layout: NOP, NOP, then TSval and TSecr (not modelled: 0).
+        buf.extend_from_slice(&[TCP_OPT_NOP, TCP_OPT_NOP, TCP_OPT_TIMESTAMP, 10]);
+        buf.extend_from_slice(&tsval(pkt).to_be_bytes());
+        buf.extend_from_slice(&[0; 4]);
+    }
+    if !blocks.is_empty() {
+        buf.extend_from_slice(&[TCP_OPT_NOP, TCP_OPT_NOP, TCP_OPT_SACK]);
+        buf.push((2 + 8 * blocks.len()) as u8);
+        for b in blocks {
+            buf.extend_from_slice(&n.byte(b.start).to_be_bytes());
+            buf.extend_from_slice(&n.byte(b.end).to_be_bytes());
+        }
+    }
+}
+
+/// A timestamp option's TSval: the packet's send time in milliseconds, modulo 2^32 (a 1 ms
+/// clock, RFC 7323 section 5.4's lower bound).
+pub(super) fn tsval(pkt: &Packet<Hdr>) -> u32 {
+    ((pkt.sent_at.0 / 1_000_000) & 0xffff_ffff) as u32
+}
+
+pub(super) fn encode_udp(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
+    let start = buf.len();
+    buf.resize(start + UDP_BYTES, 0);
+    let family_port = match &pkt.header {
+        Hdr::Udp { .. } => {
+            encode_private(pkt, buf);
+            None
+        }
+        Hdr::RateData { .. }
+        | Hdr::PrimoAck { .. }
+        | Hdr::TfrcFeedback(_)
+        | Hdr::ReceiverReport(_) => {
+            encode_private(pkt, buf);
+            Some(RATE_PORT)
+        }
+        Hdr::TcpmControl { .. } | Hdr::TcpmAck { .. } => {
+            encode_private(pkt, buf);
+            Some(TCPM_PORT)
+        }
+        Hdr::XcpData { .. } | Hdr::XcpAck { .. } => {
+            encode_private(pkt, buf);
+            Some(XCP_PORT)
+        }
+        Hdr::ObpData { .. } | Hdr::ObpAck { .. } => {
+            encode_private(pkt, buf);
+            Some(OBP_PORT)
+        }
+        _ => {
+            encode_private(pkt, buf);
+            Some(TICP_PORT)
+        }
+    };
+    let dst_port = family_port.unwrap_or_else(|| port_of(pkt.dst.agent));
+    let h = &mut buf[start..];
+    h[0..2].copy_from_slice(&port_of(pkt.src.agent).to_be_bytes());
+    h[2..4].copy_from_slice(&dst_port.to_be_bytes());
+    // Length (4..6) and checksum (6..8) are filled in by `encode`.
+}
