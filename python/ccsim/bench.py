@@ -27,6 +27,12 @@ SETUP_BENCHMARKS = {"setup-100k": 100_000, "plots-20k": 20_000}
 #: The set-up benchmarks that record every flow's series and write the plots too.
 PLOT_BENCHMARKS = frozenset({"plots-20k"})
 
+#: The event-queue benchmark: the hold model on the simulation's queue and on the binary heap
+#: it is checked against, with these many pending entries, each for QUEUE_OPERATIONS pops.
+QUEUE_BENCHMARK = "event-queue"
+QUEUE_PENDING = (1_000, 10_000, 100_000)
+QUEUE_OPERATIONS = 5_000_000
+
 #: The large benchmarks (`ccsim bench --large`, or by name): the largest point of
 #: obp-parking-flows (seven 1 Gbit/s bottlenecks, RTT 80 ms, 1000 forward and 100 reverse FTP
 #: flows, 5 cross flows per bottleneck, 100 web flows/s, voice and streaming both ways, 100 s),
@@ -115,12 +121,29 @@ def run_setup(flows: int, *, hosts: bool = False, plots: bool = False) -> dict[s
     }
 
 
+def run_queue() -> dict[str, Any]:
+    """The hold model (``_ccsim.bench_event_queue``) on both queues, for each pending count:
+    pops per second of each and their ratio; the checksums of the popped times must agree."""
+    rows = []
+    for pending in QUEUE_PENDING:
+        radix_sum, radix_s = _ccsim.bench_event_queue("radix", pending, QUEUE_OPERATIONS)
+        heap_sum, heap_s = _ccsim.bench_event_queue("heap", pending, QUEUE_OPERATIONS)
+        if radix_sum != heap_sum:
+            raise RuntimeError(f"the event queues popped different times with {pending} pending")
+        rows.append({"pending": pending, "operations": QUEUE_OPERATIONS,
+                     "radix_ops_per_second": QUEUE_OPERATIONS / radix_s,
+                     "heap_ops_per_second": QUEUE_OPERATIONS / heap_s, "heap_over_radix": heap_s / radix_s})
+    return {"name": QUEUE_BENCHMARK, "rows": rows}
+
+
 def run_one(name: str) -> dict[str, Any]:
     """Run benchmark ``name`` in this process and measure it.
 
     ``peak_rss_bytes`` is the process's peak; ``baseline_rss_bytes`` is what the interpreter
     and libraries held before the run, so the difference is the simulation's own.
     """
+    if name == QUEUE_BENCHMARK:
+        return run_queue()
     if name in SETUP_BENCHMARKS:
         return run_setup(SETUP_BENCHMARKS[name], plots=name in PLOT_BENCHMARKS)
     spec = json.dumps(large_spec(name)) if name in LARGE_BENCHMARKS else _ccsim.bench_spec(name)
@@ -154,7 +177,7 @@ def run_isolated(name: str) -> dict[str, Any]:
 
 def names(*, large: bool = False) -> list[str]:
     """The default benchmarks, and with ``large`` the large ones too."""
-    return [*_ccsim.bench_names(), *SETUP_BENCHMARKS, *(LARGE_BENCHMARKS if large else [])]
+    return [*_ccsim.bench_names(), *SETUP_BENCHMARKS, QUEUE_BENCHMARK, *(LARGE_BENCHMARKS if large else [])]
 
 
 if __name__ == "__main__":

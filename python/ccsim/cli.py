@@ -187,13 +187,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     unknown = [n for n in names if n not in known]
     if unknown:
         raise SpecError(f"unknown benchmark {unknown[0]!r} (known: {', '.join(known)})", "bench")
-    engine = [n for n in names if n not in bench.SETUP_BENCHMARKS]
+    engine = [n for n in names if n not in bench.SETUP_BENCHMARKS and n != bench.QUEUE_BENCHMARK]
     if not args.json and engine:
         print(f"{'scenario':<16}{'events/s':>14}{'packets/s':>14}{'wall s':>9}{'peak RSS':>11}{'(sim part)':>12}")
     for name in names:
         r = bench.run_isolated(name)
         if args.json:
             print(json.dumps(r), flush=True)
+        elif name == bench.QUEUE_BENCHMARK:
+            for row in r["rows"]:
+                print(f"{name}: {row['pending']} pending, radix heap {row['radix_ops_per_second'] / 1e6:.1f} M "
+                      f"pops/s, binary heap {row['heap_ops_per_second'] / 1e6:.1f} M pops/s "
+                      f"({row['heap_over_radix']:.2f} times the time)", flush=True)
         elif name in bench.SETUP_BENCHMARKS:
             print(f"{name}: {r['flows']} flows; parse+validate+build {r['setup_seconds']:.2f} s, run "
                   f"{r['run_seconds']:.2f} s (of which build + simulation {r['sim_wall_seconds']:.2f} s), write "

@@ -88,6 +88,28 @@ fn bench_spec(py: Python<'_>, name: &str) -> PyResult<String> {
     }
 }
 
+/// The hold model on an event queue (`"radix"`, the simulation's, or `"heap"`, the binary
+/// heap it is checked against): `pending` entries, `operations` pops each followed by a push.
+/// Returns (checksum of the popped times, seconds); `ccsim bench event-queue` runs it.
+#[pyfunction]
+fn bench_event_queue(
+    py: Python<'_>,
+    queue: &str,
+    pending: u32,
+    operations: u64,
+) -> PyResult<(u64, f64)> {
+    if !bench::EVENT_QUEUES.contains(&queue) {
+        return Err(to_pyerr(
+            py,
+            &ScenarioError::spec(
+                "queue",
+                format!("unknown event queue {queue:?} (known: radix, heap)"),
+            ),
+        ));
+    }
+    Ok(py.allow_threads(|| bench::event_queue_hold(queue, pending, operations)))
+}
+
 /// Run a spec: JSON text, or TOML text with `toml=True` (parsed, validated and built once).
 /// `progress(sim_seconds, horizon_seconds, events)` is called from time to time with the GIL
 /// held; pending signals (Ctrl-C) are checked at the same points.
@@ -303,6 +325,7 @@ fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(bench_names, m)?)?;
     m.add_function(wrap_pyfunction!(bench_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_event_queue, m)?)?;
     m.add_function(wrap_pyfunction!(_selftest_panic, m)?)?;
     m.add_function(wrap_pyfunction!(_selftest_alloc_failure, m)?)?;
     m.add_function(wrap_pyfunction!(_install_abort_handler, m)?)?;

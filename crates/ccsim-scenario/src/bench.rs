@@ -16,6 +16,7 @@
 //!
 //! Series are off, so the numbers measure the engine and the protocols alone.
 
+use ccsim_engine::queue::{hold, simulation_like_delay, EventQueue, HeapQueue};
 use serde_json::json;
 
 use crate::error::ScenarioError;
@@ -127,4 +128,35 @@ pub fn bench_spec(name: &str) -> Result<Option<Spec>, ScenarioError> {
         _ => return Ok(None),
     };
     parse_spec_value(value).map(Some)
+}
+
+/// The event queues `ccsim bench event-queue` measures.
+pub const EVENT_QUEUES: [&str; 2] = ["radix", "heap"];
+
+/// The hold model on event queue `queue` (one of [`EVENT_QUEUES`]: the simulation's radix
+/// heap or the binary heap it is checked against), `pending` entries and `operations` pops,
+/// each followed by a push [`simulation_like_delay`] ahead: (checksum of the popped times,
+/// seconds). The checksums of the two queues agree when they pop in the same order.
+///
+/// # Panics
+/// For an unknown queue name.
+#[must_use]
+pub fn event_queue_hold(queue: &str, pending: u32, operations: u64) -> (u64, f64) {
+    let start = std::time::Instant::now();
+    let sum = match queue {
+        "radix" => hold(
+            &mut EventQueue::default(),
+            pending,
+            operations,
+            simulation_like_delay,
+        ),
+        "heap" => hold(
+            &mut HeapQueue::default(),
+            pending,
+            operations,
+            simulation_like_delay,
+        ),
+        other => panic!("unknown event queue {other:?}"),
+    };
+    (sum, start.elapsed().as_secs_f64())
 }

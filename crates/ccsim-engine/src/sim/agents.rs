@@ -11,7 +11,7 @@
 //! earlier deadline pushes a new entry and stamps a new generation, making the old one stale.
 
 use super::{Core, NodeId, Sim, Stopped};
-use crate::queue::Event;
+use crate::queue::{Event, Scheduler};
 use crate::trace::VAR_CHANGE_BASE;
 use ccsim_core::{
     Addr, Agent, AgentStats, Ctx, FlowId, Header, Packet, RngStream, SimTime, TimerSlot, VarId,

@@ -4,7 +4,7 @@
 
 use super::{Core, Sim};
 use crate::link::{DropReason, DropRule, LinkId, LinkTap, Verdict};
-use crate::queue::Event;
+use crate::queue::{Event, Scheduler};
 use crate::red::RedDecision;
 use crate::routing::NO_ROUTE;
 use ccsim_core::{Addr, Agent, Ecn, FlowId, Header, Packet, SimTime};

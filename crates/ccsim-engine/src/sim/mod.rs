@@ -41,7 +41,7 @@ use self::agents::{AgentCtx, TimerState};
 use self::multicast::Group;
 use self::sampling::FinalSample;
 use crate::link::{DropReason, Link, LinkConfig, LinkId, LinkStats};
-use crate::queue::{Event, EventQueue};
+use crate::queue::{Event, EventQueue, Scheduler};
 use crate::routing::{RouteMetric, Routes};
 use crate::trace::{SeriesConfig, TraceBuf};
 use ccsim_core::{Addr, Agent, AgentStats, FlowId, Header, Packet, RngStream, SimTime, TimerSlot};
@@ -444,23 +444,27 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         // Stop before `limit` when it comes no later than the horizon; else at the horizon.
         let before = limit.filter(|&t| t <= horizon);
         let budget_end = self.core.processed.saturating_add(max_events);
-        loop {
-            let runnable = match (self.core.events.peek_time(), before) {
-                (Some(t), Some(end)) => t < end,
-                (Some(t), None) => t <= horizon,
-                (None, _) => false,
-            };
-            if !runnable {
-                break;
-            }
-            if self.core.processed >= budget_end {
-                return self.progress(Stopped::Budget);
-            }
-            let (time, event) = self.core.events.pop().expect("peeked");
-            self.core.now = time;
-            self.dispatch(event);
-            if self.core.yield_pending {
-                return self.yielded();
+        // The last time that may run: just before `limit`, or the horizon.
+        let last_time = match before {
+            Some(end) => end.checked_sub(1),
+            None => Some(horizon),
+        };
+        if let Some(last_time) = last_time {
+            loop {
+                if self.core.processed >= budget_end {
+                    if self.core.events.peek_time().is_some_and(|t| t <= last_time) {
+                        return self.progress(Stopped::Budget);
+                    }
+                    break;
+                }
+                let Some((time, event)) = self.core.events.pop_until(last_time) else {
+                    break;
+                };
+                self.core.now = time;
+                self.dispatch(event);
+                if self.core.yield_pending {
+                    return self.yielded();
+                }
             }
         }
         if let Some(end) = before {

@@ -4,7 +4,7 @@
 
 use super::{Core, Sim};
 use crate::link::DropReason;
-use crate::queue::Event;
+use crate::queue::{Event, Scheduler};
 use crate::routing::NO_ROUTE;
 use ccsim_core::{Addr, Agent, Header};
 use std::collections::BTreeMap;

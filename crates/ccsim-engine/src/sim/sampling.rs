@@ -3,7 +3,7 @@
 //! values for the next one. Also the counters' snapshot at the end of the warm-up.
 
 use super::{Core, Sim, Snapshot};
-use crate::queue::Event;
+use crate::queue::{Event, Scheduler};
 use crate::trace::{VAR_DELAY, VAR_QUEUE, VAR_QUEUE_BYTES, VAR_RATE, VAR_SENT_RATE};
 use ccsim_core::{Agent, AgentStats, Header};
 

@@ -24,7 +24,7 @@
 
 use super::{Core, NodeId, NodeStats, Sim};
 use crate::link::{DropReason, LinkId};
-use crate::queue::Event;
+use crate::queue::{Event, Scheduler};
 use crate::routing::{Edge, RouteMetric, Routes, NO_ROUTE};
 use ccsim_core::{Agent, Dur, Header, SimTime};
 
