@@ -86,6 +86,8 @@ def _captures(path: str) -> set[str]:
 
     try:
         text = Path(path).read_text(encoding="utf-8")
+        if "pcap" not in text:  # no capture asked for: spare parsing a large file twice
+            return set()
         if Path(path).suffix.lower() == ".json":
             doc = json.loads(text)
         else:
@@ -100,13 +102,12 @@ def _captures(path: str) -> set[str]:
 def _cmd_run(args: argparse.Namespace) -> int:
     from .api import run
     from .results import check_output_dir, output_lock, planned_names, prepare_output_dir
-    from .spec import validate
 
-    # A bad output folder or spec fails before the simulation, not after; the folder is then
+    # A bad output folder fails before the simulation, and a bad spec too (the run validates it
+    # before it builds anything, and the folder made for it is removed again); the folder is
     # held from before the run to the end of the write, so a second ccsim writing it refuses.
     names = planned_names(plots=not args.no_plots, csv=args.csv) | _captures(args.scenario)
     check_output_dir(args.output, names)
-    validate(args.scenario)
     existed = Path(args.output).exists()
     out = prepare_output_dir(args.output, names)
     try:

@@ -129,7 +129,7 @@ const BUCKETS: usize = 129;
 /// The simulation's event queue: a radix heap over (time, insertion sequence).
 #[derive(Debug)]
 pub struct EventQueue {
-    buckets: Vec<Vec<Entry>>,
+    buckets: [Vec<Entry>; BUCKETS],
     /// Bit `b` set when bucket `b` holds entries (buckets 0 to 127; 128 in `top`).
     occupied: u128,
     /// Whether bucket 128 holds entries.
@@ -143,7 +143,7 @@ pub struct EventQueue {
 impl Default for EventQueue {
     fn default() -> Self {
         EventQueue {
-            buckets: vec![Vec::new(); BUCKETS],
+            buckets: std::array::from_fn(|_| Vec::new()),
             occupied: 0,
             top: false,
             last: 0,
