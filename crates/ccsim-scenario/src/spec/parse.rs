@@ -19,7 +19,7 @@ pub fn parse_spec_toml(text: &str) -> Result<Spec, ScenarioError> {
             message: syntax_message(e.message()),
         }
     })?;
-    parse_spec_value(toml_to_json(toml::Value::Table(table), "")?)
+    parse_spec_value(toml_to_json(toml::Value::Table(table), &Place::Root)?)
 }
 
 /// The TOML parser's message on one line, quoted with `"`, without Rust's "target type".
@@ -46,47 +46,53 @@ fn syntax_message(message: &str) -> String {
     one_line
 }
 
+/// Where a value sits in the document, kept on the stack while converting and written out
+/// only for an error (most documents have none, and a large one has millions of values).
+#[derive(Clone, Copy)]
+enum Place<'a> {
+    Root,
+    Key(&'a Place<'a>, &'a str),
+    Index(&'a Place<'a>, usize),
+}
+
+impl Place<'_> {
+    fn path(&self) -> String {
+        match self {
+            Place::Root => "(document)".to_string(),
+            Place::Key(Place::Root, k) => (*k).to_string(),
+            Place::Key(up, k) => format!("{}.{k}", up.path()),
+            Place::Index(up, i) => format!("{}[{i}]", up.path()),
+        }
+    }
+}
+
 /// The JSON form of a TOML document. A JSON number cannot be `nan` or `inf` and a scenario
 /// holds no dates, so both are refused here with their path rather than turned into `null`.
-fn toml_to_json(v: toml::Value, path: &str) -> Result<serde_json::Value, ScenarioError> {
+fn toml_to_json(v: toml::Value, place: &Place<'_>) -> Result<serde_json::Value, ScenarioError> {
     use serde_json::Value as J;
-    let here = || {
-        if path.is_empty() {
-            "(document)".to_string()
-        } else {
-            path.to_string()
-        }
-    };
     Ok(match v {
         toml::Value::String(s) => J::String(s),
         toml::Value::Integer(i) => J::from(i),
         toml::Value::Float(x) => match serde_json::Number::from_f64(x) {
             Some(n) => J::Number(n),
-            None => return err(here(), format!("expected a finite number, found {x}")),
+            None => return err(place.path(), format!("expected a finite number, found {x}")),
         },
         toml::Value::Boolean(b) => J::Bool(b),
         toml::Value::Datetime(d) => {
             return err(
-                here(),
+                place.path(),
                 format!("a scenario holds no dates, found {d} (write durations such as \"20ms\")"),
             )
         }
         toml::Value::Array(a) => J::Array(
             a.into_iter()
                 .enumerate()
-                .map(|(i, x)| toml_to_json(x, &format!("{path}[{i}]")))
+                .map(|(i, x)| toml_to_json(x, &Place::Index(place, i)))
                 .collect::<Result<_, _>>()?,
         ),
         toml::Value::Table(t) => J::Object(
             t.into_iter()
-                .map(|(k, x)| {
-                    let p = if path.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{path}.{k}")
-                    };
-                    toml_to_json(x, &p).map(|j| (k, j))
-                })
+                .map(|(k, x)| toml_to_json(x, &Place::Key(place, &k)).map(|j| (k, j)))
                 .collect::<Result<_, _>>()?,
         ),
     })
