@@ -236,3 +236,15 @@ def test_a_cached_rerun_reads_every_figure(tmp_path: Path, monkeypatch: pytest.M
     assert drawn == []
     assert (tmp_path / "second" / "xcp-rtt-fairness" / "xcp_rtt_fairness.png").read_bytes() == \
         (tmp_path / "first" / "xcp-rtt-fairness" / "xcp_rtt_fairness.png").read_bytes()
+
+
+def test_the_key_does_not_depend_on_whether_pyplot_was_imported(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = ("from pathlib import Path; from ccsim import figcache; {pre}"
+            "print(figcache.figure_key('x', {{'v': [1.0]}}, Path('f.png')))")
+    keys = {subprocess.run([sys.executable, "-c", code.format(pre=pre)], capture_output=True, text=True,
+                           check=True).stdout
+            for pre in ("", "import matplotlib.pyplot as plt; plt.subplots(); ")}
+    assert len(keys) == 1

@@ -251,11 +251,17 @@ def code_identity() -> str:
     return h.hexdigest()
 
 
+#: matplotlib settings that are no part of a figure's key. CHOICE: the backend, which the
+#: first ``pyplot`` import resolves (so it reads differently before and after it): figures are
+#: always drawn on Agg (``ccsim.experiments.figures.pyplot``, ``ccsim.plots.plot_result``).
+_NOT_DRAWN = frozenset({"backend", "backend_fallback"})
+
+
 def _settings() -> str:
     """matplotlib's settings in force, as text (a user's matplotlibrc or an ``rc_context``)."""
     import matplotlib
 
-    return "\n".join(f"{k}={v!r}" for k, v in sorted(matplotlib.rcParams.items()))
+    return "\n".join(f"{k}={v!r}" for k, v in sorted(matplotlib.rcParams.items()) if k not in _NOT_DRAWN)
 
 
 def figure_key(name: str, arguments: dict[str, Any], path: Path) -> str:
@@ -387,7 +393,7 @@ def _changed_settings() -> dict[str, Any]:
     import matplotlib
 
     return {k: v for k, v in matplotlib.rcParams.items()
-            if k != "backend" and matplotlib.rcParamsOrig.get(k) != v}
+            if k not in _NOT_DRAWN and matplotlib.rcParamsOrig.get(k) != v}
 
 
 def _draw_in_worker(job: bytes) -> bytes:

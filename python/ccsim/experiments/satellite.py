@@ -167,14 +167,15 @@ class SatSlowStart(Experiment):
                                    unit="packets", open_low=True))
         for n, r in by.items():
             r.write(out_dir / n, plots=False)
-        report.figures.append(slowstart_figure({n: figure_data(r) for n, r in by.items()},
-                                               out_dir / "sat_slowstart.png"))
+        report.figures.append(slowstart_figure(by, out_dir / "sat_slowstart.png"))
         return report
 
 
 @cached_figure
-def slowstart_figure(data: dict[str, FigureData], path: Path) -> Path:
-    """cwnd and the bottleneck queue of every configuration: the whole run and slow start."""
+def slowstart_figure(runs: dict[str, Result], path: Path) -> Path:
+    """cwnd and the bottleneck queue of every configuration (its run, by name): the whole run
+    and slow start."""
+    data = {n: figure_data(r) for n, r in runs.items()}
     plt = pyplot()
     fig, axes = plt.subplots(2, 2, figsize=(12, 8), sharey="row", width_ratios=[3, 2],
                              constrained_layout=True)
