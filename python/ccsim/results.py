@@ -190,11 +190,15 @@ class Result:
     def wide(self, variable: str) -> pd.DataFrame:
         """One variable as a wide table: index time, one column per entity (a copy: change it
         freely)."""
+        return self.shared_wide(variable).copy()
+
+    def shared_wide(self, variable: str) -> pd.DataFrame:
+        """:meth:`wide`'s table itself, not a copy, for code that only reads it (ccsim's metrics)."""
         table = self._wide.get(variable)
         if table is None:
             table = wide_table(self.series(variable))
             self._wide[variable] = table
-        return table.copy()
+        return table
 
     def write(self, out_dir: str | os.PathLike[str], *, plots: bool = True, csv: bool = False) -> Path:
         """Write ``summary.json``, ``spec.json``, ``flows.parquet``, ``links.parquet``,
