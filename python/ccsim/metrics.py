@@ -112,11 +112,11 @@ def queue_pct(mean_queue_packets: float, buffer_packets: float | None) -> float:
 
 def _window(result: Result, variable: str, flow: str, start: float, end: float | None) -> np.ndarray:
     """The samples of ``variable`` for ``flow`` with start < time <= end."""
-    recorded = set(result.table["variable"].astype(str).unique())
+    recorded = {str(v) for v in result.table["variable"].unique()}  # the codes' distinct values, not every row's text
     if variable not in recorded:
         raise KeyError(f"the efficiency criteria need the {variable!r} series, which was not recorded "
                        f"(add it to output.series; recorded: {', '.join(sorted(recorded)) or 'none'})")
-    wide = result.wide(variable)
+    wide = result.shared_wide(variable)  # read only
     if flow not in wide.columns:
         raise KeyError(f"no {variable!r} series for flow {flow!r}")
     col = wide[flow]

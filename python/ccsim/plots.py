@@ -93,15 +93,31 @@ def plot_result(result: RunView, out_dir: Path) -> list[Path]:
     flows = list(flow_cols["name"])
     extremes = [(label, overview[key]) for label, key in (("least", "lowest_flow"), ("most", "highest_flow"))
                 if overview.get(key) is not None]
-    written = []
+    written: list[Path] = []
+    from .figcache import current
+
+    drawer = current()
     # Names come from the user: "$" in a flow name is text, not matplotlib's maths.
     with plt.rc_context({"text.parse_math": False}):
         for var, (title, unit, scale) in _TITLES.items():
-            path = _plot_one(result, out_dir, var, title, unit, scale, recorded, flows, flow_cols, extremes)
+            def one(var: str = var, title: str = title, unit: str = unit, scale: float = scale) -> Path | None:
+                return _plot_one(result, out_dir, var, title, unit, scale, recorded, flows, flow_cols, extremes)
+
+            # CHOICE: inside ``ccsim reproduce`` (a figure drawer), each plot is read from the
+            # figure cache, keyed by the run and the variable; a miss is drawn here, since the
+            # plots belong to Result.write's atomic step (python/ccsim/figcache.py).
+            path = one() if drawer is None else drawer.inline(f"{__name__}._plot_one", {"result": result, "var": var},
+                                                              out_dir / f"{var}.png", one)
             if path is not None:
                 written.append(path)
         if "seq:change" in recorded:
-            written.append(_plot_sequence(result, out_dir))
+            if drawer is None:
+                written.append(_plot_sequence(result, out_dir))
+            else:
+                seq = drawer.inline(f"{__name__}._plot_sequence", {"result": result}, out_dir / "seq.png",
+                                    lambda: _plot_sequence(result, out_dir))
+                if seq is not None:
+                    written.append(seq)
     return written
 
 

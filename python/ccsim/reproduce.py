@@ -37,6 +37,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -45,9 +46,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import _ccsim
+from . import _ccsim, figcache
 from .cache import ResultCache, build_fingerprint
 from .errors import SpecError
+from .figcache import Drawer
 from .experiments.base import Experiment, ExperimentReport, combine
 from .results import (Result, atomic_write_text, prepare_output_dir, refuse_foreign_folder, replace_folder,
                       write_folder_manifest)
@@ -205,10 +207,54 @@ def _write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2) + "\n")
 
 
+@dataclass
+class _Unfinished:
+    """An experiment whose runs and checks are done and whose figures may still be drawing: its
+    folder is built in ``tmp`` and put in place by :meth:`finish`."""
+
+    exp: Experiment
+    tmp: Path
+    out: Path
+    outcome: Outcome
+    record: dict[str, Any]
+    umask: int
+
+    def finish(self, drawer: Drawer | None) -> Outcome:
+        """Wait for the figures, write reproduce.json and the manifest, and replace the
+        experiment's folder. The experiment's wall time is the time spent on it in this
+        process: its runs and checks, and the wait for its figures."""
+        try:
+            waited = time.perf_counter()
+            if drawer is not None:
+                drawer.wait(self.tmp)
+            self.outcome.seconds += time.perf_counter() - waited
+            _write_json(self.tmp / "reproduce.json", {**self.record, "wall_seconds": round(self.outcome.seconds, 3),
+                                                      "figures": _figures(self.tmp)})
+            write_folder_manifest(self.tmp)
+            os.chmod(self.tmp, 0o777 & ~self.umask)  # mkdtemp made it private; the folder is the user's
+            replace_folder(self.tmp, self.out)
+        finally:
+            self.discard(drawer)
+        return self.outcome
+
+    def discard(self, drawer: Drawer | None) -> None:
+        if drawer is not None:
+            drawer.discard(self.tmp)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
 def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | None, seeds: int | None,
                    cache: ResultCache | None, scheduler: Any, bar: _Bar) -> Outcome:
     """Run ``exp`` over its seed replicas into ``parent / exp.name`` (replaced whole when it
     ends; an interrupted or failed run leaves the old folder as it was)."""
+    return _start_experiment(exp, parent, quick=quick, jobs=jobs, seeds=seeds, cache=cache, scheduler=scheduler,
+                             bar=bar).finish(figcache.current())
+
+
+def _start_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | None, seeds: int | None,
+                      cache: ResultCache | None, scheduler: Any, bar: _Bar) -> _Unfinished:
+    """Run ``exp`` over its seed replicas into a temporary folder beside ``parent / exp.name``;
+    its figures may still be drawing when this returns (:meth:`_Unfinished.finish`)."""
     out = parent / exp.name
     refuse_foreign_folder(out)  # the folder is replaced whole: it must hold only what ccsim wrote
     umask = os.umask(0)
@@ -228,6 +274,7 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
         bar.run(hit)
 
     tmp = Path(tempfile.mkdtemp(prefix=f".{exp.name}.tmp-", dir=parent))
+    unfinished = _Unfinished(exp, tmp, out, outcome, {}, umask)
     try:
         reports: list[ExperimentReport] = []
         for replica in range(1, replicas + 1):
@@ -256,20 +303,18 @@ def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | No
         outcome.in_band = sum(c.verdict == "reproduced" for c in combined.checks)
         outcome.checks = len(combined.checks)
         outcome.seconds = time.perf_counter() - start
-        _write_json(tmp / "reproduce.json", {
+        unfinished.record = {
             "name": exp.name, "title": exp.title_for(quick), "source": exp.source, "quick": quick,
             "seeds": list(range(1, replicas + 1)), "run_seeds": sorted(outcome.seeds), "randomness": exp.randomness,
-            "wall_seconds": round(outcome.seconds, 3), "run_seconds": round(outcome.run_seconds, 3),
+            "wall_seconds": None, "run_seconds": round(outcome.run_seconds, 3),
             "runs": outcome.runs, "cache_hits": outcome.cache_hits,
-            "spec_hashes": sorted(set(outcome.spec_hashes)), "figures": _figures(tmp), "status": "ran",
+            "spec_hashes": sorted(set(outcome.spec_hashes)), "figures": None, "status": "ran",
             "error": None, "verdict": outcome.verdict, "verdict_line": outcome.verdict_line,
-            "readings": readings})
-        write_folder_manifest(tmp)
-        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp made it private; the folder is the user's
-        replace_folder(tmp, out)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return outcome
+            "readings": readings}
+    except BaseException:
+        unfinished.discard(figcache.current())
+        raise
+    return unfinished
 
 
 def _failed(exp: Experiment, parent: Path, outcome: Outcome, quick: bool) -> None:
@@ -357,28 +402,62 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
     bar = _Bar(total, progress)
     outcomes: list[Outcome] = []
     interrupted = False
-    try:
-        for exp in experiments:
+    workers = jobs or os.cpu_count() or 1
+    drawer = figcache.Drawer(figcache.FigureCache(cache) if cache is not None else None, workers)
+    waiting: deque[_Unfinished] = deque()
+
+    def failed(exp: Experiment, e: Exception) -> Outcome:
+        if not keep_going:
+            raise e
+        error = f"{type(e).__name__}: {e}".splitlines()[0]
+        outcome = Outcome(exp.name, status="failed", verdict="failed",
+                          error=error if include_machine else redact(error))
+        _failed(exp, parent, outcome, quick)
+        return outcome
+
+    def done(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        if echo is not None:
+            echo(outcome.line(parent))
+
+    def settle(everything: bool) -> None:
+        """Finish, in order, the experiments whose figures are drawn; with ``everything``, or
+        while more than ``window`` wait, wait for the oldest."""
+        while waiting and (everything or len(waiting) > window or not drawer.pending(waiting[0].tmp)):
+            unfinished = waiting.popleft()
             try:
                 with _interrupts_remembered():
-                    outcome = run_experiment(exp, parent, quick=quick, jobs=jobs, seeds=seeds, cache=cache,
-                                             scheduler=scheduler, bar=bar)
+                    outcome = unfinished.finish(drawer)
             except (KeyboardInterrupt, SpecError):
                 raise
-            except Exception as e:  # noqa: BLE001 - one experiment's failure is recorded, the others run
-                if not keep_going:
+            except Exception as e:  # noqa: BLE001 - a figure that failed fails its experiment only
+                outcome = failed(unfinished.exp, e)
+            done(outcome)
+
+    # CHOICE: while the next experiments run, at most two per worker wait for their figures;
+    # beyond that the oldest is waited for, which bounds the memory the queued figures hold.
+    window = 2 * workers
+    try:
+        with figcache.drawing(drawer):
+            for exp in experiments:
+                try:
+                    with _interrupts_remembered():
+                        waiting.append(_start_experiment(exp, parent, quick=quick, jobs=jobs, seeds=seeds,
+                                                         cache=cache, scheduler=scheduler, bar=bar))
+                except (KeyboardInterrupt, SpecError):
                     raise
-                error = f"{type(e).__name__}: {e}".splitlines()[0]
-                outcome = Outcome(exp.name, status="failed", verdict="failed",
-                                  error=error if include_machine else redact(error))
-                _failed(exp, parent, outcome, quick)
-            outcomes.append(outcome)
-            if echo is not None:
-                echo(outcome.line(parent))
+                except Exception as e:  # noqa: BLE001 - one experiment's failure is recorded, the others run
+                    settle(everything=True)
+                    done(failed(exp, e))
+                settle(everything=False)
+            settle(everything=True)
     except KeyboardInterrupt:
         interrupted = True
         raise
     finally:
+        for unfinished in waiting:  # interrupted, or stopped by an error: their folders stay as they were
+            unfinished.discard(drawer)
+        drawer.close(cancel=bool(waiting) or interrupted)
         bar.close()
         if made_here and client is not None:
             client.close()

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..results import Result
 from .base import Check, Experiment, ExperimentReport, Reading, run_many
-from .figures import RATE_UNITS, pyplot, save, time_axis
+from .figures import RATE_UNITS, cached_figure, pyplot, save, time_axis
 
 CAPACITY_BPS = 4e6
 PACKET = 1000
@@ -86,7 +86,8 @@ def time_to_reach(res: Result, flow: str, level_bps: float, window_s: int = 5) -
     return float(hit.index[0]) if len(hit) else float("nan")
 
 
-def rate_figure(panels: list[tuple[str, Result, list[str]]], out_dir: Path, name: str, *, unit: str,
+@cached_figure
+def rate_figure(panels: list[tuple[str, Result, list[str]]], path: Path, *, unit: str,
                 marks: list[tuple[float, str]] | None = None, levels: list[tuple[float, str]] | None = None) -> Path:
     """The paper-style rate-over-time figure: one panel per run, one line per flow, in ``unit``
     (the unit of the experiment's table); ``marks`` are labelled instants (vertical lines),
@@ -111,7 +112,7 @@ def rate_figure(panels: list[tuple[str, Result, list[str]]], out_dir: Path, name
         end = max(end, float(w.index.max()))
     time_axis(axes[-1, 0], end)
     axes[-1, 0].set_xlabel("time (s)")
-    return save(fig, out_dir / f"{name}.png")
+    return save(fig, path)
 
 
 FINE_TIMER = Reading(
@@ -175,7 +176,7 @@ class CbraaVsMathis(_Cbraa):
         report.figures.append(rate_figure(
             [("one Reno + one TCP-Friend", friend, ["tcp-friend", "tcp"]),
              ("one Reno + one CBRAA", cbraa, ["cbraa", "tcp"]),
-             ("one NewReno + one CBRAA", cbraa_newreno, ["cbraa", "tcp"])], out_dir, "cbraa_vs_mathis",
+             ("one NewReno + one CBRAA", cbraa_newreno, ["cbraa", "tcp"])], out_dir / "cbraa_vs_mathis.png",
             unit="Mbit/s", levels=[(fair, "fair share (2 Mbit/s)")], marks=[(warm, "60 s")]))
         return report
 
@@ -250,7 +251,7 @@ class CbraaArrivals(_Cbraa):
         report.checks.extend(arrivals_checks(res))
         res.write(out_dir / "run", plots=False)
         report.figures.append(rate_figure([("TCP + CBRAA; two TCP arrive at 300 s", res,
-                                            ["cbraa", "tcp", "tcp2", "tcp3"])], out_dir, "cbraa_arrivals",
+                                            ["cbraa", "tcp", "tcp2", "tcp3"])], out_dir / "cbraa_arrivals.png",
                                           unit="kB/s", marks=[(ARRIVE_S, "arrivals"), (first, "first leaves"),
                                                               (last, "second leaves")]))
         return report
@@ -297,7 +298,7 @@ class CbraaFair(_Cbraa):
         newreno.write(out_dir / "newreno", plots=False)
         names = list(FAIR_PAPER_KBPS)
         report.figures.append(rate_figure([("three Reno + one CBRAA", reno, names),
-                                           ("three NewReno + one CBRAA", newreno, names)], out_dir, "cbraa_fair",
+                                           ("three NewReno + one CBRAA", newreno, names)], out_dir / "cbraa_fair.png",
                                           unit="kB/s", levels=[(CAPACITY_BPS / 4, "fair share (125 kB/s)")]))
         return report
 
@@ -344,7 +345,7 @@ class CbraaRtt(_Cbraa):
         names = list(RTT_IDEAL_KBPS)
         report.figures.append(rate_figure([("Reno (25 ms) + CBRAA (25 ms) + CBRAA (100 ms)", reno, names),
                                            ("NewReno (25 ms) + CBRAA (25 ms) + CBRAA (100 ms)", newreno, names)],
-                                          out_dir, "cbraa_rtt", unit="kB/s"))
+                                          out_dir / "cbraa_rtt.png", unit="kB/s"))
         return report
 
 

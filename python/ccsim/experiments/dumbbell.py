@@ -15,7 +15,7 @@ from typing import Any
 
 from ..results import Result
 from .base import Check, Experiment, ExperimentReport, run_many
-from .figures import pyplot, save, time_axis
+from .figures import cached_figure, pyplot, save, time_axis
 
 
 def dumbbell_spec(n: int, duration: str, warmup: str, seed: int = 1) -> dict[str, Any]:
@@ -57,21 +57,24 @@ class DumbbellNewReno(Experiment):
             sub = out_dir / f"n{n}"
             res.write(sub, plots=True)
             report.figures.extend(sorted(sub.glob("*.png")))
-        report.figures.append(self._figure(ns, results, out_dir))
+        report.figures.append(goodput_figure(ns, results, out_dir / "goodput.png"))
         return report
 
-    def _figure(self, ns: list[int], results: list[Result], out_dir: Path) -> Path:
-        plt = pyplot()
-        fig, axes = plt.subplots(1, len(ns), figsize=(5 * len(ns), 4), sharey=True, constrained_layout=True)
-        for ax, n, res in zip(axes, ns, results):
-            wide = res.wide("rate")
-            for col in wide.columns:
-                ax.plot(wide.index, wide[col] / 1e6, linewidth=1, label=str(col))
-            ax.axhline(20 / n, color="black", linestyle="--", linewidth=1, label=f"fair share ({20 / n:g} Mbit/s)")
-            ax.set_title(f"N = {n}")
-            ax.set_xlabel("time (s)")
-            ax.grid(True, alpha=0.3)
-            ax.legend(fontsize="small", ncol=2)
-            time_axis(ax, float(wide.index.max()))
-        axes[0].set_ylabel("goodput (Mbit/s)")
-        return save(fig, out_dir / "goodput.png")
+
+@cached_figure
+def goodput_figure(ns: list[int], results: list[Result], path: Path) -> Path:
+    """Every flow's goodput over time, one panel per N, with the fair share."""
+    plt = pyplot()
+    fig, axes = plt.subplots(1, len(ns), figsize=(5 * len(ns), 4), sharey=True, constrained_layout=True)
+    for ax, n, res in zip(axes, ns, results):
+        wide = res.wide("rate")
+        for col in wide.columns:
+            ax.plot(wide.index, wide[col] / 1e6, linewidth=1, label=str(col))
+        ax.axhline(20 / n, color="black", linestyle="--", linewidth=1, label=f"fair share ({20 / n:g} Mbit/s)")
+        ax.set_title(f"N = {n}")
+        ax.set_xlabel("time (s)")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="small", ncol=2)
+        time_axis(ax, float(wide.index.max()))
+    axes[0].set_ylabel("goodput (Mbit/s)")
+    return save(fig, path)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..figcache import cached_figure as cached_figure
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -34,8 +36,15 @@ def time_axis(ax: Axes, end: float, start: float = 0.0) -> None:
 
 
 def save(fig: Figure, path: Path, dpi: int = 120) -> Path:
-    """Write ``fig`` to ``path`` (creating its folder) and close it."""
+    """Write ``fig`` to ``path`` (creating its folder) and close it. The file depends on the
+    figure only: a PNG's metadata holds matplotlib's version and no date; an SVG or PDF is
+    written without its date and, for SVG, with fixed element ids (the figure cache,
+    python/ccsim/figcache.py, relies on drawing the same bytes twice)."""
+    plt = pyplot()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=dpi)
-    pyplot().close(fig)
+    suffix = path.suffix.lower()
+    metadata: dict[str, Any] | None = {"Date": None} if suffix in (".svg", ".pdf") else None
+    with plt.rc_context({"svg.hashsalt": "ccsim"} if suffix == ".svg" else {}):
+        fig.savefig(path, dpi=dpi, metadata=metadata)
+    plt.close(fig)
     return path

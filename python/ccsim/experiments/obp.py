@@ -107,7 +107,7 @@ from .. import topology
 from ..results import Result
 from ..sweep import replica_seed
 from .base import FRACTION, Check, Experiment, ExperimentReport, Reading, reading, run_many
-from .figures import RATE_UNITS, pyplot, save, time_axis
+from .figures import RATE_UNITS, cached_figure, pyplot, save, time_axis
 from .xcp import bdp_packets, jain
 
 SOURCE = "OBP paper (Loureiro and Monteiro), section IV"
@@ -365,6 +365,7 @@ PANELS = [("utilisation", "bottleneck utilisation"), ("queue_pct", "mean queue (
           ("drop_pct", "drop rate (%)")]
 
 
+@cached_figure
 def sweep_figure(sweep: Sweep, title: str, path: Path, *, log_x: bool = True,
                  panels: list[tuple[str, str]] | None = None,
                  references: dict[str, tuple[float, str]] | None = None) -> Path:
@@ -708,6 +709,7 @@ class ObpConvergence(Experiment):
         return report
 
 
+@cached_figure
 def convergence_figure(rates: dict[tuple[float, str], Any], caps: list[float], n: int, gap: float,
                        path: Path) -> Path:
     """The paper's Fig. 6 form: each flow's goodput against time, a panel per capacity and

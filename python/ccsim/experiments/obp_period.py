@@ -26,7 +26,7 @@ import numpy as np
 
 from ..sweep import replica_seed
 from .base import Check, Experiment, ExperimentReport, run_many
-from .figures import pyplot, save
+from .figures import cached_figure, pyplot, save
 from .xcp import FORWARD, XcpFlow, bdp_packets, dumbbell_spec, jain, link_metrics
 
 SOURCE = "OBP paper (Loureiro and Monteiro), section IV's claims for OBP"
@@ -90,6 +90,7 @@ class ObpPeriod(Experiment):
         return report
 
 
+@cached_figure
 def period_figure(rows: list[tuple[float, float, float, float, float]], flows: int, path: Path) -> Path:
     """The four metrics against the period, the default marked."""
     plt = pyplot()

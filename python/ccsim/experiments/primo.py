@@ -42,7 +42,7 @@ from ..metrics import (CRITERIA, criteria_table_markdown, draw_pentagon, efficie
                        stability)
 from ..results import Result
 from .base import Check, Experiment, ExperimentReport, Reading, reading, run_many
-from .figures import pyplot, save, time_axis
+from .figures import cached_figure, pyplot, save, time_axis
 
 PACKET = 1000
 BOTTLENECK = "R1->R2"
@@ -137,6 +137,7 @@ def write_rows(rows: dict[str, list[dict[str, float]]], path: Path) -> None:
                 w.writerow({"protocol": label, **{k: f"{v:.6g}" for k, v in r.items()}})
 
 
+@cached_figure
 def pentagon_figure(means: dict[str, dict[str, float]], title: str, path: Path) -> Path:
     """The sweep's pentagon: the paper's five protocols, and beside it the Primo variant."""
     plt = pyplot()
@@ -278,6 +279,7 @@ def parking_spec(protocol: str, *, staggered: bool, duration: float = 240, stagg
             "output": {"interval": "1s", "series": ["rate", "sent_rate", "queue"]}}
 
 
+@cached_figure
 def rates_figure(panels: list[tuple[str, Result]], path: Path, title: str) -> Path:
     """Sending rate over time, one panel per protocol, one line per flow (Figures 6 and 7)."""
     plt = pyplot()

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..results import Result
 from .base import Check, Experiment, ExperimentReport, run_many
-from .figures import pyplot, save, time_axis
+from .figures import cached_figure, pyplot, save, time_axis
 
 BUFFER = 20  # packets
 PACKET = 1000  # bytes
@@ -167,47 +167,52 @@ class SatSlowStart(Experiment):
                                    unit="packets", open_low=True))
         for n, r in by.items():
             r.write(out_dir / n, plots=False)
-        report.figures.append(self._figure({n: figure_data(r) for n, r in by.items()}, out_dir))
+        report.figures.append(slowstart_figure(by, out_dir / "sat_slowstart.png"))
         return report
 
-    def _figure(self, data: dict[str, FigureData], out_dir: Path) -> Path:
-        plt = pyplot()
-        fig, axes = plt.subplots(2, 2, figsize=(12, 8), sharey="row", width_ratios=[3, 2],
-                                 constrained_layout=True)
-        end, zoom = max(d.end for d in data.values()), zoom_end(data)
-        for col, stop in enumerate((end, zoom)):
-            top, bottom = axes[0, col], axes[1, col]
-            for n, d in data.items():
-                c = d.cwnd_t <= stop
-                # cwnd holds its value until the next change: a step from each change.
-                t = np.append(d.cwnd_t[c], stop)
-                v = np.append(d.cwnd[c], d.cwnd[c][-1])
-                top.step(t, v, where="post", linewidth=1, label=n, **STYLES[n])
-                lost = d.losses[d.losses <= stop]
-                if len(lost):
-                    top.plot(lost, np.interp(lost, d.cwnd_t, d.cwnd), "x", color=STYLES[n]["color"],
-                             markersize=6, label=f"{n}: loss detected")
-                q = d.queue_t <= stop
-                bottom.plot(d.queue_t[q], d.queue[q], linewidth=0.8, label=n, **STYLES[n])
-            top.axhline(BDP + BUFFER, color="black", linestyle="--", linewidth=1, label=f"P + B = {BDP + BUFFER:.0f}")
-            top.axhline(2 * BUFFER, color="grey", linestyle=":", linewidth=1, label=f"2B = {2 * BUFFER}")
-            bottom.axhline(BUFFER, color="black", linestyle="--", linewidth=1, label=f"buffer B = {BUFFER}")
-            for ax in (top, bottom):
-                ax.grid(True, alpha=0.3)
-                time_axis(ax, stop)
-            bottom.set_xlabel("time (s)")
-        axes[0, 0].set_title(f"whole run ({end:g} s)", fontsize="medium")
-        axes[0, 1].set_title(f"slow start, 0-{zoom:g} s: the queue reaches B and overflows", fontsize="medium")
-        axes[0, 0].set_ylabel("cwnd (segments of 960 B)")
-        axes[1, 0].set_ylabel(f"bottleneck queue (packets, every {QUEUE_INTERVAL * 1e3:g} ms)")
-        # One legend below the panels (it would hide curves inside them): the configurations,
-        # their loss detections and the reference levels of both rows.
-        handles: dict[str, Any] = {}
-        for ax in (axes[0, 0], axes[1, 0]):
-            for h, label in zip(*ax.get_legend_handles_labels()):
-                handles.setdefault(label, h)
-        fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncol=5, fontsize="small")
-        return save(fig, out_dir / "sat_slowstart.png")
+
+@cached_figure
+def slowstart_figure(runs: dict[str, Result], path: Path) -> Path:
+    """cwnd and the bottleneck queue of every configuration (its run, by name): the whole run
+    and slow start."""
+    data = {n: figure_data(r) for n, r in runs.items()}
+    plt = pyplot()
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8), sharey="row", width_ratios=[3, 2],
+                             constrained_layout=True)
+    end, zoom = max(d.end for d in data.values()), zoom_end(data)
+    for col, stop in enumerate((end, zoom)):
+        top, bottom = axes[0, col], axes[1, col]
+        for n, d in data.items():
+            c = d.cwnd_t <= stop
+            # cwnd holds its value until the next change: a step from each change.
+            t = np.append(d.cwnd_t[c], stop)
+            v = np.append(d.cwnd[c], d.cwnd[c][-1])
+            top.step(t, v, where="post", linewidth=1, label=n, **STYLES[n])
+            lost = d.losses[d.losses <= stop]
+            if len(lost):
+                top.plot(lost, np.interp(lost, d.cwnd_t, d.cwnd), "x", color=STYLES[n]["color"],
+                         markersize=6, label=f"{n}: loss detected")
+            q = d.queue_t <= stop
+            bottom.plot(d.queue_t[q], d.queue[q], linewidth=0.8, label=n, **STYLES[n])
+        top.axhline(BDP + BUFFER, color="black", linestyle="--", linewidth=1, label=f"P + B = {BDP + BUFFER:.0f}")
+        top.axhline(2 * BUFFER, color="grey", linestyle=":", linewidth=1, label=f"2B = {2 * BUFFER}")
+        bottom.axhline(BUFFER, color="black", linestyle="--", linewidth=1, label=f"buffer B = {BUFFER}")
+        for ax in (top, bottom):
+            ax.grid(True, alpha=0.3)
+            time_axis(ax, stop)
+        bottom.set_xlabel("time (s)")
+    axes[0, 0].set_title(f"whole run ({end:g} s)", fontsize="medium")
+    axes[0, 1].set_title(f"slow start, 0-{zoom:g} s: the queue reaches B and overflows", fontsize="medium")
+    axes[0, 0].set_ylabel("cwnd (segments of 960 B)")
+    axes[1, 0].set_ylabel(f"bottleneck queue (packets, every {QUEUE_INTERVAL * 1e3:g} ms)")
+    # One legend below the panels (it would hide curves inside them): the configurations,
+    # their loss detections and the reference levels of both rows.
+    handles: dict[str, Any] = {}
+    for ax in (axes[0, 0], axes[1, 0]):
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, h)
+    fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncol=5, fontsize="small")
+    return save(fig, path)
 
 
 EXPERIMENTS = [SatSlowStart()]

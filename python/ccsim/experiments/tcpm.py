@@ -58,7 +58,7 @@ import numpy as np
 from .. import topology
 from ..results import Result
 from .base import Check, Experiment, ExperimentReport, run_many
-from .figures import pyplot, save, time_axis
+from .figures import cached_figure, pyplot, save, time_axis
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -264,6 +264,7 @@ class Panel:
     window: tuple[float, float] | None = None  # the time axis shown, else 0 to the data's end
 
 
+@cached_figure
 def sequence_figure(path: Path, title: str, panels: list[Panel]) -> Path:
     """One panel per entry: segment number sent against time (one dot per transmission), the
     instants of events as dotted vertical lines, and reference rates as dashed lines."""

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..results import Result
 from .base import Check, Experiment, ExperimentReport, Reading, reading, run_many
-from .figures import pyplot, save, time_axis
+from .figures import cached_figure, pyplot, save, time_axis
 
 BINS = 5
 SOURCE = "Barakat et al. 2006"
@@ -120,6 +120,7 @@ def shown_until(res: Result) -> float:
     return min(1.1 * max(ends), float(res.summary["run"]["sim_seconds"]))
 
 
+@cached_figure
 def throughput_figure(path: Path, title: str, panels: list[tuple[str, Result, list[tuple[str, str, str]]]],
                       levels: list[float] | None = None, level_label: str = "available rate b_i") -> Path:
     """One panel per run: the named (variable, entity, label) series in kbit/s over time, with

@@ -49,7 +49,7 @@ import numpy as np
 from ..results import Result
 from ..sweep import replica_seed
 from .base import FRACTION, Check, Experiment, ExperimentReport, run_many
-from .figures import RATE_UNITS, pyplot, save, time_axis
+from .figures import RATE_UNITS, cached_figure, pyplot, save, time_axis
 
 SOURCE = "XCP paper (Katabi et al. 2002)"
 PACKET = 1000  # bytes, the paper's data packets
@@ -207,6 +207,7 @@ class XcpCapacity(Experiment):
         return report
 
 
+@cached_figure
 def capacity_figure(rows: list[tuple[float, LinkMetrics]], path: Path) -> Path:
     """The paper's Figure 4 form: utilisation, mean queue and drops against capacity."""
     plt = pyplot()
@@ -281,6 +282,7 @@ class XcpRttFairness(Experiment):
         return report
 
 
+@cached_figure
 def fairness_figure(goodput: list[float], fair: float, path: Path) -> Path:
     """The paper's Figure 9 form: each flow's throughput against its RTT."""
     plt = pyplot()
@@ -364,6 +366,7 @@ class XcpConvergence(Experiment):
         return report
 
 
+@cached_figure
 def convergence_figure(rates: Any, names: list[str], n: int, last: float, duration: float, path: Path) -> Path:
     """The paper's Figure 11 form: each flow's goodput against time, with the arrivals."""
     plt = pyplot()
