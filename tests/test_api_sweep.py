@@ -255,3 +255,27 @@ def test_a_timedelta_where_no_duration_belongs_is_refused_at_its_field() -> None
     with pytest.raises(ccsim.SpecError) as e:
         ccsim.validate({**spec, "run": {"duration": timedelta(seconds=-1)}})
     assert e.value.path == "run.duration" and '"-1s"' in str(e.value)
+
+
+def test_a_sweep_starts_its_longest_runs_first_and_returns_them_in_input_order(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Five runs whose lengths (10 to 50 ms of a 100 Mbps dumbbell) rank as their expected costs
+    # (duration times the links' rates); with two workers the two longest start first.
+    from ccsim import sweep as sweep_module
+
+    durations = ["20ms", "50ms", "10ms", "40ms", "30ms"]
+    specs = [{**dumbbell("100Mbps", 1), "run": {"duration": d, "seed": 1}} for d in durations]
+    canonical = [ccsim.validate(s) for s in specs]
+    costs = [sweep_module.expected_cost(s) for s in canonical]
+    assert sorted(range(5), key=lambda i: -costs[i]) == [1, 3, 4, 0, 2]
+    started: list[str] = []
+    real_run = sweep_module.run
+
+    def recording_run(spec: Any, **kwargs: Any) -> ccsim.Result:
+        started.append(spec["run"]["duration"])
+        return real_run(spec, **kwargs)
+
+    monkeypatch.setattr(sweep_module, "run", recording_run)
+    results = ccsim.run_many(specs, jobs=2, cache=False)
+    assert sorted(started[:2]) == ["40ms", "50ms"]
+    assert [r.spec["run"]["duration"] for r in results] == durations
