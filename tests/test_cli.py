@@ -164,10 +164,11 @@ def _interrupt_a_run_in_progress(proc: subprocess.Popen[str], out: Path) -> None
 
 
 def test_ctrl_c_stops_parallel_runs_promptly() -> None:
-    # Three runs on two threads: a short one, then two of hours each (10^10 packets). The short
-    # one's end (seen through the sweep's observer) is the sign that the long ones are going: one
-    # started beside it, the other takes its thread. Ctrl-C then; the sweep can end only if it
-    # stops them, which is what "promptly" means here, whatever the machine's load.
+    # Three runs on three threads: a short one and two of hours each (10^10 packets), all started
+    # at once (a sweep starts its longest runs first, so on fewer threads the short one would
+    # wait). The short one's end (seen through the sweep's observer) is the sign that the long
+    # ones are going. Ctrl-C then; the sweep can end only if it stops them, which is what
+    # "promptly" means here, whatever the machine's load.
     code = (
         "import ccsim.sweep as b\n"
         "def spec(duration):\n"
@@ -178,7 +179,7 @@ def test_ctrl_c_stops_parallel_runs_promptly() -> None:
         "    print('finished', flush=True)\n"
         "try:\n"
         "    with b.sweep_options(on_run=seen):\n"
-        "        b.run_many([spec('0.01s'), spec('100000s'), spec('100000s')], jobs=2)\n"
+        "        b.run_many([spec('0.01s'), spec('100000s'), spec('100000s')], jobs=3)\n"
         "except KeyboardInterrupt:\n"
         "    print('stopped', flush=True)\n"
     )

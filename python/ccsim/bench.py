@@ -33,6 +33,12 @@ QUEUE_BENCHMARK = "event-queue"
 QUEUE_PENDING = (1_000, 10_000, 100_000)
 QUEUE_OPERATIONS = 5_000_000
 
+#: The large-N benchmark (`ccsim bench --large`, or by name): SACK flows each between its own
+#: pair of hosts (100 Mbit/s, 1 ms access links) across one 10 Gbit/s, 10 ms bottleneck for 2 s
+#: (:func:`large_flows_toml`), timed as a whole ``ccsim run`` process, with the spec path and
+#: the engine apart.
+LARGE_FLOW_BENCHMARKS = {"sack-100k": 100_000}
+
 #: The large benchmarks (`ccsim bench --large`, or by name): the largest point of
 #: obp-parking-flows (seven 1 Gbit/s bottlenecks, RTT 80 ms, 1000 forward and 100 reverse FTP
 #: flows, 5 cross flows per bottleneck, 100 web flows/s, voice and streaming both ways, 100 s),
@@ -75,6 +81,50 @@ def scale_toml(flows: int, *, hosts: bool = False, per_flow_series: bool = False
     if per_flow_series:
         parts.append('[output]\nper_flow_series = true\ninterval = "1s"\nseries = ["rate", "queue"]\n')
     return "\n".join(parts)
+
+
+def large_flows_toml(flows: int, duration: str = "2s") -> str:
+    """The large-N scenario: ``flows`` SACK flows, each from its own host to its own host
+    (100 Mbit/s, 1 ms access links), across a 10 Gbit/s, 10 ms bottleneck with a 10 000-packet
+    buffer, for ``duration``."""
+    parts = [f'[run]\nduration = "{duration}"\nseed = 1\n',
+             '[[links]]\nbetween = ["r1", "r2"]\nrate = "10Gbps"\ndelay = "10ms"\nqueue = "10000p"\n']
+    for i in range(flows):
+        parts.append(f'[[links]]\nbetween = ["s{i}", "r1"]\nrate = "100Mbps"\ndelay = "1ms"\n')
+        parts.append(f'[[links]]\nbetween = ["r2", "d{i}"]\nrate = "100Mbps"\ndelay = "1ms"\n')
+        parts.append(f'[[flows]]\nname = "f{i}"\nprotocol = "sack"\nfrom = "s{i}"\nto = "d{i}"\n')
+    return "\n".join(parts)
+
+
+def run_large_flows(name: str) -> dict[str, Any]:
+    """Benchmark ``name`` of :data:`LARGE_FLOW_BENCHMARKS`: the whole ``ccsim run --no-plots``
+    as a child process (wall time, peak memory), then in this process the spec path
+    (``_ccsim.load_toml``: parse, validate, build) and the build alone (the scenario run for
+    1 ns), so that the engine's own rate is the events over the run's time less the build."""
+    from .api import run
+
+    flows = LARGE_FLOW_BENCHMARKS[name]
+    with tempfile.TemporaryDirectory(prefix="ccsim-bench-") as d:
+        path = Path(d) / "large.toml"
+        text = large_flows_toml(flows)
+        path.write_text(text)
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "ccsim.cli", "run", str(path), "-o", str(Path(d) / "out"),
+                        "--no-plots", "-q"], check=True)
+        whole = time.perf_counter() - start
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+        summary = json.loads((Path(d) / "out" / "summary.json").read_text())
+        start = time.perf_counter()
+        _ccsim.load_toml(text)
+        spec_path = time.perf_counter() - start
+        zero = Path(d) / "zero.toml"
+        zero.write_text(large_flows_toml(flows, duration="1ns"))
+        build = float(run(zero, progress=False).overview["run"]["wall_seconds"])
+    events = int(summary["run"]["events"])
+    engine = float(summary["run"]["wall_seconds"]) - build
+    return {"name": name, "flows": flows, "toml_bytes": len(text), "whole_seconds": whole,
+            "peak_rss_bytes": peak, "spec_path_seconds": spec_path, "build_seconds": build,
+            "engine_seconds": engine, "events": events, "events_per_second": events / max(engine, 1e-9)}
 
 
 def run_setup(flows: int, *, hosts: bool = False, plots: bool = False) -> dict[str, Any]:
@@ -144,6 +194,8 @@ def run_one(name: str) -> dict[str, Any]:
     """
     if name == QUEUE_BENCHMARK:
         return run_queue()
+    if name in LARGE_FLOW_BENCHMARKS:
+        return run_large_flows(name)
     if name in SETUP_BENCHMARKS:
         return run_setup(SETUP_BENCHMARKS[name], plots=name in PLOT_BENCHMARKS)
     spec = json.dumps(large_spec(name)) if name in LARGE_BENCHMARKS else _ccsim.bench_spec(name)
@@ -177,7 +229,8 @@ def run_isolated(name: str) -> dict[str, Any]:
 
 def names(*, large: bool = False) -> list[str]:
     """The default benchmarks, and with ``large`` the large ones too."""
-    return [*_ccsim.bench_names(), *SETUP_BENCHMARKS, QUEUE_BENCHMARK, *(LARGE_BENCHMARKS if large else [])]
+    return [*_ccsim.bench_names(), *SETUP_BENCHMARKS, QUEUE_BENCHMARK,
+            *([*LARGE_FLOW_BENCHMARKS, *LARGE_BENCHMARKS] if large else [])]
 
 
 if __name__ == "__main__":

@@ -188,7 +188,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     unknown = [n for n in names if n not in known]
     if unknown:
         raise SpecError(f"unknown benchmark {unknown[0]!r} (known: {', '.join(known)})", "bench")
-    engine = [n for n in names if n not in bench.SETUP_BENCHMARKS and n != bench.QUEUE_BENCHMARK]
+    engine = [n for n in names if n not in bench.SETUP_BENCHMARKS and n != bench.QUEUE_BENCHMARK
+              and n not in bench.LARGE_FLOW_BENCHMARKS]
     if not args.json and engine:
         print(f"{'scenario':<16}{'events/s':>14}{'packets/s':>14}{'wall s':>9}{'peak RSS':>11}{'(sim part)':>12}")
     for name in names:
@@ -200,6 +201,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 print(f"{name}: {row['pending']} pending, radix heap {row['radix_ops_per_second'] / 1e6:.1f} M "
                       f"pops/s, binary heap {row['heap_ops_per_second'] / 1e6:.1f} M pops/s "
                       f"({row['heap_over_radix']:.2f} times the time)", flush=True)
+        elif name in bench.LARGE_FLOW_BENCHMARKS:
+            print(f"{name}: {r['flows']} SACK flows; whole ccsim run {r['whole_seconds']:.1f} s, peak RSS "
+                  f"{r['peak_rss_bytes'] / 2**20:.0f} MB; spec path (parse, validate, build) "
+                  f"{r['spec_path_seconds']:.2f} s; engine {r['events'] / 1e6:.1f} M events in "
+                  f"{r['engine_seconds']:.2f} s ({r['events_per_second'] / 1e6:.2f} M/s)", flush=True)
         elif name in bench.SETUP_BENCHMARKS:
             print(f"{name}: {r['flows']} flows; parse+validate+build {r['setup_seconds']:.2f} s, run "
                   f"{r['run_seconds']:.2f} s (of which build + simulation {r['sim_wall_seconds']:.2f} s), write "

@@ -43,7 +43,6 @@ figure drawn.
 
 from __future__ import annotations
 
-import contextvars
 import dataclasses
 import enum
 import functools
@@ -58,13 +57,14 @@ import struct
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from . import drawing as _drawing
 from .cache import ResultCache, build_fingerprint
 from .results import Result
 
@@ -522,22 +522,15 @@ def _write(path: Path, data: bytes) -> None:
     path.write_bytes(data)
 
 
-_drawer: contextvars.ContextVar[Drawer | None] = contextvars.ContextVar("ccsim_figure_drawer", default=None)
-
-
 def current() -> Drawer | None:
     """The drawer of the :func:`drawing` block this call is in, if any."""
-    return _drawer.get()
+    drawer: Drawer | None = _drawing.current()
+    return drawer
 
 
-@contextmanager
-def drawing(drawer: Drawer) -> Iterator[Drawer]:
+def drawing(drawer: Drawer) -> AbstractContextManager[Drawer]:
     """Within the block, figures marked with :func:`cached_figure` go through ``drawer``."""
-    token = _drawer.set(drawer)
-    try:
-        yield drawer
-    finally:
-        _drawer.reset(token)
+    return _drawing.drawing(drawer)
 
 
 F = TypeVar("F", bound=Callable[..., Path])
@@ -554,7 +547,7 @@ def cached_figure(draw: F) -> F:
 
     @functools.wraps(draw)
     def figure(*args: Any, **kwargs: Any) -> Path:
-        drawer = _drawer.get()
+        drawer = current()
         if drawer is None:
             return draw(*args, **kwargs)
         bound = signature.bind(*args, **kwargs)

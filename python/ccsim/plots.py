@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .drawing import InlineDrawer
+
 
 class RunView(Protocol):
     """What the plots read of a run: the part of :class:`ccsim.Result` they use."""
@@ -94,9 +96,9 @@ def plot_result(result: RunView, out_dir: Path) -> list[Path]:
     extremes = [(label, overview[key]) for label, key in (("least", "lowest_flow"), ("most", "highest_flow"))
                 if overview.get(key) is not None]
     written: list[Path] = []
-    from .figcache import current
+    from .drawing import current
 
-    drawer = current()
+    drawer: InlineDrawer | None = current()
     # Names come from the user: "$" in a flow name is text, not matplotlib's maths.
     with plt.rc_context({"text.parse_math": False}):
         for var, (title, unit, scale) in _TITLES.items():
