@@ -416,7 +416,7 @@ mod tests {
                     heap.push(now.saturating_add(ahead), event);
                 } else {
                     assert_eq!(radix.peek(), heap.peek());
-                    let bound = if r % 7 == 0 {
+                    let bound = if r.is_multiple_of(7) {
                         now.saturating_add((r >> 20) % 1000)
                     } else {
                         u64::MAX

@@ -12,18 +12,20 @@ use crate::error::ScenarioError;
 /// [`ScenarioError::Syntax`] with line and column, or [`ScenarioError::Spec`] with a path.
 pub fn parse_spec_toml(text: &str) -> Result<Spec, ScenarioError> {
     let table: toml::Table = toml::from_str(text).map_err(|e| {
-        let (line, column) = e.span().map_or((0, 0), |span| line_col(text, span.start));
+        let start = e.span().map(|span| span.start);
+        let (line, column) = start.map_or((0, 0), |at| line_col(text, at));
         ScenarioError::Syntax {
             line,
             column,
-            message: syntax_message(e.message()),
+            message: syntax_message(e.message(), start.map(|at| &text[at..])),
         }
     })?;
     parse_spec_value(toml_to_json(toml::Value::Table(table), &Place::Root)?)
 }
 
-/// The TOML parser's message on one line, quoted with `"`, without Rust's "target type".
-fn syntax_message(message: &str) -> String {
+/// The TOML parser's message on one line, quoted with `"`, without Rust's words (a type such
+/// as `i128`, a parser's "expected nothing"); `rest` is the document from the error on.
+fn syntax_message(message: &str, rest: Option<&str>) -> String {
     let one_line = message
         .lines()
         .map(str::trim)
@@ -31,19 +33,35 @@ fn syntax_message(message: &str) -> String {
         .collect::<Vec<_>>()
         .join(": ")
         .replace('`', "\"");
-    if one_line.contains("too large to fit in target type") {
+    // An integer out of range is reported as its type, `i128`, with the number quoted.
+    if one_line.contains("too large to fit in target type")
+        || (one_line.contains("as i128") && !one_line.contains("integer \"-"))
+    {
         return format!(
             "a number too large for TOML (whole numbers are at most {})",
             i64::MAX
         );
     }
-    if one_line.contains("too small to fit in target type") {
+    if one_line.contains("too small to fit in target type") || one_line.contains("as i128") {
         return format!(
             "a number too small for TOML (whole numbers are at least {})",
             i64::MIN
         );
     }
+    // A repeated key is reported at the key without naming it.
+    if one_line == "duplicate key" {
+        let key: String = rest
+            .unwrap_or("")
+            .chars()
+            .take_while(|c| !matches!(c, '=' | '.' | ']' | '\n') && !c.is_whitespace())
+            .collect();
+        if !key.is_empty() {
+            return format!("duplicate key {:?}", key.trim_matches('"'));
+        }
+    }
     one_line
+        .strip_suffix(", expected nothing")
+        .map_or(one_line.clone(), str::to_string)
 }
 
 /// Where a value sits in the document, kept on the stack while converting and written out
