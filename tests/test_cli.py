@@ -46,6 +46,37 @@ def test_bench_json_prints_one_object_per_benchmark() -> None:
     assert r["packet_transmissions"] == expected
 
 
+def test_the_event_queue_benchmark_pops_the_binary_heaps_order() -> None:
+    # The hold model on the radix heap and on the binary heap it is checked against: the
+    # checksums of the popped times agree only if both queues pop the same times in order.
+    from ccsim import _ccsim
+
+    radix, _ = _ccsim.bench_event_queue("radix", 2000, 200_000)
+    heap, _ = _ccsim.bench_event_queue("heap", 2000, 200_000)
+    assert radix == heap
+    assert radix != _ccsim.bench_event_queue("heap", 2001, 200_000)[0]
+    with pytest.raises(ccsim.SpecError, match="unknown event queue"):
+        _ccsim.bench_event_queue("calendar", 10, 10)
+
+
+def test_the_large_flow_benchmark_is_n_sack_flows_on_their_own_hosts() -> None:
+    from ccsim import bench
+
+    spec = ccsim.validate(_toml_dict(bench.large_flows_toml(3)))
+    assert [f["protocol"] for f in spec["flows"]] == ["sack"] * 3
+    assert {tuple(link["between"]) for link in spec["links"]} == {
+        ("r1", "r2"), *((f"s{i}", "r1") for i in range(3)), *(("r2", f"d{i}") for i in range(3))}
+    assert spec["run"]["duration"] == "2s"
+    assert bench.LARGE_FLOW_BENCHMARKS == {"sack-100k": 100_000}
+    assert "sack-100k" in bench.names(large=True) and "sack-100k" not in bench.names()
+
+
+def _toml_dict(text: str) -> dict[str, Any]:
+    import tomllib
+
+    return tomllib.loads(text)
+
+
 def test_the_large_benchmarks_are_the_largest_parking_lot_point() -> None:
     from ccsim import bench
     from ccsim.experiments import obp
