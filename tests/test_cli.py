@@ -47,14 +47,16 @@ def test_bench_json_prints_one_object_per_benchmark() -> None:
 
 
 def test_the_event_queue_benchmark_pops_the_binary_heaps_order() -> None:
-    # The hold model on the radix heap and on the binary heap it is checked against: the
-    # checksums of the popped times agree only if both queues pop the same times in order.
+    # The hold model on the simulation's queue (2100 pending: moved into the radix heap as it fills,
+    # at 2048), the radix heap alone and the binary heap alone: the checksums of the popped times
+    # agree only if the queues pop the same times in order.
     from ccsim import _ccsim
 
-    radix, _ = _ccsim.bench_event_queue("radix", 2000, 200_000)
-    heap, _ = _ccsim.bench_event_queue("heap", 2000, 200_000)
-    assert radix == heap
-    assert radix != _ccsim.bench_event_queue("heap", 2001, 200_000)[0]
+    radix, _ = _ccsim.bench_event_queue("radix", 2100, 200_000)
+    heap, _ = _ccsim.bench_event_queue("heap", 2100, 200_000)
+    queue, _ = _ccsim.bench_event_queue("queue", 2100, 200_000)
+    assert radix == heap == queue
+    assert radix != _ccsim.bench_event_queue("heap", 2101, 200_000)[0]
     with pytest.raises(ccsim.SpecError, match="unknown event queue"):
         _ccsim.bench_event_queue("calendar", 10, 10)
 

@@ -88,8 +88,9 @@ fn bench_spec(py: Python<'_>, name: &str) -> PyResult<String> {
     }
 }
 
-/// The hold model on an event queue (`"radix"`, the simulation's, or `"heap"`, the binary
-/// heap it is checked against): `pending` entries, `operations` pops each followed by a push.
+/// The hold model on an event queue (`"queue"`, the simulation's; `"radix"`, its radix heap
+/// alone; `"heap"`, the binary heap alone): `pending` entries, `operations` pops each followed
+/// by a push.
 /// Returns (checksum of the popped times, seconds); `ccsim bench event-queue` runs it.
 #[pyfunction]
 fn bench_event_queue(
@@ -103,7 +104,7 @@ fn bench_event_queue(
             py,
             &ScenarioError::spec(
                 "queue",
-                format!("unknown event queue {queue:?} (known: radix, heap)"),
+                format!("unknown event queue {queue:?} (known: queue, radix, heap)"),
             ),
         ));
     }

@@ -130,13 +130,13 @@ pub fn bench_spec(name: &str) -> Result<Option<Spec>, ScenarioError> {
     parse_spec_value(value).map(Some)
 }
 
-/// The event queues `ccsim bench event-queue` measures.
-pub const EVENT_QUEUES: [&str; 2] = ["radix", "heap"];
+/// The event queues `ccsim bench event-queue` measures: the simulation's (a binary heap while
+/// small, a radix heap once large), the radix heap alone and the binary heap alone.
+pub const EVENT_QUEUES: [&str; 3] = ["queue", "radix", "heap"];
 
-/// The hold model on event queue `queue` (one of [`EVENT_QUEUES`]: the simulation's radix
-/// heap or the binary heap it is checked against), `pending` entries and `operations` pops,
+/// The hold model on event queue `queue` (one of [`EVENT_QUEUES`]), `pending` entries and `operations` pops,
 /// each followed by a push [`simulation_like_delay`] ahead: (checksum of the popped times,
-/// seconds). The checksums of the two queues agree when they pop in the same order.
+/// seconds). The checksums of the queues agree when they pop in the same order.
 ///
 /// # Panics
 /// For an unknown queue name.
@@ -144,8 +144,14 @@ pub const EVENT_QUEUES: [&str; 2] = ["radix", "heap"];
 pub fn event_queue_hold(queue: &str, pending: u32, operations: u64) -> (u64, f64) {
     let start = std::time::Instant::now();
     let sum = match queue {
-        "radix" => hold(
+        "queue" => hold(
             &mut EventQueue::default(),
+            pending,
+            operations,
+            simulation_like_delay,
+        ),
+        "radix" => hold(
+            &mut EventQueue::with_thresholds(0, 0),
             pending,
             operations,
             simulation_like_delay,
