@@ -824,7 +824,7 @@ class ObpParkingRtt(Experiment):
         "one-way propagation delay is then h + 1 ms (1.6 ms at 10 ms), their round trip shorter than OBP's "
         "10 ms router period. The registered reading gives the cross flows their own 5 ms "
         "(reproduction-audit, obp-parking-rtt)"),)
-    # CHOICE: one seed for the full run: one seed of it takes 45 minutes at -j 2.
+    # CHOICE: one seed for the full run: one seed of it takes 22 minutes at -j 2.
     seeds = 1
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
