@@ -83,6 +83,33 @@ class CacheStats:
     corrupt: list[str] = field(default_factory=list)
 
 
+def entry_payload(data: bytes, magic: bytes) -> bytes | None:
+    """The payload of a cache entry's bytes: a header line of ``magic`` and the payload's
+    SHA-256, then the payload; None when the header or the checksum does not match."""
+    header, newline, payload = data.partition(b"\n")
+    if newline and header == magic + hashlib.sha256(payload).hexdigest().encode():
+        return payload
+    return None
+
+
+def write_entry(path: Path, magic: bytes, payload: bytes) -> None:
+    """Write a cache entry to ``path`` through a temporary file renamed into place, so that a
+    reader never sees half an entry; the temporary file is removed on any failure, and an
+    ``OSError`` is raised for the caller to report."""
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem[:8]}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(magic + hashlib.sha256(payload).hexdigest().encode() + b"\n")
+            f.write(payload)
+        os.replace(tmp, path)
+    except BaseException:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 class ResultCache:
     """A cache folder (made, with its tag, on first use)."""
 
@@ -132,9 +159,9 @@ class ResultCache:
             return None
         except OSError:
             return None
-        header, newline, payload = data.partition(b"\n")
-        ok = newline and header.startswith(_MAGIC) and header[len(_MAGIC):] == hashlib.sha256(payload).hexdigest().encode()
-        if ok:
+        payload = entry_payload(data, _MAGIC)
+        ok = payload is not None
+        if payload is not None:
             try:
                 result = unpack(payload)
             except Exception:  # noqa: BLE001 - a payload that passed its checksum but does not read
@@ -152,30 +179,16 @@ class ResultCache:
         if not packable(result):
             return
         self.prepare()
-        payload = pack(result)
-        path = self.path(key)
-        tmp: str | None = None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{key[:8]}.", suffix=".tmp", dir=path.parent)
-            with os.fdopen(fd, "wb") as f:
-                f.write(_MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n")
-                f.write(payload)
-            os.replace(tmp, path)
+            write_entry(self.path(key), _MAGIC, pack(result))
         except OSError as e:
             # The cache only saves time: a run whose entry cannot be written is still a result.
-            if tmp is not None:
-                Path(tmp).unlink(missing_ok=True)
             with self._lock:
                 if not self._warned:
                     self._warned = True
                     print(f"ccsim: warning: cannot store results in the cache {self.folder}: {e.strerror or e}; "
                           "going on without storing", file=sys.stderr)
             return
-        except BaseException:
-            if tmp is not None:
-                Path(tmp).unlink(missing_ok=True)
-            raise
         with self._lock:
             self.stats.stored += 1
 

@@ -50,7 +50,6 @@ import hashlib
 import inspect
 import io
 import math
-import os
 import pickle
 import platform
 import struct
@@ -65,7 +64,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import drawing as _drawing
-from .cache import ResultCache, build_fingerprint
+from .cache import ResultCache, build_fingerprint, entry_payload, write_entry
 from .results import Result
 
 _MAGIC = b"ccsim-figure 1 "
@@ -317,8 +316,8 @@ class FigureCache:
             data = path.read_bytes()
         except OSError:
             return None
-        header, newline, payload = data.partition(b"\n")
-        if newline and header == _MAGIC + hashlib.sha256(payload).hexdigest().encode():
+        payload = entry_payload(data, _MAGIC)
+        if payload is not None:
             with self._lock:
                 self.stats.hits += 1
             return payload
@@ -330,28 +329,15 @@ class FigureCache:
     def put(self, key: str, payload: bytes) -> None:
         """Store ``payload`` under ``key``; a failure to write is a warning, once."""
         self.results.prepare()
-        path = self.path(key)
-        tmp: str | None = None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{key[:8]}.", suffix=".tmp", dir=path.parent)
-            with os.fdopen(fd, "wb") as f:
-                f.write(_MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n")
-                f.write(payload)
-            os.replace(tmp, path)
+            write_entry(self.path(key), _MAGIC, payload)
         except OSError as e:
-            if tmp is not None:
-                Path(tmp).unlink(missing_ok=True)
             with self._lock:
                 if not self._warned:
                     self._warned = True
                     print(f"ccsim: warning: cannot store figures in the cache {self.folder}: {e.strerror or e}; "
                           "going on without storing", file=sys.stderr)
             return
-        except BaseException:
-            if tmp is not None:
-                Path(tmp).unlink(missing_ok=True)
-            raise
         with self._lock:
             self.stats.stored += 1
 
