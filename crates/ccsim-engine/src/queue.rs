@@ -5,11 +5,12 @@
 //! `Copy` values holding indices; nothing on this path allocates once the queue has grown.
 //!
 //! Two implementations sit behind one small interface, [`Scheduler`]:
-//! * [`EventQueue`], the one the simulation uses: a radix heap (Ahuja, Mehlhorn, Orlin and
-//!   Tarjan, "Faster algorithms for the shortest path problem", J. ACM 37(2), 1990), which
-//!   works because a discrete-event simulation never schedules before the event it is
-//!   running: every key pushed is at least the last key popped.
-//! * [`HeapQueue`], a binary heap, kept as the reference the radix heap is checked against
+//! * [`EventQueue`], the one the simulation uses: a binary heap while it holds few entries and
+//!   a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster algorithms for the shortest path
+//!   problem", J. ACM 37(2), 1990) once it holds many. The radix heap works because a
+//!   discrete-event simulation never schedules before the event it is running: every key
+//!   pushed is at least the last key popped.
+//! * [`HeapQueue`], a binary heap alone, kept as the reference the queue is checked against
 //!   (same pop order, entry for entry) and measured against (`ccsim bench event-queue`).
 //!
 //! The key is one `u128`, the time in its high 64 bits and the insertion sequence in its low
