@@ -147,6 +147,24 @@ impl<H: Header> Ctx<H> for AgentCtx<'_, H> {
 }
 
 impl<H: Header, A: Agent<H>> Sim<H, A> {
+    /// Start (`start`) or stop agent `id`, unless it has been retired.
+    pub(super) fn start_or_stop(&mut self, id: u32, start: bool) {
+        let Some(a) = self.core.live_slot(id) else {
+            return;
+        };
+        self.core.processed += 1;
+        let mut ctx = AgentCtx {
+            core: &mut self.core,
+            agent: a,
+        };
+        let agent = &mut self.agents[a as usize];
+        if start {
+            agent.on_start(&mut ctx);
+        } else {
+            agent.on_stop(&mut ctx);
+        }
+    }
+
     /// Attach an agent to `node` on behalf of `flow`; `rng_name` names its random stream.
     /// Works before and during the run; during it, the agent takes the slot of a retired one
     /// if there is one, and a node without agents so far gets its routes.

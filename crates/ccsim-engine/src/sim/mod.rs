@@ -543,28 +543,8 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 slot,
                 generation,
             } => self.timer(agent, slot, generation),
-            Event::Start(id) => {
-                let Some(a) = self.core.live_slot(id) else {
-                    return;
-                };
-                self.core.processed += 1;
-                let mut ctx = AgentCtx {
-                    core: &mut self.core,
-                    agent: a,
-                };
-                self.agents[a as usize].on_start(&mut ctx);
-            }
-            Event::Stop(id) => {
-                let Some(a) = self.core.live_slot(id) else {
-                    return;
-                };
-                self.core.processed += 1;
-                let mut ctx = AgentCtx {
-                    core: &mut self.core,
-                    agent: a,
-                };
-                self.agents[a as usize].on_stop(&mut ctx);
-            }
+            Event::Start(id) => self.start_or_stop(id, true),
+            Event::Stop(id) => self.start_or_stop(id, false),
             Event::Sample => {
                 self.core.processed += 1;
                 self.sample();
