@@ -67,8 +67,9 @@ pub trait Header: Clone {
 
 /// The ECN field of the IP header (RFC 3168 section 5).
 ///
-/// CHOICE: ECT(0) and ECT(1) are not told apart; ECN-capable senders mark ECT(0), as
-/// RFC 3168 senders do.
+/// RFC 3168 senders mark ECT(0); L4S senders mark ECT(1) (RFC 9331), which an L4S queue
+/// (DualPI2, RFC 9332) classifies into its low-latency queue. Every other queue treats the
+/// two alike.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Ecn {
     /// Not ECN-capable transport.
@@ -76,6 +77,8 @@ pub enum Ecn {
     NotEct,
     /// ECN-capable transport, ECT(0).
     Ect,
+    /// ECN-capable transport, ECT(1): the L4S identifier (RFC 9331 section 4).
+    Ect1,
     /// Congestion experienced: set by a router instead of dropping an ECT packet.
     Ce,
 }

@@ -89,6 +89,7 @@ pub(super) fn ecn_bits(ecn: Ecn) -> u8 {
     match ecn {
         Ecn::NotEct => 0b00,
         Ecn::Ect => 0b10,
+        Ecn::Ect1 => 0b01,
         Ecn::Ce => 0b11,
     }
 }
