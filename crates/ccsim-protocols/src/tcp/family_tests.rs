@@ -357,7 +357,6 @@ fn vegas_round(v: &mut Vegas, w: &mut Window, rtt_ms: u64, round_end: u64) {
         acked_segments: 1,
         snd_una: round_end + 1,
         snd_nxt: round_end + 20,
-        rate: None,
     };
     v.on_ack(w, &ev);
 }
@@ -392,7 +391,6 @@ fn vegas_slow_start_doubles_every_other_round_and_ends_above_gamma() {
             acked_segments: 1,
             snd_una: una,
             snd_nxt: una + 4,
-            rate: None,
         };
         v.on_ack(w, &ev);
     };
@@ -705,7 +703,6 @@ fn ns2_vegas_measures_base_rtt_afresh_in_a_round_with_one_segment_in_transit() {
         acked_segments: 1,
         snd_una: una,
         snd_nxt: nxt,
-        rate: None,
     };
     for (next, expected_base_ms) in [(5, 74.5), (6, 50.0)] {
         let mut v = VegasNs2::new(ns2_vegas());

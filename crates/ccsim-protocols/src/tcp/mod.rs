@@ -24,6 +24,8 @@
 
 pub mod cc;
 pub mod hystart;
+mod minmax;
+mod pacing;
 mod prr;
 mod rack;
 mod rate;

@@ -1,12 +1,24 @@
-//! Delivery-rate sampling (draft-cheng-iccrg-delivery-rate-estimation), per segment.
+//! Delivery-rate sampling as Linux computes it (`net/ipv4/tcp_rate.c`;
+//! draft-cheng-iccrg-delivery-rate-estimation), for BBR and any later model-based control.
 //!
-//! Each segment records, when sent, how much had been delivered and when; when it is
-//! delivered (cumulatively or by SACK) the sample is the data delivered since over the
-//! longer of the send and ACK intervals. Congestion control receives the sample in
-//! [`AckEvent::rate`](super::cc::AckEvent); it never computes rates itself.
+//! Each segment records, when sent, how much had been delivered and when, and whether the
+//! sender was application-limited. On every ACK the sample takes the most recently sent of
+//! the segments it delivered (cumulatively or by SACK; a tie goes to the higher sequence, as
+//! `tcp_skb_sent_after`): the data delivered since that segment was sent, over the longer of
+//! its send interval (from the send time of the segment whose delivery opened it) and its ACK
+//! interval. A sample whose interval is shorter than the minimum RTT is invalid, as Linux's
+//! `tcp_rate_gen` rules (an ACK-compressed burst would overstate the rate).
 //!
-//! CHOICE: no application-limited marking (every built-in source is bulk or a fixed-size
-//! transfer that is window-limited until its end).
+//! Application-limited marking (`tcp_rate_check_app_limited`): when the sender has nothing
+//! more to send while its window has room and no lost segment waits for retransmission, the
+//! delivered count that ends the app-limited phase is `delivered + in_flight` (at least 1);
+//! every segment sent before that much is delivered carries the mark, and so do the samples
+//! it produces. A model-based algorithm may also set the mark (BBR's PROBE_RTT).
+//!
+//! CHOICE: times are kept in nanoseconds, not Linux's microseconds; an algorithm that needs
+//! Linux's arithmetic rounds them itself.
+//! CHOICE: the minimum RTT that invalidates short samples is the smallest RTT sample of the
+//! connection (Linux's `tcp_min_rtt` keeps a 300 s windowed minimum; runs are mostly shorter).
 
 use ccsim_core::{Dur, SimTime};
 
@@ -21,37 +33,69 @@ pub struct SendSnapshot {
     pub first_sent_time: SimTime,
     /// When it was sent.
     pub sent_time: SimTime,
+    /// Whether the sender was application-limited when it was sent.
+    pub app_limited: bool,
 }
 
-/// One delivery-rate sample.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One ACK's delivery-rate sample (Linux's `struct rate_sample`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RateSample {
-    /// Segments delivered in the interval.
+    /// Segments delivered over the interval (0 when the sample is invalid).
     pub delivered: u64,
-    /// The interval.
-    pub interval: Dur,
+    /// The interval; `None` when the ACK gave no valid sample (nothing delivered, or an
+    /// interval shorter than the minimum RTT).
+    pub interval: Option<Dur>,
+    /// The delivered count when the sampled segment was sent (`prior_delivered`).
+    pub prior_delivered: u64,
+    /// Whether the sampled segment was sent while application-limited.
+    pub is_app_limited: bool,
+    /// Segments this ACK delivered, cumulatively or by SACK (`acked_sacked`).
+    pub acked_sacked: u64,
+    /// Segments this ACK newly marked lost (`losses`).
+    pub losses: u64,
+    /// Segments in flight before this ACK (`prior_in_flight`).
+    pub prior_in_flight: u64,
+    /// RTT of the newest never-retransmitted segment this ACK delivered (`rtt_us`).
+    pub rtt: Option<Dur>,
 }
 
 impl RateSample {
-    /// The rate, segments per second.
+    /// The rate, segments per second, if the sample is valid.
     #[must_use]
-    pub fn segments_per_sec(&self) -> f64 {
-        self.delivered as f64 / self.interval.as_secs_f64()
+    pub fn segments_per_sec(&self) -> Option<f64> {
+        self.interval
+            .map(|i| self.delivered as f64 / i.as_secs_f64())
     }
 }
 
-/// The connection's delivery counters.
+/// The sampled segment of the ACK being processed.
+#[derive(Clone, Copy, Debug)]
+struct Prior {
+    snap: SendSnapshot,
+    seq: u64,
+    /// Its send interval.
+    send_elapsed: u64,
+}
+
+/// The connection's delivery counters (Linux's `tp->delivered`, `delivered_mstamp`,
+/// `first_tx_mstamp`, `app_limited`).
 #[derive(Clone, Debug, Default)]
 pub struct DeliveryRate {
     delivered: u64,
     delivered_time: SimTime,
     first_sent_time: SimTime,
-    /// The snapshot of the most recently sent segment delivered by the current ACK.
-    prior: Option<SendSnapshot>,
+    /// The delivered count that ends the application-limited phase; 0 when not limited.
+    app_limited_until: u64,
+    min_rtt: Option<Dur>,
+    prior: Option<Prior>,
+    /// What the ACK being processed delivered, and its newest never-retransmitted send time.
+    ack_delivered: u64,
+    newest_clean_send: Option<SimTime>,
 }
 
 impl DeliveryRate {
-    /// Snapshot for a segment sent now; `idle` when nothing was in flight.
+    /// Snapshot for a segment sent now; `idle` when nothing was in flight
+    /// (`tcp_rate_skb_sent`).
     pub fn on_send(&mut self, now: SimTime, idle: bool) -> SendSnapshot {
         if idle {
             self.first_sent_time = now;
@@ -62,16 +106,35 @@ impl DeliveryRate {
             delivered_time: self.delivered_time,
             first_sent_time: self.first_sent_time,
             sent_time: now,
+            app_limited: self.app_limited_until != 0,
         }
     }
 
-    /// A segment sent with `snap` was delivered now.
-    pub fn on_delivered(&mut self, snap: &SendSnapshot, now: SimTime) {
+    /// Segment `seq`, sent with `snap` (`retx`: ever retransmitted), was delivered now
+    /// (`tcp_rate_skb_delivered`).
+    pub fn on_delivered(&mut self, seq: u64, snap: &SendSnapshot, retx: bool, _now: SimTime) {
         self.delivered += 1;
-        self.delivered_time = now;
-        if self.prior.is_none_or(|p| snap.delivered >= p.delivered) {
+        self.ack_delivered += 1;
+        if !retx && self.newest_clean_send.is_none_or(|t| snap.sent_time > t) {
+            self.newest_clean_send = Some(snap.sent_time);
+        }
+        let newer = self.prior.is_none_or(|p| {
+            snap.sent_time > p.snap.sent_time || (snap.sent_time == p.snap.sent_time && seq > p.seq)
+        });
+        if newer {
             self.first_sent_time = snap.sent_time;
-            self.prior = Some(*snap);
+            self.prior = Some(Prior {
+                snap: *snap,
+                seq,
+                send_elapsed: snap.sent_time.0 - snap.first_sent_time.0,
+            });
+        }
+    }
+
+    /// An RTT sample of the connection (for the minimum RTT).
+    pub fn on_rtt(&mut self, rtt: Dur) {
+        if self.min_rtt.is_none_or(|m| rtt < m) {
+            self.min_rtt = Some(rtt);
         }
     }
 
@@ -81,15 +144,136 @@ impl DeliveryRate {
         self.delivered
     }
 
-    /// The sample of the ACK just processed, if it delivered anything measurable.
-    pub fn take_sample(&mut self) -> Option<RateSample> {
-        let prior = self.prior.take()?;
-        let send_elapsed = prior.sent_time.0 - prior.first_sent_time.0;
-        let ack_elapsed = self.delivered_time.0 - prior.delivered_time.0;
-        let interval = send_elapsed.max(ack_elapsed);
-        (interval > 0).then(|| RateSample {
-            delivered: self.delivered - prior.delivered,
-            interval: Dur(interval),
-        })
+    /// When the delivered count last changed.
+    #[must_use]
+    pub fn delivered_time(&self) -> SimTime {
+        self.delivered_time
+    }
+
+    /// The connection's minimum RTT so far.
+    #[must_use]
+    pub fn min_rtt(&self) -> Option<Dur> {
+        self.min_rtt
+    }
+
+    /// Whether the sender is application-limited.
+    #[cfg(test)]
+    #[must_use]
+    pub fn is_app_limited(&self) -> bool {
+        self.app_limited_until != 0
+    }
+
+    /// Mark the sender application-limited until what is in flight now is delivered
+    /// (`tp->app_limited = (delivered + in_flight) ?: 1`).
+    pub fn mark_app_limited(&mut self, in_flight: u64) {
+        self.app_limited_until = (self.delivered + in_flight).max(1);
+    }
+
+    /// The sample of the ACK just processed (`tcp_rate_gen`): `losses` segments it marked
+    /// lost, `prior_in_flight` segments in flight before it.
+    pub fn generate(&mut self, now: SimTime, losses: u64, prior_in_flight: u64) -> RateSample {
+        let acked_sacked = std::mem::take(&mut self.ack_delivered);
+        let rtt = self.newest_clean_send.take().map(|t| now - t);
+        if let Some(r) = rtt {
+            self.on_rtt(r);
+        }
+        if self.app_limited_until != 0 && self.delivered > self.app_limited_until {
+            self.app_limited_until = 0;
+        }
+        if acked_sacked > 0 {
+            self.delivered_time = now;
+        }
+        let mut rs = RateSample {
+            acked_sacked,
+            losses,
+            prior_in_flight,
+            rtt,
+            ..RateSample::default()
+        };
+        let Some(prior) = self.prior.take() else {
+            return rs;
+        };
+        rs.prior_delivered = prior.snap.delivered;
+        rs.is_app_limited = prior.snap.app_limited;
+        let ack_elapsed = now.0 - prior.snap.delivered_time.0;
+        let interval = prior.send_elapsed.max(ack_elapsed);
+        if self.min_rtt.is_some_and(|m| interval < m.0) {
+            return rs;
+        }
+        rs.delivered = self.delivered - prior.snap.delivered;
+        rs.interval = (interval > 0).then_some(Dur(interval));
+        rs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> SimTime {
+        SimTime(v * 1_000_000)
+    }
+
+    /// A window of ten segments sent back to back at t = 0..9 ms, acknowledged one by one
+    /// 100 ms later at the same spacing: each sample is the rate of 1 segment/ms.
+    #[test]
+    fn steady_ack_clock_samples_the_sending_rate() {
+        let mut r = DeliveryRate::default();
+        let snaps: Vec<_> = (0..10).map(|i| r.on_send(ms(i), i == 0)).collect();
+        for (i, s) in snaps.iter().enumerate() {
+            let now = ms(100 + i as u64);
+            r.on_delivered(i as u64, s, false, now);
+            r.on_rtt(now - s.sent_time);
+            let rs = r.generate(now, 0, 10 - i as u64);
+            assert_eq!(rs.acked_sacked, 1);
+            assert_eq!(rs.rtt, Some(Dur::from_millis(100)));
+            if i == 0 {
+                // The first segment opens the interval: send interval 0, ACK interval
+                // 100 ms from the idle start.
+                assert_eq!(rs.delivered, 1);
+                assert_eq!(rs.interval, Some(Dur::from_millis(100)));
+            } else {
+                // Delivered i+1 since the connection began, over max(send i ms, ack 100+i
+                // ms): below the minimum RTT no sample shorter than 100 ms is valid.
+                assert_eq!(rs.delivered, i as u64 + 1);
+                assert_eq!(rs.interval, Some(Dur::from_millis(100 + i as u64)));
+            }
+        }
+    }
+
+    /// Samples from segments sent in an application-limited phase carry the mark until the
+    /// data in flight at the marking is delivered.
+    #[test]
+    fn app_limited_mark_ends_when_the_flight_is_delivered() {
+        let mut r = DeliveryRate::default();
+        let a = r.on_send(ms(0), true);
+        r.mark_app_limited(1);
+        let b = r.on_send(ms(1), false);
+        assert!(!a.app_limited);
+        assert!(b.app_limited);
+        r.on_delivered(0, &a, false, ms(50));
+        let rs = r.generate(ms(50), 0, 2);
+        assert!(!rs.is_app_limited);
+        assert!(r.is_app_limited(), "delivered 1 is not beyond the mark 1");
+        r.on_delivered(1, &b, false, ms(51));
+        let rs = r.generate(ms(51), 0, 1);
+        assert!(rs.is_app_limited);
+        assert!(!r.is_app_limited(), "delivered 2 passes the mark");
+    }
+
+    /// A retransmitted segment gives no RTT; a SACK of a later-sent segment is the sample.
+    #[test]
+    fn newest_sent_segment_is_sampled() {
+        let mut r = DeliveryRate::default();
+        let s0 = r.on_send(ms(0), true);
+        let s1 = r.on_send(ms(2), false);
+        r.on_delivered(1, &s1, false, ms(40));
+        r.on_delivered(0, &s0, true, ms(40));
+        let rs = r.generate(ms(40), 1, 2);
+        assert_eq!(rs.rtt, Some(Dur::from_millis(38)));
+        assert_eq!(rs.losses, 1);
+        assert_eq!(rs.prior_in_flight, 2);
+        assert_eq!(rs.prior_delivered, 0);
+        assert_eq!(rs.delivered, 2);
     }
 }

@@ -60,10 +60,11 @@ use ccsim_core::{
 };
 
 use super::cc::{
-    AckEvent, AnyCc, CaState, CongestionControl, Cubic, CubicParams, Dctcp, DctcpParams, Delivery,
-    Reno, Vegas, VegasNs2, VegasParams, VegasVariant, Window,
+    AckEvent, AnyCc, Bbr, CaState, CongestionControl, Conn, Cubic, CubicParams, Dctcp, DctcpParams,
+    Delivery, Reno, Vegas, VegasNs2, VegasParams, VegasVariant, Window,
 };
 use super::hystart::{HyStart, HyStartKind, Verdict};
+use super::pacing::Pacing;
 use super::prr::Prr;
 use super::rack::Rack;
 use super::rate::DeliveryRate;
@@ -102,6 +103,8 @@ pub enum Algorithm {
     /// DCTCP (RFC 8257, Linux's arithmetic) with SACK loss recovery; ECN-capable, its
     /// receiver echoing CE per segment.
     Dctcp(DctcpParams),
+    /// BBR v1 (Linux's `tcp_bbr.c`) with SACK loss recovery, paced.
+    Bbr,
 }
 
 impl Algorithm {
@@ -116,6 +119,7 @@ impl Algorithm {
             Algorithm::Vegas(_) => "vegas",
             Algorithm::Cubic(_) => "cubic",
             Algorithm::Dctcp(_) => "dctcp",
+            Algorithm::Bbr => "bbr",
         }
     }
 
@@ -124,7 +128,7 @@ impl Algorithm {
     pub fn uses_sack(self) -> bool {
         matches!(
             self,
-            Algorithm::Sack | Algorithm::Cubic(_) | Algorithm::Dctcp(_)
+            Algorithm::Sack | Algorithm::Cubic(_) | Algorithm::Dctcp(_) | Algorithm::Bbr
         )
     }
 
@@ -134,7 +138,9 @@ impl Algorithm {
             Algorithm::Reno => Recovery::Reno,
             Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => Recovery::VegasNs2,
             Algorithm::NewReno | Algorithm::Vegas(_) => Recovery::NewReno,
-            Algorithm::Sack | Algorithm::Cubic(_) | Algorithm::Dctcp(_) => Recovery::Sack,
+            Algorithm::Sack | Algorithm::Cubic(_) | Algorithm::Dctcp(_) | Algorithm::Bbr => {
+                Recovery::Sack
+            }
         }
     }
 
@@ -146,6 +152,7 @@ impl Algorithm {
             Algorithm::Vegas(p) => AnyCc::Vegas(Vegas::new(p)),
             Algorithm::Cubic(p) => AnyCc::Cubic(Cubic::new(p)),
             Algorithm::Dctcp(p) => AnyCc::Dctcp(Dctcp::new(p)),
+            Algorithm::Bbr => AnyCc::Bbr(Box::new(Bbr::new())),
             _ => AnyCc::Reno(Reno),
         }
     }
@@ -221,6 +228,9 @@ pub struct TcpConfig {
     pub handshake: bool,
     /// RFC 7323 timestamps: 12 bytes more per segment, an RTT sample on every ACK.
     pub timestamps: bool,
+    /// Pace a window-based flow at Linux's default rate (`tcp/pacing.rs`); algorithms that
+    /// set their own rate (BBR) always pace.
+    pub pacing: bool,
 }
 
 impl Default for TcpConfig {
@@ -250,6 +260,7 @@ impl Default for TcpConfig {
             tlp: false,
             handshake: false,
             timestamps: false,
+            pacing: false,
         }
     }
 }
@@ -361,6 +372,16 @@ pub struct TcpSender {
     /// IP and TCP header bytes of a data segment (with the timestamp option, if used).
     header_bytes: u32,
     timestamps: bool,
+    /// Pacing (`tcp/pacing.rs`), when on; `window_pacing` when the rate is Linux's default
+    /// from the window rather than the algorithm's.
+    pacing: Option<Pacing>,
+    window_pacing: bool,
+    /// The algorithm sets the window on every ACK (`AnyCc::sets_window`).
+    model_based: bool,
+    /// While an ACK is processed for a model-based algorithm, sending waits until the
+    /// algorithm has set the window; the first retransmission of a recovery waits here.
+    sending_deferred: bool,
+    first_retransmission: Option<u64>,
     stats: AgentStats,
 }
 
@@ -461,6 +482,11 @@ impl TcpSender {
             syn_retries: 0,
             header_bytes,
             timestamps: cfg.timestamps,
+            pacing: (cfg.pacing || cfg.algorithm == Algorithm::Bbr).then(Pacing::default),
+            window_pacing: cfg.pacing && cfg.algorithm != Algorithm::Bbr,
+            model_based: cfg.algorithm == Algorithm::Bbr,
+            sending_deferred: false,
+            first_retransmission: None,
             stats: AgentStats::default(),
         }
     }
@@ -470,6 +496,7 @@ impl TcpSender {
     #[must_use]
     pub(crate) fn with_controller(flow: FlowId, peer: Addr, cfg: &TcpConfig, cc: AnyCc) -> Self {
         TcpSender {
+            model_based: cc.sets_window(),
             cc,
             ..Self::new(flow, peer, cfg)
         }
@@ -535,6 +562,11 @@ impl TcpSender {
     #[must_use]
     pub fn flight_size(&self) -> u64 {
         (self.snd_max - self.snd_una) * self.mss
+    }
+    /// The pacing rate, payload bytes per second, when the sender paces and has a rate.
+    #[must_use]
+    pub fn pacing_rate(&self) -> Option<u64> {
+        self.pacing.as_ref().map(Pacing::rate).filter(|&r| r > 0)
     }
     /// Tail loss probes sent (RFC 8985 section 7).
     #[must_use]
@@ -657,6 +689,9 @@ impl TcpSender {
             self.timed = Some((seq, now));
         }
         let snap = self.rate.on_send(now, self.snd_una == self.snd_max);
+        if let Some(p) = self.pacing.as_mut() {
+            p.on_send(now, payload);
+        }
         if let Some(rack) = self.rack.as_mut() {
             rack.on_send(seq, now);
         }
@@ -710,8 +745,18 @@ impl TcpSender {
         }
     }
 
-    /// Paced slow start: whether one more segment may go now; arms the pacing timer if not.
+    /// Pacing and paced slow start: whether one more segment may go now; arms the pacing
+    /// timer if not.
     fn pace_allows<C: Ctx<Hdr>>(&mut self, ctx: &mut C) -> bool {
+        if let Some(p) = self.pacing.as_mut() {
+            if !p.may_send(ctx.now()) {
+                if !p.armed {
+                    p.armed = true;
+                    ctx.set_timer(PACE_TIMER, p.next_release());
+                }
+                return false;
+            }
+        }
         let slow_start = self.cwnd < self.ssthresh && self.state == CaState::Open;
         let Some(p) = self.pacer.as_mut() else {
             return true;
@@ -737,6 +782,9 @@ impl TcpSender {
     /// segment frees window before recovery starts. The receiver window always bounds
     /// FlightSize.
     fn send_allowed<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        if self.sending_deferred {
+            return;
+        }
         let cwnd_segments = self.cwnd / self.mss;
         let by_pipe = self.recovery == Recovery::Sack && self.policy == RecoveryPolicy::Linux;
         let mut cwnd_full = false;
@@ -746,6 +794,7 @@ impl TcpSender {
                 self.snd_nxt += 1;
             }
             if self.snd_nxt >= self.data_limit() {
+                self.check_app_limited();
                 break;
             }
             let outstanding = self.snd_nxt - self.snd_una;
@@ -769,6 +818,15 @@ impl TcpSender {
         self.note_window_use(cwnd_full);
     }
 
+    /// Linux's `tcp_rate_check_app_limited` when the application has nothing more to send:
+    /// application-limited if the window has room and no lost segment waits.
+    fn check_app_limited(&mut self) {
+        let in_flight = self.board.pipe();
+        if in_flight < self.cwnd / self.mss && matches!(self.state, CaState::Open | CaState::Cwr) {
+            self.rate.mark_app_limited(in_flight);
+        }
+    }
+
     fn on_ack<C: Ctx<Hdr>>(
         &mut self,
         ack: u64,
@@ -779,6 +837,13 @@ impl TcpSender {
         let now = ctx.now();
         let mut newly_sacked = 0;
         let marked_lost = self.board.marked_lost();
+        let prior_in_flight = if self.model_based {
+            self.board.pipe()
+        } else {
+            0
+        };
+        let old_ack = ack < self.snd_una;
+        self.sending_deferred = self.model_based;
         if let Some(rack) = self.rack.as_deref_mut() {
             rack.begin_ack();
         }
@@ -798,7 +863,7 @@ impl TcpSender {
             let mut rack = self.rack.as_deref_mut();
             self.board.mark_sacked(blocks, |seq, s| {
                 newly_sacked += 1;
-                rate.on_delivered(&s.snap, now);
+                rate.on_delivered(seq, &s.snap, s.retx, now);
                 if let Some(r) = rack.as_mut() {
                     r.on_delivered(seq, s.snap.sent_time, s.retx, now);
                 }
@@ -831,15 +896,64 @@ impl TcpSender {
         let una_before = self.snd_una;
         if ack > self.snd_una {
             self.on_new_ack(ack, reduced_for_ecn, ctx);
-        } else {
-            self.rate.take_sample();
-            if ack == self.snd_una && self.snd_max > self.snd_una {
-                self.on_dup_ack(ctx);
+        } else if ack == self.snd_una && self.snd_max > self.snd_una {
+            self.on_dup_ack(ctx);
+        }
+        let losses = self.board.marked_lost() - marked_lost;
+        let sample = self.rate.generate(now, losses, prior_in_flight);
+        if self.model_based {
+            self.sending_deferred = false;
+            if !old_ack {
+                self.model_control(&sample, ctx);
+            }
+            self.transmit(ctx);
+        } else if self.window_pacing && !old_ack {
+            if let (Some(p), Some(srtt)) = (self.pacing.as_mut(), self.rtt.srtt()) {
+                let packets_out = self.snd_max - self.snd_una;
+                p.set_window_rate(self.cwnd, self.ssthresh, packets_out * self.mss, srtt);
             }
         }
         if self.tlp_enabled {
             self.tlp_process_ack(ack, una_before, sack.is_some(), dsack);
             self.schedule_probe(ctx);
+        }
+    }
+
+    /// Linux's `cong_control`: the algorithm sets the window and the pacing rate from this
+    /// ACK's sample.
+    fn model_control<C: Ctx<Hdr>>(&mut self, sample: &super::rate::RateSample, ctx: &mut C) {
+        let conn = Conn {
+            now: ctx.now(),
+            state: self.state,
+            in_flight: self.board.pipe(),
+            delivered: self.rate.delivered(),
+            delivered_time: self.rate.delivered_time(),
+            lost: self.board.marked_lost(),
+            srtt: self.rtt.srtt(),
+            min_rtt: self.rate.min_rtt(),
+            next_release: self
+                .pacing
+                .as_ref()
+                .map_or(SimTime::ZERO, Pacing::next_release),
+        };
+        let mut w = self.window();
+        let control = self.cc.cong_control(&mut w, sample, &conn, ctx.rng());
+        self.set_window(w);
+        if let (Some(rate), Some(p)) = (control.pacing_rate, self.pacing.as_mut()) {
+            p.set_rate(rate);
+        }
+        if control.mark_app_limited {
+            self.rate.mark_app_limited(conn.in_flight);
+        }
+    }
+
+    /// The connection is open: the algorithm's initial state and pacing rate.
+    fn init_controller(&mut self, now: SimTime) {
+        let mut w = self.window();
+        let rate = self.cc.on_init(&mut w, self.rtt.srtt(), now);
+        self.set_window(w);
+        if let (Some(rate), Some(p)) = (rate, self.pacing.as_mut()) {
+            p.set_rate(rate);
         }
     }
 
@@ -974,11 +1088,14 @@ impl TcpSender {
         {
             self.tlp_end = None; // new data, or the original and the probe both arrived
         } else if ack > end {
-            // The probe repaired a loss: reduce as for a congestion event (Linux: CWR).
+            // The probe repaired a loss: reduce as for a congestion event (Linux: CWR; a
+            // model-based algorithm keeps its window, `tcp_end_cwnd_reduction`).
             self.tlp_end = None;
             if self.state == CaState::Open {
                 self.ssthresh = self.cwnd_ssthresh();
-                self.cwnd = self.ssthresh;
+                if !self.model_based {
+                    self.cwnd = self.ssthresh;
+                }
             }
         } else if ack == una_before && !had_sack {
             self.tlp_end = None; // a pure duplicate: both arrived
@@ -998,7 +1115,9 @@ impl TcpSender {
             return false;
         }
         self.ssthresh = self.congestion_ssthresh();
-        self.cwnd = self.ssthresh;
+        if !self.model_based {
+            self.cwnd = self.ssthresh;
+        }
         self.ecn_recover = self.snd_max;
         self.send_cwr = true;
         self.set_state(CaState::Cwr);
@@ -1038,8 +1157,7 @@ impl TcpSender {
         }
         let rate = &mut self.rate;
         self.board
-            .advance(ack, |_, s| rate.on_delivered(&s.snap, now));
-        let rate_sample = self.rate.take_sample();
+            .advance(ack, |seq, s| rate.on_delivered(seq, &s.snap, s.retx, now));
         if let Some(p) = self.pacer.as_mut() {
             if let Some(last) = p.last_ack_at {
                 let gap = (now - last).0;
@@ -1064,7 +1182,7 @@ impl TcpSender {
             // An ACK on which RACK marked a loss starts recovery below without growing the
             // window first (Linux enters recovery before `tcp_cong_control`).
             let entering_recovery = self.rack.is_some() && self.board.flagged_lost() > 0;
-            if !no_growth && !entering_recovery {
+            if !no_growth && !entering_recovery && !self.model_based {
                 let acked_segments = self.slow_start_exit(now, cc_sample, ack, acked_segments);
                 let mut w = self.window();
                 let event = AckEvent {
@@ -1072,7 +1190,6 @@ impl TcpSender {
                     acked_segments,
                     snd_una: ack,
                     snd_nxt: self.snd_nxt.max(ack),
-                    rate: rate_sample,
                 };
                 self.cc.on_ack(&mut w, &event);
                 self.set_window(w);
@@ -1177,6 +1294,7 @@ impl TcpSender {
         }
         ctx.cancel_timer(RTO_TIMER);
         self.rto_armed = false;
+        self.init_controller(now);
         self.send_allowed(ctx);
     }
 
@@ -1264,7 +1382,12 @@ impl TcpSender {
         if let Some(p) = self.pacer.as_mut() {
             p.armed = false;
         }
-        self.send_allowed(ctx);
+        if let Some(p) = self.pacing.as_mut() {
+            p.armed = false;
+            self.transmit(ctx);
+        } else {
+            self.send_allowed(ctx);
+        }
     }
 }
 
@@ -1286,6 +1409,7 @@ impl Agent<Hdr> for TcpSender {
         }
         let before = [f64::NAN; TRACED.len()];
         if self.established {
+            self.init_controller(ctx.now());
             self.send_allowed(ctx);
         } else if self.total_segments > 0 {
             self.send_syn(ctx);

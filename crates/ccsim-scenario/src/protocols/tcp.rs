@@ -1,5 +1,5 @@
 //! The TCP family's agents, built from a checked flow ([`crate::spec::tcp`]): a
-//! [`TcpSender`] and [`TcpSink`] for Tahoe, Reno, NewReno, SACK, Vegas, CUBIC and DCTCP, XCP's through
+//! [`TcpSender`] and [`TcpSink`] for Tahoe, Reno, NewReno, SACK, Vegas, CUBIC, DCTCP and BBR, XCP's through
 //! [`super::xcp`], and what the routes set once they are built (`initial_ssthresh = "bdp"`).
 
 use ccsim_core::Dur;
@@ -38,6 +38,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
                 .map_or_else(ccsim_protocols::CubicParams::default, |c| c.params()),
         ),
         Protocol::Dctcp => Algorithm::Dctcp(ccsim_protocols::DctcpParams::default()),
+        Protocol::Bbr => Algorithm::Bbr,
         _ => Algorithm::NewReno,
     };
     let initial_ssthresh = match f.initial_ssthresh {
@@ -71,6 +72,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         tlp: uses_tlp(f),
         handshake: f.handshake,
         timestamps: f.timestamps,
+        pacing: f.pacing,
         ..TcpConfig::default()
     };
     if f.protocol == Protocol::Xcp {

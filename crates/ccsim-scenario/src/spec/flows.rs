@@ -41,6 +41,8 @@ pub enum Protocol {
     /// DCTCP (RFC 8257, as Linux computes it): ECN-capable, CE echoed per segment, SACK loss
     /// recovery.
     Dctcp,
+    /// BBR v1 (Linux's tcp_bbr.c): paced at its bandwidth estimate, SACK loss recovery.
+    Bbr,
     /// UDP constant bit rate.
     Cbr,
     /// UDP with exponential inter-departure times.
@@ -73,6 +75,7 @@ impl Protocol {
             Protocol::Vegas => "vegas",
             Protocol::Cubic => "cubic",
             Protocol::Dctcp => "dctcp",
+            Protocol::Bbr => "bbr",
             Protocol::Cbr => "cbr",
             Protocol::Poisson => "poisson",
             Protocol::Tfrc => "tfrc",
@@ -129,6 +132,7 @@ pub fn family(protocol: Protocol) -> Family {
         | Protocol::Vegas
         | Protocol::Cubic
         | Protocol::Dctcp
+        | Protocol::Bbr
         | Protocol::Xcp => Family::Tcp,
         Protocol::Tfrc
         | Protocol::TcpFriend
@@ -250,6 +254,10 @@ pub struct FlowSpec {
     /// ACK that advances the window (absent: off, as ns-2's agents).
     #[serde(default, skip_serializing_if = "is_false")]
     pub timestamps: bool,
+    /// TCP: pace at Linux's default rate, 200 % of cwnd / SRTT in slow start and 120 %
+    /// after (absent: off; BBR always paces at its own rate).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub pacing: bool,
     /// TCP with RACK: RFC 8985's tail loss probe (absent: on with `recovery = "linux"` and
     /// RACK, off otherwise).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
@@ -304,7 +312,7 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 22] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 23] {
         [
             ("rto", self.rto.is_some()),
             ("recovery", self.recovery.is_some()),
@@ -330,6 +338,7 @@ impl FlowSpec {
             ("tlp", self.tlp.is_some()),
             ("handshake", self.handshake),
             ("timestamps", self.timestamps),
+            ("pacing", self.pacing),
             ("xcp", self.xcp.is_some()),
         ]
     }

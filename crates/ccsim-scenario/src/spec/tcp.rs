@@ -183,6 +183,23 @@ pub(crate) fn validate_tcp_options(
             );
         }
     }
+    if f.protocol == Protocol::Bbr {
+        // BBR sets the window itself on every ACK: the window-growth options have no effect.
+        for (key, set) in [
+            ("hystart", f.hystart.is_some()),
+            ("initial_ssthresh", f.initial_ssthresh.is_some()),
+            ("paced_slow_start", f.paced_slow_start),
+            ("cwnd_limited_growth", !f.cwnd_limited_growth),
+            ("pacing", f.pacing),
+        ] {
+            if set {
+                return err(
+                    p(key),
+                    format!("BBR sets its window and pacing rate from its path model (protocol = \"bbr\"); remove {key}"),
+                );
+            }
+        }
+    }
     if f.hystart.is_some() && f.protocol == Protocol::Xcp {
         return err(
             p("hystart"),
@@ -265,11 +282,15 @@ pub fn uses_prr(f: &FlowSpec) -> bool {
 /// Whether `recovery = "linux"` turns on its SACK-recovery options for this flow: only for
 /// the protocols that recover with SACK (the key changes SACK flows only).
 fn linux_sack_recovery(f: &FlowSpec) -> bool {
-    f.recovery == Some(RecoverySpec::Linux)
-        && matches!(
-            f.protocol,
-            Protocol::Sack | Protocol::Cubic | Protocol::Dctcp
-        )
+    f.recovery == Some(RecoverySpec::Linux) && sack_recovery(f.protocol)
+}
+
+/// Whether a protocol recovers with SACK (RFC 6675).
+fn sack_recovery(protocol: Protocol) -> bool {
+    matches!(
+        protocol,
+        Protocol::Sack | Protocol::Cubic | Protocol::Dctcp | Protocol::Bbr
+    )
 }
 
 /// Whether a flow detects losses with RACK: its `rack`, else on with `recovery = "linux"`.
@@ -290,10 +311,7 @@ fn validate_recovery_options(
     f: &FlowSpec,
     p: &dyn Fn(&str) -> String,
 ) -> Result<(), ScenarioError> {
-    let sack_recovery = matches!(
-        f.protocol,
-        Protocol::Sack | Protocol::Cubic | Protocol::Dctcp
-    );
+    let sack_recovery = sack_recovery(f.protocol);
     for (key, set) in [
         ("prr", f.prr.is_some()),
         ("rescue_retransmission", f.rescue_retransmission.is_some()),
@@ -304,7 +322,7 @@ fn validate_recovery_options(
             return err(
                 p(key),
                 format!(
-                    "applies to SACK loss recovery (protocol \"sack\", \"cubic\" or \"dctcp\"), found {:?}",
+                    "applies to SACK loss recovery (protocol \"sack\", \"cubic\", \"dctcp\" or \"bbr\"), found {:?}",
                     f.protocol.name()
                 ),
             );

@@ -323,7 +323,6 @@ mod tests {
             acked_segments: acked,
             snd_una: 0,
             snd_nxt: 0,
-            rate: None,
         }
     }
 

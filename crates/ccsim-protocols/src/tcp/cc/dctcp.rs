@@ -223,7 +223,6 @@ mod tests {
             acked_segments: n,
             snd_una: 0,
             snd_nxt: 0,
-            rate: None,
         };
         let mut w = window(10, 100);
         d.on_ack(&mut w, &ack(2)); // slow start: + 2

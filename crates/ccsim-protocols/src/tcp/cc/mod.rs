@@ -8,22 +8,29 @@
 //! RFC 5681 behaviour or to nothing, so an algorithm is a short file.
 //!
 //! Windows are in bytes, as in RFC 5681; sequence numbers are segments.
+//!
+//! A model-based algorithm (BBR) is Linux's `cong_control`: it sets the window and the pacing
+//! rate itself on every ACK from a delivery-rate sample ([`RateSample`]) and the connection's
+//! state ([`Conn`]); the sender then neither grows the window nor cuts it on congestion
+//! events, and only tells the algorithm of them (`ssthresh`, `on_state`).
 
+mod bbr;
 mod cubic;
 mod dctcp;
 mod reno;
 mod vegas;
 mod vegas_ns2;
 
-use ccsim_core::{Dur, SimTime};
+use ccsim_core::{Dur, RngStream, SimTime};
 
+pub use bbr::{Bbr, BbrMode};
 pub use cubic::{cubic_root, Cubic, CubicParams};
 pub use dctcp::{Dctcp, DctcpParams};
 pub use reno::Reno;
 pub use vegas::{Vegas, VegasParams, VegasVariant};
 pub use vegas_ns2::VegasNs2;
 
-use super::rate::RateSample;
+pub use super::rate::RateSample;
 
 /// Linux's congestion-avoidance states (`TCP_CA_*`), as far as this sender uses them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,8 +82,6 @@ pub struct AckEvent {
     pub snd_una: u64,
     /// The next new segment the sender will send.
     pub snd_nxt: u64,
-    /// The delivery-rate sample this ACK produced, if any.
-    pub rate: Option<RateSample>,
 }
 
 /// What every ACK delivered, in recovery or not (Linux's `delivered` and `delivered_ce`).
@@ -90,6 +95,39 @@ pub struct Delivery {
     pub snd_una: u64,
     /// The next new segment the sender will send.
     pub snd_nxt: u64,
+}
+
+/// The connection as a model-based algorithm reads it on an ACK (the `tcp_sock` fields Linux's
+/// `cong_control` reads).
+#[derive(Clone, Copy, Debug)]
+pub struct Conn {
+    /// Now.
+    pub now: SimTime,
+    /// The sender's state after this ACK's loss recovery.
+    pub state: CaState,
+    /// Segments in flight (`tcp_packets_in_flight`: RFC 6675's pipe).
+    pub in_flight: u64,
+    /// Segments delivered so far (`tp->delivered`) and when that last changed.
+    pub delivered: u64,
+    /// When the delivered count last changed (`tp->delivered_mstamp`).
+    pub delivered_time: SimTime,
+    /// Segments marked lost so far (`tp->lost`).
+    pub lost: u64,
+    /// The smoothed RTT, once measured.
+    pub srtt: Option<Dur>,
+    /// The connection's minimum RTT, once measured.
+    pub min_rtt: Option<Dur>,
+    /// The pacer's next release time (`tcp_wstamp_ns`).
+    pub next_release: SimTime,
+}
+
+/// What a model-based algorithm decides on an ACK besides the window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Control {
+    /// The pacing rate, payload bytes per second (`sk_pacing_rate`); `None` to keep it.
+    pub pacing_rate: Option<u64>,
+    /// Mark the sender application-limited (BBR's PROBE_RTT ignores its low samples).
+    pub mark_app_limited: bool,
 }
 
 /// A congestion-control algorithm.
@@ -121,6 +159,24 @@ pub trait CongestionControl {
 
     /// The sender moved to `state`; `snd_nxt` is the next new segment it will send.
     fn on_state(&mut self, _w: &mut Window, _state: CaState, _snd_nxt: u64) {}
+
+    /// Model-based control on every ACK (Linux's `cong_control`): set the window and the
+    /// pacing rate from the sample. Only called when [`AnyCc::sets_window`].
+    fn cong_control(
+        &mut self,
+        _w: &mut Window,
+        _rs: &RateSample,
+        _conn: &Conn,
+        _rng: &mut RngStream,
+    ) -> Control {
+        Control::default()
+    }
+
+    /// The connection is established at `now` (Linux's `init`); returns the pacing rate
+    /// before the first ACK (payload bytes per second) for an algorithm that paces.
+    fn on_init(&mut self, _w: &mut Window, _srtt: Option<Dur>, _now: SimTime) -> Option<u64> {
+        None
+    }
 }
 
 /// The built-in algorithms, statically dispatched.
@@ -138,6 +194,8 @@ pub enum AnyCc {
     Dctcp(Dctcp),
     /// XCP: the window follows router feedback (`crate::xcp`).
     Xcp(crate::xcp::XcpWindow),
+    /// BBR as Linux runs it (v1) or Google's v3.
+    Bbr(Box<Bbr>),
 }
 
 macro_rules! each_cc {
@@ -149,6 +207,7 @@ macro_rules! each_cc {
             AnyCc::Cubic($c) => $body,
             AnyCc::Dctcp($c) => $body,
             AnyCc::Xcp($c) => $body,
+            AnyCc::Bbr($c) => $body,
         }
     };
 }
@@ -160,6 +219,13 @@ impl AnyCc {
     #[inline]
     pub fn wants_deliveries(&self) -> bool {
         matches!(self, AnyCc::Dctcp(_))
+    }
+
+    /// Whether the algorithm sets the window itself on every ACK (`cong_control`).
+    #[must_use]
+    #[inline]
+    pub fn sets_window(&self) -> bool {
+        matches!(self, AnyCc::Bbr(_))
     }
 }
 
@@ -187,6 +253,18 @@ impl CongestionControl for AnyCc {
     }
     fn on_state(&mut self, w: &mut Window, state: CaState, snd_nxt: u64) {
         each_cc!(self, c => c.on_state(w, state, snd_nxt));
+    }
+    fn cong_control(
+        &mut self,
+        w: &mut Window,
+        rs: &RateSample,
+        conn: &Conn,
+        rng: &mut RngStream,
+    ) -> Control {
+        each_cc!(self, c => c.cong_control(w, rs, conn, rng))
+    }
+    fn on_init(&mut self, w: &mut Window, srtt: Option<Dur>, now: SimTime) -> Option<u64> {
+        each_cc!(self, c => c.on_init(w, srtt, now))
     }
 }
 

@@ -148,10 +148,12 @@ impl TcpSender {
             }
             Recovery::Sack => {
                 self.recover = Some(self.snd_max - 1); // RecoveryPoint = HighData
-                self.cwnd = self.ssthresh; // RFC 6675 section 5 step 4.2
+                if !self.model_based {
+                    self.cwnd = self.ssthresh; // RFC 6675 section 5 step 4.2
+                }
                 self.board.start_recovery();
                 self.set_state(CaState::Recovery);
-                if self.prr_enabled {
+                if self.prr_enabled && !self.model_based {
                     self.prr = Some(Prr::start(self.snd_max - self.snd_una));
                     self.prr_window(false);
                 }
@@ -164,7 +166,12 @@ impl TcpSender {
                     self.snd_una
                 };
                 self.rxt_next = first + 1;
-                self.send_segment(first, ctx);
+                if self.sending_deferred {
+                    // Sent once the model-based algorithm has set the window for this ACK.
+                    self.first_retransmission = Some(first);
+                } else {
+                    self.send_segment(first, ctx);
+                }
                 self.sack_transmit(ctx);
             }
         }
@@ -287,8 +294,21 @@ impl TcpSender {
 
     /// RFC 6675 section 5 step (C): send NextSeg() while cwnd - pipe >= 1 segment.
     pub(super) fn sack_transmit<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        if self.sending_deferred {
+            return;
+        }
+        if let Some(first) = self.first_retransmission {
+            if !self.pace_allows(ctx) {
+                return;
+            }
+            self.first_retransmission = None;
+            self.send_segment(first, ctx);
+        }
         let mut pipe = self.board.pipe();
         while self.cwnd >= (pipe + 1) * self.mss {
+            if !self.pace_allows(ctx) {
+                break;
+            }
             let hole = self.board.next_hole(self.rxt_next, true);
             let new_data =
                 self.snd_nxt < self.data_limit() && self.snd_nxt - self.snd_una < self.max_window;

@@ -1,0 +1,1 @@
+//! BBR's state machine on scripted ACK sequences.
