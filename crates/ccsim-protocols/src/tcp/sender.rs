@@ -1392,13 +1392,14 @@ impl TcpSender {
 }
 
 /// The variables a sender records on change when asked.
-const TRACED: [VarId; 6] = [
+const TRACED: [VarId; 7] = [
     VarId::Cwnd,
     VarId::Ssthresh,
     VarId::Srtt,
     VarId::Rto,
     VarId::BytesInFlight,
     VarId::CaState,
+    VarId::Rate,
 ];
 
 impl Agent<Hdr> for TcpSender {
@@ -1470,7 +1471,9 @@ impl Agent<Hdr> for TcpSender {
                 CaState::Loss => 3.0,
             }),
             VarId::Seq => self.last_sent.map(|s| s as f64),
-            VarId::Rate | VarId::Reports | VarId::Round | VarId::Cluster => None,
+            // The pacing rate, payload bit/s, of a sender that paces.
+            VarId::Rate => self.pacing_rate().map(|r| r as f64 * 8.0),
+            VarId::Reports | VarId::Round | VarId::Cluster => None,
         }
     }
 
