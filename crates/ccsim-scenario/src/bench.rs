@@ -8,6 +8,8 @@
 //!   8257; the DCTCP paper's K for 10 Gbit/s, ample at 1 Gbit/s).
 //! * `linux-100`: the same dumbbell with CUBIC flows as Linux runs them: `recovery = "linux"`
 //!   (PRR, RACK, the tail loss probe), timestamps and the three-way handshake.
+//! * `bbr-100`: the same dumbbell with BBR v1 flows (paced; 1500-byte packets, an initial
+//!   window of 10, as Linux).
 //! * `cbr-4hop`: one 1 Gbps CBR flow over a 4-hop path of 1 Gbps links, 10 simulated seconds.
 //! * `web-1g`: the 1 Gbps dumbbell with 20 long NewReno flows and 100 web transfers per second
 //!   (Pareto sizes, mean 30 kB, shape 1.35, the XCP paper's mix), 30 simulated seconds.
@@ -23,13 +25,14 @@ use crate::error::ScenarioError;
 use crate::spec::{parse_spec_value, Spec};
 
 /// Names of the benchmark scenarios, in the order `ccsim bench` runs them.
-pub const BENCH_NAMES: [&str; 9] = [
+pub const BENCH_NAMES: [&str; 10] = [
     "dumbbell-100",
     "sack-100",
     "vegas-100",
     "cubic-100",
     "dctcp-100",
     "linux-100",
+    "bbr-100",
     "cbr-4hop",
     "web-1g",
     "ticp-10k",
@@ -96,6 +99,14 @@ pub fn bench_spec(name: &str) -> Result<Option<Spec>, ScenarioError> {
                 f["timestamps"] = json!(true);
                 f["handshake"] = json!(true);
                 f["packet_size"] = json!("1052B");
+            }
+            spec
+        }
+        "bbr-100" => {
+            let mut spec = dumbbell_100("bbr");
+            for f in spec["flows"].as_array_mut().expect("flows") {
+                f["packet_size"] = json!("1500B");
+                f["initial_window"] = json!(10);
             }
             spec
         }
