@@ -20,6 +20,7 @@
 //!   or re-arming is lazy (a generation counter and a deadline checked when the entry pops).
 //! * Per-flow and per-link counters are always on; time series are opt-in ([`trace`]).
 
+pub mod dualpi2;
 pub mod link;
 pub mod queue;
 pub mod red;
@@ -31,6 +32,7 @@ pub use link::{
     Discipline, DropReason, LinkConfig, LinkId, LinkStats, LinkTap, PortState, QueueLimit,
     RouterHook, Verdict,
 };
+pub use dualpi2::{DualPi2, DualPi2Config, DualPi2ConfigError, DualPi2Stats, L4sClass, StepThresh};
 pub use red::{Red, RedConfig, RedConfigError, RedDecision};
 pub use routing::RouteMetric;
 pub use sim::{
