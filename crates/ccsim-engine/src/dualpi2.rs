@@ -738,7 +738,19 @@ mod tests {
     #[test]
     fn histogram_buckets_cover_and_order() {
         let mut last = 0;
-        for v in [0u64, 1, 63, 64, 65, 127, 128, 1000, 999_999, 1 << 40, u64::MAX] {
+        for v in [
+            0u64,
+            1,
+            63,
+            64,
+            65,
+            127,
+            128,
+            1000,
+            999_999,
+            1 << 40,
+            u64::MAX,
+        ] {
             let b = Sojourn::bucket(v);
             let (lo, hi) = Sojourn::bucket_range(b);
             assert!(lo <= v && (v < hi || hi == u64::MAX), "{v} {b} {lo} {hi}");

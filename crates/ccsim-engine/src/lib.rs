@@ -28,11 +28,11 @@ pub mod routing;
 pub mod sim;
 pub mod trace;
 
+pub use dualpi2::{DualPi2, DualPi2Config, DualPi2ConfigError, DualPi2Stats, L4sClass, StepThresh};
 pub use link::{
     Discipline, DropReason, LinkConfig, LinkId, LinkStats, LinkTap, PortState, QueueLimit,
     RouterHook, Verdict,
 };
-pub use dualpi2::{DualPi2, DualPi2Config, DualPi2ConfigError, DualPi2Stats, L4sClass, StepThresh};
 pub use red::{Red, RedConfig, RedConfigError, RedDecision};
 pub use routing::RouteMetric;
 pub use sim::{
