@@ -87,8 +87,9 @@ fn default_queue() -> QueueSpec {
     QueueSpec::DropTail(QueueStr::Packets(100))
 }
 
-/// An egress queue: DropTail with a limit, or RED.
+/// An egress queue: DropTail with a limit, or a table (RED, step marking, DualPI2).
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // read once per link when a run is built
 pub enum QueueSpec {
     /// Tail drop at the limit.
     DropTail(QueueStr),
