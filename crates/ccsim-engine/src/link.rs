@@ -5,15 +5,18 @@
 //! offered to the link, before the queue, so a lost packet never occupies the queue or the
 //! wire; it is counted as a drop with reason [`DropReason::RandomLoss`].
 //!
-//! A link's [`Discipline`] is DropTail or RED ([`crate::red`]). RED decides after random loss,
-//! drop rules and the router hook, and before the physical limit, which applies to RED links
-//! too: RED sees the waiting-queue length (packets, or bytes in byte mode) that the limit
-//! also counts.
+//! A link's [`Discipline`] is DropTail, RED ([`crate::red`]), step marking or DualPI2
+//! ([`crate::dualpi2`]). RED decides after random loss, drop rules and the router hook, and
+//! before the physical limit, which applies to RED links too: RED sees the waiting-queue
+//! length (packets, or bytes in byte mode) that the limit also counts. A DualPI2 link keeps
+//! its waiting packets in the DualPI2 state's two queues (its `queue` stays empty) and takes
+//! the offer path's slow branch ([`Link::guard`]), so DropTail links pay nothing for it.
 
 use std::collections::VecDeque;
 
 use ccsim_core::{Dur, FlowId, Packet, Rate, RngStream};
 
+use crate::dualpi2::{DualPi2, DualPi2Config};
 use crate::red::{Red, RedConfig};
 
 /// Index of a simplex link.
@@ -55,6 +58,10 @@ pub enum DropReason {
     NoRoute,
     /// The destination agent had been retired (counted on its node).
     NoAgent,
+    /// DualPI2 dropped a packet of its classic queue with `p_C` (RFC 9332 section 2.4).
+    Dualpi2C,
+    /// DualPI2 dropped a packet of its L queue (overload, RFC 9332 section 4.2.3).
+    Dualpi2L,
 }
 
 impl DropReason {
@@ -70,9 +77,16 @@ impl DropReason {
         DropReason::NodeDown,
         DropReason::NoRoute,
         DropReason::NoAgent,
+        DropReason::Dualpi2C,
+        DropReason::Dualpi2L,
     ];
     /// Number of reasons (the length of [`LinkStats::drops`]).
-    pub const COUNT: usize = 10;
+    pub const COUNT: usize = 12;
+    /// Reasons only a DualPI2 link counts: summaries list them only for runs with one.
+    #[must_use]
+    pub fn dualpi2_only(self) -> bool {
+        matches!(self, DropReason::Dualpi2C | DropReason::Dualpi2L)
+    }
     /// Name used in results.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -87,12 +101,15 @@ impl DropReason {
             DropReason::NodeDown => "node_down",
             DropReason::NoRoute => "no_route",
             DropReason::NoAgent => "no_agent",
+            DropReason::Dualpi2C => "dualpi2_c",
+            DropReason::Dualpi2L => "dualpi2_l",
         }
     }
 }
 
 /// The egress queue discipline of a link.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum Discipline {
     /// Tail drop at the physical limit only.
     #[default]
@@ -105,6 +122,9 @@ pub enum Discipline {
         /// K, packets waiting.
         threshold: u64,
     },
+    /// DualPI2, the DualQ Coupled AQM (RFC 9332), as Linux's `sch_dualpi2`: the physical
+    /// limit counts the waiting packets of both queues.
+    DualPi2(DualPi2Config),
 }
 
 /// How a link is built.
@@ -214,6 +234,15 @@ pub struct RedPort {
     pub rng: RngStream,
 }
 
+/// A DualPI2 link's state and its own random stream.
+#[derive(Clone, Debug)]
+pub struct DualPi2Port {
+    /// The DualPI2 state machine, which holds the waiting packets.
+    pub dual: DualPi2,
+    /// The stream `link/{name}/dualpi2`.
+    pub rng: RngStream,
+}
+
 /// One direction of a link.
 pub struct Link<H> {
     /// Sending node.
@@ -236,6 +265,8 @@ pub struct Link<H> {
     pub loss_rng: Option<RngStream>,
     /// RED state (present for RED links).
     pub red: Option<Box<RedPort>>,
+    /// DualPI2 state (present for DualPI2 links; their `queue` stays empty).
+    pub dual: Option<Box<DualPi2Port>>,
     /// Step marking's K (`u64::MAX` without it): one comparison on the offer path.
     pub mark_above: u64,
     /// Deterministic drop rules.
@@ -253,8 +284,8 @@ pub struct Link<H> {
     /// Bumped each time the link goes down; pending events stamped with an older epoch are
     /// stale.
     pub epoch: u32,
-    /// Whether offers must take the slow path (the link is down, or has drop rules): one
-    /// branch in the common case.
+    /// Whether offers must take the slow path (the link is down, has drop rules, or runs
+    /// DualPI2): one branch in the common case.
     pub guard: bool,
     /// Counters.
     pub stats: LinkStats,
@@ -277,12 +308,20 @@ impl<H> Link<H> {
             _ => u64::MAX,
         };
         let red = match config.discipline {
-            Discipline::DropTail | Discipline::Step { .. } => None,
+            Discipline::DropTail | Discipline::Step { .. } | Discipline::DualPi2(_) => None,
             Discipline::Red(c) => Some(Box::new(RedPort {
                 red: Red::new(c, config.rate),
                 rng: RngStream::new(seed, &format!("link/{stream}/red")),
             })),
         };
+        let dual = match config.discipline {
+            Discipline::DualPi2(c) => Some(Box::new(DualPi2Port {
+                dual: DualPi2::new(c, 0),
+                rng: RngStream::new(seed, &format!("link/{stream}/dualpi2")),
+            })),
+            _ => None,
+        };
+        let guard = dual.is_some();
         Link {
             from,
             to,
@@ -294,6 +333,7 @@ impl<H> Link<H> {
             pipe: VecDeque::new(),
             loss_rng,
             red,
+            dual,
             mark_above,
             rules: Vec::new(),
             hook: None,
@@ -302,7 +342,7 @@ impl<H> Link<H> {
             admin_up: true,
             down_reason: DropReason::LinkDown,
             epoch: 0,
-            guard: false,
+            guard,
             stats: LinkStats::default(),
             queue_changed_at: 0,
             bytes_offered: 0,
@@ -311,7 +351,25 @@ impl<H> Link<H> {
 
     /// Recompute [`Link::guard`] after the state or the rules change.
     pub fn refresh_guard(&mut self) {
-        self.guard = !self.up || !self.rules.is_empty();
+        self.guard = !self.up || !self.rules.is_empty() || self.dual.is_some();
+    }
+
+    /// Packets waiting (not the one in service), in the FIFO or in DualPI2's two queues.
+    #[must_use]
+    pub fn waiting(&self) -> usize {
+        self.queue.len() + self.dual.as_ref().map_or(0, |d| d.dual.len())
+    }
+
+    /// Whether a packet of `size` bytes fits a DualPI2 link's limit (both queues together).
+    #[must_use]
+    pub fn fits_dual(&self, size: u32) -> bool {
+        let Some(d) = self.dual.as_ref() else {
+            return self.fits(size);
+        };
+        match self.config.limit {
+            QueueLimit::Packets(n) => (d.dual.len() as u64) < n,
+            QueueLimit::Bytes(b) => d.dual.backlog() + u64::from(size) <= b,
+        }
     }
 
     /// Whether a packet of `size` bytes fits the waiting queue.
@@ -326,6 +384,15 @@ impl<H> Link<H> {
     /// Advance the occupancy integral to `now`; call before the queue length changes.
     pub fn account_queue(&mut self, now: u64) {
         let dt = now - self.queue_changed_at;
+        self.stats.queue_integral += u128::from(dt) * self.waiting() as u128;
+        self.queue_changed_at = now;
+    }
+
+    /// [`Link::account_queue`] for a link without DualPI2 (the FIFO's length only): the
+    /// DropTail path's.
+    #[inline]
+    pub fn account_fifo(&mut self, now: u64) {
+        let dt = now - self.queue_changed_at;
         self.stats.queue_integral += u128::from(dt) * self.queue.len() as u128;
         self.queue_changed_at = now;
     }
@@ -335,7 +402,7 @@ impl<H> Link<H> {
     #[must_use]
     pub fn stats_at(&self, now: u64) -> LinkStats {
         let mut stats = self.stats;
-        stats.queue_integral += u128::from(now - self.queue_changed_at) * self.queue.len() as u128;
+        stats.queue_integral += u128::from(now - self.queue_changed_at) * self.waiting() as u128;
         if self.in_service.is_some() {
             stats.busy_ns += now - self.service_started_at;
         }
@@ -353,7 +420,7 @@ impl<H> Link<H> {
     pub fn port_state(&self) -> PortState {
         PortState {
             rate: self.config.rate,
-            queue_packets: self.queue.len() as u64,
+            queue_packets: self.waiting() as u64,
             queue_bytes: self.queue_bytes,
             bytes_offered: self.bytes_offered,
         }

@@ -95,6 +95,8 @@ pub(crate) mod strict {
     /// checks state it (the key, its least value, its greatest if bounded).
     const COUNT_RANGES: &[(&str, u64, Option<u64>)] = &[
         ("initial_window", 1, Some(100_000)),
+        ("coupling_factor", 1, Some(255)),
+        ("classic_protection", 0, Some(100)),
         ("max_window", 1, None),
         ("count", 1, None),
         ("rs", 1, None),

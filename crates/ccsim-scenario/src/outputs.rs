@@ -204,6 +204,34 @@ pub fn link_table(names: &[String], links: &BTreeMap<String, LinkSummary>) -> Ta
         ("tx_packets".into(), u(|r| r.tx_packets)),
         ("ecn_marks".into(), u(|r| r.ecn_marks)),
     ]);
+    // A run with a DualPI2 link has its per-queue columns (absent for the other links).
+    if rows.iter().any(|r| r.dualpi2.is_some()) {
+        type Get = fn(&crate::summary::Dualpi2Summary) -> Option<f64>;
+        let cols: [(&str, Get); 12] = [
+            ("l_packets", |d| Some(d.l_packets as f64)),
+            ("c_packets", |d| Some(d.c_packets as f64)),
+            ("l_step_marks", |d| Some(d.l_step_marks as f64)),
+            ("l_coupled_marks", |d| Some(d.l_coupled_marks as f64)),
+            ("c_marks", |d| Some(d.c_marks as f64)),
+            ("l_drops", |d| Some(d.l_drops as f64)),
+            ("c_drops", |d| Some(d.c_drops as f64)),
+            ("l_sojourn_mean_s", |d| d.l_sojourn_mean_s),
+            ("l_sojourn_p99_s", |d| d.l_sojourn_p99_s),
+            ("c_sojourn_mean_s", |d| d.c_sojourn_mean_s),
+            ("c_sojourn_p99_s", |d| d.c_sojourn_p99_s),
+            ("base_probability", |d| Some(d.base_probability)),
+        ];
+        for (name, get) in cols {
+            columns.push((
+                format!("dualpi2.{name}"),
+                Values::OptF64(
+                    rows.iter()
+                        .map(|r| r.dualpi2.as_ref().and_then(get))
+                        .collect(),
+                ),
+            ));
+        }
+    }
     Table { columns }
 }
 

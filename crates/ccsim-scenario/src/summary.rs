@@ -69,6 +69,38 @@ pub struct LinkSummary {
     pub tx_packets: u64,
     /// Packets marked CE by RED instead of dropped (RFC 3168).
     pub ecn_marks: u64,
+    /// A DualPI2 link's counters by queue (absent for other links).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dualpi2: Option<Dualpi2Summary>,
+}
+
+/// A DualPI2 link's results over the window, by queue (docs/queues.md, "DualPI2").
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Dualpi2Summary {
+    /// Packets classified into the L queue.
+    pub l_packets: u64,
+    /// Packets classified into the C queue.
+    pub c_packets: u64,
+    /// L packets marked by the step (sojourn above step_thresh).
+    pub l_step_marks: u64,
+    /// L packets marked with the coupled probability k p'.
+    pub l_coupled_marks: u64,
+    /// ECT packets of the C queue marked with p_C = p'^2.
+    pub c_marks: u64,
+    /// L packets dropped (overload).
+    pub l_drops: u64,
+    /// C packets dropped with p_C.
+    pub c_drops: u64,
+    /// Mean sojourn time of the L queue's sent packets, seconds.
+    pub l_sojourn_mean_s: Option<f64>,
+    /// 99th percentile of the L queue's sojourn times, seconds (within 0.8 %).
+    pub l_sojourn_p99_s: Option<f64>,
+    /// Mean sojourn time of the C queue's sent packets, seconds.
+    pub c_sojourn_mean_s: Option<f64>,
+    /// 99th percentile of the C queue's sojourn times, seconds (within 0.8 %).
+    pub c_sojourn_p99_s: Option<f64>,
+    /// The base probability p' at the end of the run.
+    pub base_probability: f64,
 }
 
 /// Fairness over the flows' goodputs.
@@ -444,14 +476,40 @@ pub(crate) fn summarize(
     }
     let mut links = BTreeMap::new();
     let mut tx_total = 0;
+    // DualPI2's drop reasons are listed only in runs with a DualPI2 link, so that every
+    // other run's summary stays as it was.
+    let any_dual = run.links.iter().any(|(_, id)| sim.dualpi2(*id).is_some());
     for (name, id) in run.links {
         let ls = &sim.link_stats_now(*id);
         tx_total += ls.tx_packets;
         let l0 = snapshot.map_or(&zero_link, |sn| &sn.links[id.0 as usize]);
         let drops_by_reason = DropReason::ALL
             .iter()
+            .filter(|r| any_dual || !r.dualpi2_only())
             .map(|r| (r.name(), ls.drops[*r as usize] - l0.drops[*r as usize]))
             .collect();
+        let dualpi2 = sim.dualpi2(*id).map(|d| {
+            let zero = ccsim_engine::DualPi2Stats::default();
+            let d0 = snapshot
+                .and_then(|sn| sn.dualpi2.get(id.0 as usize))
+                .and_then(Option::as_ref)
+                .unwrap_or(&zero);
+            let w = d.stats.since(d0);
+            Dualpi2Summary {
+                l_packets: w.packets_in_l,
+                c_packets: w.packets_in_c,
+                l_step_marks: w.l_step_marks,
+                l_coupled_marks: w.l_coupled_marks,
+                c_marks: w.c_marks,
+                l_drops: w.l_drops,
+                c_drops: w.c_drops,
+                l_sojourn_mean_s: w.l_sojourn.mean_s(),
+                l_sojourn_p99_s: w.l_sojourn.quantile_s(0.99),
+                c_sojourn_mean_s: w.c_sojourn.mean_s(),
+                c_sojourn_p99_s: w.c_sojourn.quantile_s(0.99),
+                base_probability: d.base_probability(),
+            }
+        });
         links.insert(
             name.clone(),
             LinkSummary {
@@ -462,6 +520,7 @@ pub(crate) fn summarize(
                     / (end - start) as f64,
                 tx_packets: ls.tx_packets - l0.tx_packets,
                 ecn_marks: ls.ecn_marks - l0.ecn_marks,
+                dualpi2,
             },
         );
     }

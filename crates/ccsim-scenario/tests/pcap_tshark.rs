@@ -213,6 +213,7 @@ fn pcap_read_by_tshark_matches_what_was_written() {
         let ecn = match p.ecn {
             Ecn::NotEct => "0",
             Ecn::Ect => "2",
+            Ecn::Ect1 => "1",
             Ecn::Ce => "3",
         };
         assert_eq!(get("ip.dsfield.ecn"), ecn, "{what}");

@@ -23,7 +23,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             }
         };
         for (i, l) in core.links.iter().enumerate() {
-            let queued = l.queue.len() as u64 + u64::from(l.in_service.is_some());
+            let queued = l.waiting() as u64 + u64::from(l.in_service.is_some());
             let s = &l.stats;
             let dropped_before_tx = s.total_drops() - s.dropped_after_tx;
             if s.offered_packets != s.tx_packets + dropped_before_tx + queued {
@@ -36,6 +36,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 )));
             }
             l.queue.iter().copied().for_each(&mut count);
+            if let Some(d) = &l.dual {
+                d.dual.indices().for_each(&mut count);
+            }
             l.in_service.into_iter().for_each(&mut count);
             l.pipe.iter().map(|&(_, idx)| idx).for_each(&mut count);
         }

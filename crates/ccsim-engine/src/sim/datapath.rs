@@ -1,8 +1,9 @@
 //! The data path: the packet pool, a packet's injection by an agent, forwarding at a node,
-//! the offer to a link's egress queue (drop rules, loss model, RED, router hooks), the end of
-//! a transmission, the arrival at the far end, and the counting of drops.
+//! the offer to a link's egress queue (drop rules, loss model, RED, DualPI2, router hooks),
+//! the end of a transmission, the arrival at the far end, and the counting of drops.
 
 use super::{Core, Sim};
+use crate::dualpi2::Action;
 use crate::link::{DropReason, DropRule, LinkId, LinkTap, Verdict};
 use crate::queue::{Event, Scheduler};
 use crate::red::RedDecision;
@@ -176,6 +177,9 @@ impl<H: Header> Core<H> {
             if rule_matches(&mut link.rules, pkt) {
                 return self.drop_at(l, idx, DropReason::Rule);
             }
+            if link.dual.is_some() {
+                return self.dual_offer(l, idx);
+            }
         }
         if let Some(rng) = &mut link.loss_rng {
             if rng.bernoulli(link.config.loss) {
@@ -213,7 +217,7 @@ impl<H: Header> Core<H> {
             let epoch = link.epoch;
             self.events.push(done, Event::TxDone { link: l, epoch });
         } else if link.fits(size) {
-            link.account_queue(now);
+            link.account_fifo(now);
             link.queue.push_back(idx);
             link.queue_bytes += u64::from(size);
         } else {
@@ -286,7 +290,7 @@ impl<H: Header> Core<H> {
             self.events.push(arrival, Event::Arrive { link: l, epoch });
         }
         if let Some(next) = link.queue.front().copied() {
-            link.account_queue(now);
+            link.account_fifo(now);
             link.queue.pop_front();
             let next_size = self.pool[next as usize].size;
             link.queue_bytes -= u64::from(next_size);
@@ -297,9 +301,120 @@ impl<H: Header> Core<H> {
             }
             let done = now + link.config.rate.tx_time(u64::from(next_size)).0;
             self.events.push(done, Event::TxDone { link: l, epoch });
+        } else if link.dual.is_some() {
+            self.dual_dequeue(l, epoch);
         } else if let Some(port) = link.red.as_deref_mut() {
             // Nothing waits and nothing is in service: RED's idle period begins.
             port.red.on_idle(now);
+        }
+    }
+
+    /// Start serialising `idx` on link `l` (idle) at `now`.
+    fn start_service(&mut self, l: u32, idx: u32, epoch: u32) {
+        let now = self.now;
+        let link = &mut self.links[l as usize];
+        let size = self.pool[idx as usize].size;
+        link.in_service = Some(idx);
+        link.service_started_at = now;
+        if let Some(tap) = link.tap.as_deref_mut() {
+            tap.on_transmit(now, &self.pool[idx as usize]);
+        }
+        let done = now + link.config.rate.tx_time(u64::from(size)).0;
+        self.events.push(done, Event::TxDone { link: l, epoch });
+    }
+
+    /// The offer to a DualPI2 link (up, past the drop rules): random loss and the router
+    /// hook as on every link, then DualPI2's enqueue (RFC 9332; `crate::dualpi2`).
+    #[cold]
+    #[inline(never)]
+    fn dual_offer(&mut self, l: u32, idx: u32) {
+        let now = self.now;
+        let link = &mut self.links[l as usize];
+        let pkt = &mut self.pool[idx as usize];
+        if let Some(rng) = &mut link.loss_rng {
+            if rng.bernoulli(link.config.loss) {
+                return self.drop_at(l, idx, DropReason::RandomLoss);
+            }
+        }
+        if link.hook.is_some() {
+            let port = link.port_state();
+            if let Some(hook) = link.hook.as_mut() {
+                if hook.on_enqueue(now, pkt, &port) == Verdict::Drop {
+                    return self.drop_at(l, idx, DropReason::Router);
+                }
+            }
+        }
+        let (size, ecn) = (pkt.size, pkt.ecn);
+        if link.in_service.is_none() {
+            if let Some(port) = link.dual.as_deref_mut() {
+                port.dual.bypass(ecn);
+            }
+            let epoch = link.epoch;
+            return self.start_service(l, idx, epoch);
+        }
+        if !link.fits_dual(size) {
+            return self.drop_at(l, idx, DropReason::QueueFull);
+        }
+        link.account_queue(now);
+        let Some(port) = link.dual.as_deref_mut() else {
+            return;
+        };
+        port.dual.advance(now);
+        let action = port.dual.enqueue(idx, size, ecn, now, &mut port.rng);
+        link.queue_bytes = port.dual.backlog();
+        match action {
+            Action::Pass => {}
+            Action::Mark => {
+                pkt.ecn = ccsim_core::Ecn::Ce;
+                link.stats.ecn_marks += 1;
+            }
+            Action::Drop => {
+                let reason = if port.dual.classify(ecn) == crate::dualpi2::Queue::L {
+                    DropReason::Dualpi2L
+                } else {
+                    DropReason::Dualpi2C
+                };
+                self.drop_at(l, idx, reason);
+            }
+        }
+    }
+
+    /// A DualPI2 link's transmission ended: dequeue (dropping or marking on the way, RFC
+    /// 9332 appendix A) and start the next packet, if any.
+    #[cold]
+    #[inline(never)]
+    fn dual_dequeue(&mut self, l: u32, epoch: u32) {
+        let now = self.now;
+        let link = &mut self.links[l as usize];
+        link.account_queue(now);
+        loop {
+            let link = &mut self.links[l as usize];
+            let Some(port) = link.dual.as_deref_mut() else {
+                return;
+            };
+            port.dual.advance(now);
+            let Some((e, queue, action)) = port.dual.dequeue(now, &mut port.rng) else {
+                link.queue_bytes = 0;
+                return;
+            };
+            link.queue_bytes = port.dual.backlog();
+            match action {
+                Action::Drop => {
+                    let reason = if queue == crate::dualpi2::Queue::L {
+                        DropReason::Dualpi2L
+                    } else {
+                        DropReason::Dualpi2C
+                    };
+                    self.drop_at(l, e.idx, reason);
+                }
+                Action::Mark | Action::Pass => {
+                    if action == Action::Mark {
+                        self.pool[e.idx as usize].ecn = ccsim_core::Ecn::Ce;
+                        link.stats.ecn_marks += 1;
+                    }
+                    return self.start_service(l, e.idx, epoch);
+                }
+            }
         }
     }
 

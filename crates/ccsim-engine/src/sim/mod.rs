@@ -110,6 +110,8 @@ pub struct Snapshot {
     pub links: Vec<LinkStats>,
     /// Per-agent counters.
     pub agents: Vec<AgentStats>,
+    /// Per-link DualPI2 counters (`None` for other links).
+    pub dualpi2: Vec<Option<crate::dualpi2::DualPi2Stats>>,
 }
 
 /// How many recorded series values make a run call return ([`Stopped::Series`]).
@@ -565,6 +567,12 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                     flows: self.core.flows.clone(),
                     links: self.core.links.iter().map(|l| l.stats_at(now)).collect(),
                     agents: self.agents.iter().map(Agent::stats).collect(),
+                    dualpi2: self
+                        .core
+                        .links
+                        .iter()
+                        .map(|l| l.dual.as_ref().map(|d| d.dual.stats.clone()))
+                        .collect(),
                 });
             }
         }
@@ -647,7 +655,17 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     /// Packets waiting in `link`'s queue now.
     #[must_use]
     pub fn queue_len(&self, link: LinkId) -> usize {
-        self.core.links[link.0 as usize].queue.len()
+        self.core.links[link.0 as usize].waiting()
+    }
+
+    /// `link`'s DualPI2 state (its probability, queues and counters); `None` unless the
+    /// link runs DualPI2.
+    #[must_use]
+    pub fn dualpi2(&self, link: LinkId) -> Option<&crate::dualpi2::DualPi2> {
+        self.core.links[link.0 as usize]
+            .dual
+            .as_deref()
+            .map(|p| &p.dual)
     }
 
     /// The RED average queue length of `link` (packets, or bytes in byte mode) as of its last

@@ -68,7 +68,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         if core.series.queue {
             for (l, link) in core.links.iter().enumerate() {
                 let e = core.link_entity[l];
-                core.trace.push(now, e, VAR_QUEUE, link.queue.len() as f64);
+                core.trace.push(now, e, VAR_QUEUE, link.waiting() as f64);
                 core.trace
                     .push(now, e, VAR_QUEUE_BYTES, link.queue_bytes as f64);
             }

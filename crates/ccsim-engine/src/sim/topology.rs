@@ -298,7 +298,11 @@ impl<H: Header> Core<H> {
         let link = &mut self.links[l as usize];
         link.account_queue(now);
         link.epoch = link.epoch.wrapping_add(1);
-        let queue = std::mem::take(&mut link.queue);
+        let mut queue: Vec<u32> = std::mem::take(&mut link.queue).into();
+        if let Some(port) = link.dual.as_deref_mut() {
+            port.dual.advance(now);
+            queue.extend(port.dual.drain());
+        }
         link.queue_bytes = 0;
         let in_service = link.in_service.take();
         let pipe = std::mem::take(&mut link.pipe);

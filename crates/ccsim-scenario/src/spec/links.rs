@@ -1,5 +1,5 @@
-//! `[[links]]` and their queues (DropTail, RED with ECN: docs/queues.md), and `[[drops]]`,
-//! the deterministic drop rules on link directions.
+//! `[[links]]` and their queues (DropTail, RED with ECN, step marking, DualPI2:
+//! docs/queues.md), and `[[drops]]`, the deterministic drop rules on link directions.
 
 use std::collections::BTreeMap;
 
@@ -54,6 +54,9 @@ impl LinkSpec {
             QueueSpec::Red(r) if r.kind == QueueKind::Step => Discipline::Step {
                 threshold: r.threshold.unwrap_or(u64::MAX),
             },
+            QueueSpec::Red(r) if r.kind == QueueKind::Dualpi2 => {
+                Discipline::DualPi2(r.dualpi2_config())
+            }
             QueueSpec::Red(r) => Discipline::Red(r.config(self.rate.0, self.delay.0)),
         };
         ccsim_engine::LinkConfig {
@@ -84,8 +87,9 @@ fn default_queue() -> QueueSpec {
     QueueSpec::DropTail(QueueStr::Packets(100))
 }
 
-/// An egress queue: DropTail with a limit, or RED.
+/// An egress queue: DropTail with a limit, or a table (RED, step marking, DualPI2).
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // read once per link when a run is built
 pub enum QueueSpec {
     /// Tail drop at the limit.
     DropTail(QueueStr),
@@ -108,7 +112,7 @@ impl QueueSpec {
     pub fn limit(&self) -> QueueStr {
         match self {
             QueueSpec::DropTail(q) => *q,
-            QueueSpec::Red(r) => r.limit,
+            QueueSpec::Red(r) => r.limit.value,
         }
     }
 }
@@ -121,6 +125,137 @@ pub enum QueueKind {
     Red,
     /// Step marking at a threshold of waiting packets (DCTCP's, RFC 8257 section 3.1).
     Step,
+    /// DualPI2, the DualQ Coupled AQM (RFC 9332), as Linux's `sch_dualpi2`.
+    Dualpi2,
+}
+
+/// A queue table's `limit`, and whether it was written (a DualPI2 queue's default, Linux's
+/// 10000 packets, differs from RED's and step marking's 100). Compares and serialises as
+/// its value.
+#[derive(Clone, Copy, Debug)]
+pub struct LimitKey {
+    /// The limit.
+    pub value: QueueStr,
+    /// Whether the spec wrote it.
+    pub given: bool,
+}
+
+impl PartialEq for LimitKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl Serialize for LimitKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for LimitKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        QueueStr::deserialize(d).map(|value| LimitKey { value, given: true })
+    }
+}
+
+impl JsonSchema for LimitKey {
+    fn schema_name() -> String {
+        QueueStr::schema_name()
+    }
+    fn json_schema(gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        QueueStr::json_schema(gen)
+    }
+}
+
+/// Which packets a DualPI2 queue puts in its L queue (tc-dualpi2 `l4s_ect` | `any_ect`).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+pub enum Dualpi2Classify {
+    /// ECT(1) and CE (the default).
+    #[serde(rename = "l4s_ect")]
+    L4sEct,
+    /// ECT(0), ECT(1) and CE.
+    #[serde(rename = "any_ect")]
+    AnyEct,
+}
+
+/// What a DualPI2 queue does on overload (tc-dualpi2 `drop_on_overload` | `overflow`).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+pub enum Dualpi2Overload {
+    /// Drop with p_C whatever the ECN field (the default).
+    #[serde(rename = "drop_on_overload")]
+    DropOnOverload,
+    /// Cap the probability and let the queues grow to the limit.
+    #[serde(rename = "overflow")]
+    Overflow,
+}
+
+/// When a DualPI2 queue decides (tc-dualpi2 `drop_dequeue` | `drop_enqueue`).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+pub enum Dualpi2DropAt {
+    /// At dequeue (the default).
+    #[serde(rename = "drop_dequeue")]
+    DropDequeue,
+    /// At enqueue.
+    #[serde(rename = "drop_enqueue")]
+    DropEnqueue,
+}
+
+/// DualPI2's `step_thresh`: a duration ("1ms") or packets ("5p").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepThreshStr {
+    /// A sojourn time.
+    Time(DurStr),
+    /// Packets in the L queue.
+    Packets(u64),
+}
+
+impl Serialize for StepThreshStr {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            StepThreshStr::Time(d) => d.serialize(s),
+            StepThreshStr::Packets(n) => s.serialize_str(&format!("{n}p")),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for StepThreshStr {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = StepThreshStr;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a duration such as \"1ms\" or a packet count such as \"5p\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<StepThreshStr, E> {
+                if v.trim_end().ends_with('p') {
+                    return QueueStr::deserialize(serde::de::value::StrDeserializer::<E>::new(v))
+                        .and_then(|q| match q {
+                            QueueStr::Packets(n) => Ok(StepThreshStr::Packets(n)),
+                            QueueStr::Bytes(_) => Err(E::custom(format!(
+                                "expected a duration such as \"1ms\" or packets such as \"5p\", found {v:?}"
+                            ))),
+                        });
+                }
+                DurStr::deserialize(serde::de::value::StrDeserializer::<E>::new(v))
+                    .map(StepThreshStr::Time)
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl JsonSchema for StepThreshStr {
+    fn schema_name() -> String {
+        "StepThresh".to_string()
+    }
+    fn json_schema(gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        let mut obj = schemars::schema::SchemaObject::default();
+        obj.subschemas().any_of = Some(vec![
+            gen.subschema_for::<DurStr>(),
+            gen.subschema_for::<QueueStr>(),
+        ]);
+        schemars::schema::Schema::Object(obj)
+    }
 }
 
 /// Whose RED a `{ kind = "red" }` queue runs (docs/queues.md).
@@ -137,12 +272,13 @@ pub enum RedProfile {
 }
 
 /// A queue written as a table: RED (`kind = "red"`; every key but `kind` is optional, absent
-/// keys take the profile's values) or step marking (`kind = "step"`: `limit` and `threshold`
-/// only).
+/// keys take the profile's values), step marking (`kind = "step"`: `limit` and `threshold`
+/// only) or DualPI2 (`kind = "dualpi2"`: `limit` and the tc-dualpi2 keys, each optional with
+/// Linux's default).
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct RedSpec {
-    /// "red" or "step".
+    /// "red", "step" or "dualpi2".
     pub kind: QueueKind,
     /// Step marking: CE on ECN-capable packets that arrive while more than this many packets
     /// wait (K).
@@ -151,9 +287,9 @@ pub struct RedSpec {
     /// Whose RED: "fj93" (the default) or "ns2.35".
     #[serde(default, skip_serializing_if = "is_fj93")]
     pub profile: RedProfile,
-    /// Physical limit of the queue.
+    /// Physical limit of the queue (100 packets; DualPI2: 10000 packets, both queues).
     #[serde(default = "default_red_limit")]
-    pub limit: QueueStr,
+    pub limit: LimitKey,
     /// Average queue (packets) below which nothing is dropped or marked (fj93: 5; ns2.35:
     /// max(5, 5 ms of the link's packets / 2)).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
@@ -188,17 +324,111 @@ pub struct RedSpec {
     /// dropped above it (0.1, its `mark_p_`).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub mark_p: Option<f64>,
+    /// DualPI2: the PI target queue delay ("15ms").
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub target: Option<DurStr>,
+    /// DualPI2: the PI update interval ("16ms", at least 1us).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub tupdate: Option<DurStr>,
+    /// DualPI2: the PI integral gain, Hz (0.16).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub alpha: Option<f64>,
+    /// DualPI2: the PI proportional gain, Hz (3.2).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub beta: Option<f64>,
+    /// DualPI2: k, the L queue's marking probability is k p' (2).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub coupling_factor: Option<u8>,
+    /// DualPI2: the L queue's step, a sojourn time ("1ms") or packets ("5p").
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub step_thresh: Option<StepThreshStr>,
+    /// DualPI2: the step applies to a packet that found at least this many packets in the L
+    /// queue (0).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub min_qlen_step: Option<u32>,
+    /// DualPI2: the C queue's share of the WRR scheduler, percent (10).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub classic_protection: Option<u8>,
+    /// DualPI2: "l4s_ect" (ECT(1) and CE to the L queue, the default) or "any_ect".
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub classify: Option<Dualpi2Classify>,
+    /// DualPI2: "drop_on_overload" (the default) or "overflow".
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub overload: Option<Dualpi2Overload>,
+    /// DualPI2: "drop_dequeue" (the default) or "drop_enqueue".
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub drop_at: Option<Dualpi2DropAt>,
 }
 
 fn is_fj93(v: &RedProfile) -> bool {
     super::omitting_defaults() && *v == RedProfile::Fj93
 }
 
-fn default_red_limit() -> QueueStr {
-    QueueStr::Packets(100)
+fn default_red_limit() -> LimitKey {
+    LimitKey {
+        value: QueueStr::Packets(100),
+        given: false,
+    }
+}
+
+/// Linux's DualPI2 `limit` (10000 packets).
+pub const DUALPI2_DEFAULT_LIMIT: u64 = 10_000;
+
+/// tc's unit of alpha and beta, 1/256 Hz, to the nearest (0.16 Hz is Linux's 41).
+fn tc_gain(hz: f64) -> u32 {
+    let v = (hz * 256.0).round();
+    if v >= 1.0 && v <= f64::from(ccsim_engine::dualpi2::ALPHA_BETA_MAX) {
+        v as u32
+    } else {
+        0
+    }
 }
 
 impl RedSpec {
+    /// The DualPI2 keys written, by name.
+    fn dualpi2_keys(&self) -> [(&'static str, bool); 11] {
+        [
+            ("target", self.target.is_some()),
+            ("tupdate", self.tupdate.is_some()),
+            ("alpha", self.alpha.is_some()),
+            ("beta", self.beta.is_some()),
+            ("coupling_factor", self.coupling_factor.is_some()),
+            ("step_thresh", self.step_thresh.is_some()),
+            ("min_qlen_step", self.min_qlen_step.is_some()),
+            ("classic_protection", self.classic_protection.is_some()),
+            ("classify", self.classify.is_some()),
+            ("overload", self.overload.is_some()),
+            ("drop_at", self.drop_at.is_some()),
+        ]
+    }
+
+    /// The engine's DualPI2 settings: Linux's defaults, each key given replacing its own.
+    #[must_use]
+    pub fn dualpi2_config(&self) -> ccsim_engine::DualPi2Config {
+        use ccsim_engine::{L4sClass, StepThresh};
+        let d = ccsim_engine::DualPi2Config::default();
+        ccsim_engine::DualPi2Config {
+            target: self.target.map_or(d.target, |t| t.0 .0),
+            tupdate: self.tupdate.map_or(d.tupdate, |t| t.0 .0),
+            alpha: self.alpha.map_or(d.alpha, tc_gain),
+            beta: self.beta.map_or(d.beta, tc_gain),
+            step_thresh: match self.step_thresh {
+                None => d.step_thresh,
+                Some(StepThreshStr::Time(t)) => StepThresh::Time(t.0 .0),
+                Some(StepThreshStr::Packets(n)) => StepThresh::Packets(n),
+            },
+            min_qlen_step: self.min_qlen_step.map_or(d.min_qlen_step, u64::from),
+            coupling_factor: self.coupling_factor.unwrap_or(d.coupling_factor),
+            classic_protection: self.classic_protection.unwrap_or(d.classic_protection),
+            class: match self.classify {
+                Some(Dualpi2Classify::AnyEct) => L4sClass::AnyEct,
+                _ => L4sClass::L4sEct,
+            },
+            drop_on_overload: self.overload != Some(Dualpi2Overload::Overflow),
+            drop_enqueue: self.drop_at == Some(Dualpi2DropAt::DropEnqueue),
+        }
+    }
+
     /// The typical packet size, bytes.
     #[must_use]
     pub fn mean_packet_size(&self) -> u64 {
@@ -260,7 +490,7 @@ impl<'de> Deserialize<'de> for QueueSpec {
         impl<'de> serde::de::Visitor<'de> for V {
             type Value = QueueSpec;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a DropTail limit such as \"100p\" or \"20kB\", or a table { kind = \"red\", ... } or { kind = \"step\", ... }")
+                f.write_str("a DropTail limit such as \"100p\" or \"20kB\", or a table { kind = \"red\", ... }, { kind = \"step\", ... } or { kind = \"dualpi2\", ... }")
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<QueueSpec, E> {
                 QueueStr::deserialize(serde::de::value::StrDeserializer::<E>::new(v))
@@ -270,8 +500,14 @@ impl<'de> Deserialize<'de> for QueueSpec {
                 self,
                 map: A,
             ) -> Result<QueueSpec, A::Error> {
-                RedSpec::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-                    .map(QueueSpec::Red)
+                RedSpec::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(
+                    |mut r| {
+                        if r.kind == QueueKind::Dualpi2 && !r.limit.given {
+                            r.limit.value = QueueStr::Packets(DUALPI2_DEFAULT_LIMIT);
+                        }
+                        QueueSpec::Red(r)
+                    },
+                )
             }
         }
         d.deserialize_any(V)
@@ -377,7 +613,7 @@ fn validate_red_limit(
         config.min_th
     };
     let min_bytes = min_pkts * mean;
-    let refusal = match r.limit {
+    let refusal = match r.limit.value {
         QueueStr::Packets(n) if (n as f64) < min_pkts => {
             Some(format!("\"{n}p\" is below min_th = {min_pkts} packets"))
         }
@@ -406,10 +642,15 @@ fn validate_red_limit(
 /// `threshold`.
 fn validate_step(i: usize, r: &RedSpec) -> Result<(), ScenarioError> {
     let p = |key: &str| format!("links[{i}].queue.{key}");
-    if r.kind == QueueKind::Red {
-        if r.threshold.is_some() {
-            return err(p("threshold"), "applies to kind = \"step\" only".into());
+    if r.kind != QueueKind::Dualpi2 {
+        if let Some((key, _)) = r.dualpi2_keys().iter().find(|(_, set)| *set) {
+            return err(p(key), "applies to kind = \"dualpi2\" only".into());
         }
+    }
+    if r.kind != QueueKind::Step && r.threshold.is_some() {
+        return err(p("threshold"), "applies to kind = \"step\" only".into());
+    }
+    if r.kind == QueueKind::Red {
         return Ok(());
     }
     let red_keys = [
@@ -425,17 +666,22 @@ fn validate_step(i: usize, r: &RedSpec) -> Result<(), ScenarioError> {
         ("mark_p", r.mark_p.is_some()),
     ];
     if let Some((key, _)) = red_keys.iter().find(|(_, set)| *set) {
-        return err(
-            p(key),
-            "is a RED key; a step-marking queue takes limit and threshold".into(),
-        );
+        let takes = if r.kind == QueueKind::Step {
+            "a step-marking queue takes limit and threshold"
+        } else {
+            "a DualPI2 queue takes limit and the tc-dualpi2 keys (docs/queues.md)"
+        };
+        return err(p(key), format!("is a RED key; {takes}"));
     }
-    let QueueStr::Packets(limit) = r.limit else {
+    if r.kind == QueueKind::Dualpi2 {
+        return validate_dualpi2(i, r);
+    }
+    let QueueStr::Packets(limit) = r.limit.value else {
         return err(
             p("limit"),
             format!(
                 "a step-marking queue counts packets, found {}",
-                show(&r.limit)
+                show(&r.limit.value)
             ),
         );
     };
@@ -450,6 +696,56 @@ fn validate_step(i: usize, r: &RedSpec) -> Result<(), ScenarioError> {
         ),
         Some(_) => Ok(()),
     }
+}
+
+/// A DualPI2 queue's keys, each against Linux's range (its netlink policy), or ours where
+/// Linux has none that a simulation can honour.
+fn validate_dualpi2(i: usize, r: &RedSpec) -> Result<(), ScenarioError> {
+    let p = |key: &str| format!("links[{i}].queue.{key}");
+    if let QueueStr::Bytes(_) = r.limit.value {
+        return err(
+            p("limit"),
+            format!(
+                "a DualPI2 queue counts packets (both queues together), found {}",
+                show(&r.limit.value)
+            ),
+        );
+    }
+    if r.limit.value == QueueStr::Packets(0) {
+        return err(p("limit"), "must be at least 1 packet, found \"0p\"".into());
+    }
+    // CHOICE: tupdate at least 1us (Linux takes microseconds, at least 1): each update is a
+    // step of work, so a shorter interval would only make the run slower.
+    if let Some(t) = r.tupdate.filter(|t| t.0 .0 < 1_000) {
+        return err(
+            p("tupdate"),
+            format!("must be at least 1us, found {}", show(&t)),
+        );
+    }
+    for (key, v) in [("alpha", r.alpha), ("beta", r.beta)] {
+        if let Some(v) = v.filter(|v| tc_gain(*v) == 0 || !v.is_finite()) {
+            return err(
+                p(key),
+                format!(
+                    "must be a gain in Hz from 1/256 (0.00390625) to {}, found {v}",
+                    ccsim_engine::dualpi2::ALPHA_BETA_MAX / 256
+                ),
+            );
+        }
+    }
+    if r.coupling_factor == Some(0) {
+        return err(p("coupling_factor"), "must be at least 1, found 0".into());
+    }
+    if let Some(c) = r.classic_protection.filter(|c| *c > 100) {
+        return err(
+            p("classic_protection"),
+            format!("must be a percentage from 0 to 100, found {c}"),
+        );
+    }
+    if let Err(e) = r.dualpi2_config().validate() {
+        return err(p(e.field), e.message);
+    }
+    Ok(())
 }
 
 pub(crate) fn validate(

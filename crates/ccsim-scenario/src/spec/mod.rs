@@ -40,7 +40,8 @@ pub mod xcp;
 pub use events::{EventSpec, LinkRef, LinkState, RerouteSpec};
 pub use flows::{FlowSpec, Protocol};
 pub use links::{
-    DropSpec, LinkSpec, QueueKind, QueueSpec, RedSpec, MAX_LINK_BDP_BYTES, MAX_QUEUE_BYTES,
+    DropSpec, Dualpi2Classify, Dualpi2DropAt, Dualpi2Overload, LimitKey, LinkSpec, QueueKind,
+    QueueSpec, RedSpec, StepThreshStr, DUALPI2_DEFAULT_LIMIT, MAX_LINK_BDP_BYTES, MAX_QUEUE_BYTES,
     MAX_QUEUE_PACKETS,
 };
 pub use output::{OutputSpec, ENGINE_SERIES, MAX_SAMPLES, MAX_SERIES_VALUES};
