@@ -33,6 +33,8 @@ pub struct SendSnapshot {
     pub first_sent_time: SimTime,
     /// When it was sent.
     pub sent_time: SimTime,
+    /// Segments delivered with a congestion mark when it was sent.
+    pub delivered_ce: u64,
     /// Whether the sender was application-limited when it was sent.
     pub app_limited: bool,
 }
@@ -42,6 +44,8 @@ pub struct SendSnapshot {
 pub struct RateSample {
     /// Segments delivered over the interval (0 when the sample is invalid).
     pub delivered: u64,
+    /// Of those, segments whose delivery was echoed as CE-marked (`delivered_ce`).
+    pub delivered_ce: u64,
     /// The interval; `None` when the ACK gave no valid sample (nothing delivered, or an
     /// interval shorter than the minimum RTT).
     pub interval: Option<Dur>,
@@ -82,6 +86,7 @@ struct Prior {
 #[derive(Clone, Debug, Default)]
 pub struct DeliveryRate {
     delivered: u64,
+    delivered_ce: u64,
     delivered_time: SimTime,
     first_sent_time: SimTime,
     /// The delivered count that ends the application-limited phase; 0 when not limited.
@@ -103,6 +108,7 @@ impl DeliveryRate {
         }
         SendSnapshot {
             delivered: self.delivered,
+            delivered_ce: self.delivered_ce,
             delivered_time: self.delivered_time,
             first_sent_time: self.first_sent_time,
             sent_time: now,
@@ -144,6 +150,12 @@ impl DeliveryRate {
         self.delivered
     }
 
+    /// Segments delivered with a congestion mark so far (`tp->delivered_ce`).
+    #[must_use]
+    pub fn delivered_ce(&self) -> u64 {
+        self.delivered_ce
+    }
+
     /// When the delivered count last changed.
     #[must_use]
     pub fn delivered_time(&self) -> SimTime {
@@ -170,9 +182,17 @@ impl DeliveryRate {
     }
 
     /// The sample of the ACK just processed (`tcp_rate_gen`): `losses` segments it marked
-    /// lost, `prior_in_flight` segments in flight before it.
-    pub fn generate(&mut self, now: SimTime, losses: u64, prior_in_flight: u64) -> RateSample {
+    /// lost, `prior_in_flight` segments in flight before it, `ce` of its deliveries echoed as
+    /// CE-marked.
+    pub fn generate(
+        &mut self,
+        now: SimTime,
+        losses: u64,
+        prior_in_flight: u64,
+        ce: u64,
+    ) -> RateSample {
         let acked_sacked = std::mem::take(&mut self.ack_delivered);
+        self.delivered_ce += ce.min(acked_sacked);
         let rtt = self.newest_clean_send.take().map(|t| now - t);
         if let Some(r) = rtt {
             self.on_rtt(r);
@@ -201,6 +221,7 @@ impl DeliveryRate {
             return rs;
         }
         rs.delivered = self.delivered - prior.snap.delivered;
+        rs.delivered_ce = self.delivered_ce - prior.snap.delivered_ce;
         rs.interval = (interval > 0).then_some(Dur(interval));
         rs
     }
@@ -224,7 +245,7 @@ mod tests {
             let now = ms(100 + i as u64);
             r.on_delivered(i as u64, s, false, now);
             r.on_rtt(now - s.sent_time);
-            let rs = r.generate(now, 0, 10 - i as u64);
+            let rs = r.generate(now, 0, 10 - i as u64, 0);
             assert_eq!(rs.acked_sacked, 1);
             assert_eq!(rs.rtt, Some(Dur::from_millis(100)));
             if i == 0 {
@@ -252,11 +273,11 @@ mod tests {
         assert!(!a.app_limited);
         assert!(b.app_limited);
         r.on_delivered(0, &a, false, ms(50));
-        let rs = r.generate(ms(50), 0, 2);
+        let rs = r.generate(ms(50), 0, 2, 0);
         assert!(!rs.is_app_limited);
         assert!(r.is_app_limited(), "delivered 1 is not beyond the mark 1");
         r.on_delivered(1, &b, false, ms(51));
-        let rs = r.generate(ms(51), 0, 1);
+        let rs = r.generate(ms(51), 0, 1, 0);
         assert!(rs.is_app_limited);
         assert!(!r.is_app_limited(), "delivered 2 passes the mark");
     }
@@ -269,7 +290,7 @@ mod tests {
         let s1 = r.on_send(ms(2), false);
         r.on_delivered(1, &s1, false, ms(40));
         r.on_delivered(0, &s0, true, ms(40));
-        let rs = r.generate(ms(40), 1, 2);
+        let rs = r.generate(ms(40), 1, 2, 0);
         assert_eq!(rs.rtt, Some(Dur::from_millis(38)));
         assert_eq!(rs.losses, 1);
         assert_eq!(rs.prior_in_flight, 2);

@@ -900,7 +900,10 @@ impl TcpSender {
             self.on_dup_ack(ctx);
         }
         let losses = self.board.marked_lost() - marked_lost;
-        let sample = self.rate.generate(now, losses, prior_in_flight);
+        // CHOICE: with an ECN echo, every segment the ACK delivered counts as CE-marked (the
+        // per-segment echo of DCTCP's receiver; Linux's `delivered_ce` for DCTCP-style ECN).
+        let ce = if ece { self.ack_delivered } else { 0 };
+        let sample = self.rate.generate(now, losses, prior_in_flight, ce);
         if self.model_based {
             self.sending_deferred = false;
             if !old_ack {
@@ -928,6 +931,7 @@ impl TcpSender {
             in_flight: self.board.pipe(),
             delivered: self.rate.delivered(),
             delivered_time: self.rate.delivered_time(),
+            delivered_ce: self.rate.delivered_ce(),
             lost: self.board.marked_lost(),
             srtt: self.rtt.srtt(),
             min_rtt: self.rate.min_rtt(),

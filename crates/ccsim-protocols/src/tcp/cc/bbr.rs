@@ -742,6 +742,7 @@ impl CongestionControl for Bbr {
             in_flight: 0,
             delivered: 0,
             delivered_time: now,
+            delivered_ce: 0,
             lost: 0,
             srtt,
             min_rtt: None,

@@ -111,6 +111,8 @@ pub struct Conn {
     pub delivered: u64,
     /// When the delivered count last changed (`tp->delivered_mstamp`).
     pub delivered_time: SimTime,
+    /// Segments delivered with a congestion mark so far (`tp->delivered_ce`).
+    pub delivered_ce: u64,
     /// Segments marked lost so far (`tp->lost`).
     pub lost: u64,
     /// The smoothed RTT, once measured.

@@ -54,6 +54,7 @@ impl Path {
         let now = SimTime(self.now_ms * 1_000_000);
         let rs = RateSample {
             delivered: per_round,
+            delivered_ce: 0,
             interval: Some(Dur::from_millis(self.rtt_ms)),
             prior_delivered,
             is_app_limited: app_limited,
@@ -68,6 +69,7 @@ impl Path {
             in_flight,
             delivered: self.delivered,
             delivered_time: now,
+            delivered_ce: 0,
             lost: 0,
             srtt: Some(Dur::from_millis(self.rtt_ms)),
             min_rtt: Some(Dur::from_millis(self.rtt_ms)),
