@@ -35,6 +35,10 @@ pub struct SendSnapshot {
     pub sent_time: SimTime,
     /// Segments delivered with a congestion mark when it was sent.
     pub delivered_ce: u64,
+    /// Segments marked lost when it was sent (`tx.lost`).
+    pub lost: u64,
+    /// Segments in flight just after it was sent (`tx.in_flight`).
+    pub in_flight: u64,
     /// Whether the sender was application-limited when it was sent.
     pub app_limited: bool,
 }
@@ -57,6 +61,10 @@ pub struct RateSample {
     pub acked_sacked: u64,
     /// Segments this ACK newly marked lost (`losses`).
     pub losses: u64,
+    /// Segments marked lost since the sampled segment was sent (`lost`).
+    pub lost: u64,
+    /// Segments in flight just after the sampled segment was sent (`tx_in_flight`).
+    pub tx_in_flight: u64,
     /// Segments in flight before this ACK (`prior_in_flight`).
     pub prior_in_flight: u64,
     /// RTT of the newest never-retransmitted segment this ACK delivered (`rtt_us`).
@@ -99,9 +107,9 @@ pub struct DeliveryRate {
 }
 
 impl DeliveryRate {
-    /// Snapshot for a segment sent now; `idle` when nothing was in flight
-    /// (`tcp_rate_skb_sent`).
-    pub fn on_send(&mut self, now: SimTime, idle: bool) -> SendSnapshot {
+    /// Snapshot for a segment sent now (`tcp_rate_skb_sent`); `idle` when nothing was in
+    /// flight, `lost` segments marked lost so far, `in_flight` segments in flight with it.
+    pub fn on_send(&mut self, now: SimTime, idle: bool, lost: u64, in_flight: u64) -> SendSnapshot {
         if idle {
             self.first_sent_time = now;
             self.delivered_time = now;
@@ -109,6 +117,8 @@ impl DeliveryRate {
         SendSnapshot {
             delivered: self.delivered,
             delivered_ce: self.delivered_ce,
+            lost,
+            in_flight,
             delivered_time: self.delivered_time,
             first_sent_time: self.first_sent_time,
             sent_time: now,
@@ -182,12 +192,13 @@ impl DeliveryRate {
     }
 
     /// The sample of the ACK just processed (`tcp_rate_gen`): `losses` segments it marked
-    /// lost, `prior_in_flight` segments in flight before it, `ce` of its deliveries echoed as
-    /// CE-marked.
+    /// lost, `lost` segments marked lost so far, `prior_in_flight` segments in flight before
+    /// it, `ce` of its deliveries echoed as CE-marked.
     pub fn generate(
         &mut self,
         now: SimTime,
         losses: u64,
+        lost: u64,
         prior_in_flight: u64,
         ce: u64,
     ) -> RateSample {
@@ -214,6 +225,8 @@ impl DeliveryRate {
             return rs;
         };
         rs.prior_delivered = prior.snap.delivered;
+        rs.lost = lost.saturating_sub(prior.snap.lost);
+        rs.tx_in_flight = prior.snap.in_flight;
         rs.is_app_limited = prior.snap.app_limited;
         let ack_elapsed = now.0 - prior.snap.delivered_time.0;
         let interval = prior.send_elapsed.max(ack_elapsed);
@@ -240,12 +253,12 @@ mod tests {
     #[test]
     fn steady_ack_clock_samples_the_sending_rate() {
         let mut r = DeliveryRate::default();
-        let snaps: Vec<_> = (0..10).map(|i| r.on_send(ms(i), i == 0)).collect();
+        let snaps: Vec<_> = (0..10).map(|i| r.on_send(ms(i), i == 0, 0, 1)).collect();
         for (i, s) in snaps.iter().enumerate() {
             let now = ms(100 + i as u64);
             r.on_delivered(i as u64, s, false, now);
             r.on_rtt(now - s.sent_time);
-            let rs = r.generate(now, 0, 10 - i as u64, 0);
+            let rs = r.generate(now, 0, 0, 10 - i as u64, 0);
             assert_eq!(rs.acked_sacked, 1);
             assert_eq!(rs.rtt, Some(Dur::from_millis(100)));
             if i == 0 {
@@ -267,17 +280,17 @@ mod tests {
     #[test]
     fn app_limited_mark_ends_when_the_flight_is_delivered() {
         let mut r = DeliveryRate::default();
-        let a = r.on_send(ms(0), true);
+        let a = r.on_send(ms(0), true, 0, 1);
         r.mark_app_limited(1);
-        let b = r.on_send(ms(1), false);
+        let b = r.on_send(ms(1), false, 0, 1);
         assert!(!a.app_limited);
         assert!(b.app_limited);
         r.on_delivered(0, &a, false, ms(50));
-        let rs = r.generate(ms(50), 0, 2, 0);
+        let rs = r.generate(ms(50), 0, 0, 2, 0);
         assert!(!rs.is_app_limited);
         assert!(r.is_app_limited(), "delivered 1 is not beyond the mark 1");
         r.on_delivered(1, &b, false, ms(51));
-        let rs = r.generate(ms(51), 0, 1, 0);
+        let rs = r.generate(ms(51), 0, 0, 1, 0);
         assert!(rs.is_app_limited);
         assert!(!r.is_app_limited(), "delivered 2 passes the mark");
     }
@@ -286,11 +299,11 @@ mod tests {
     #[test]
     fn newest_sent_segment_is_sampled() {
         let mut r = DeliveryRate::default();
-        let s0 = r.on_send(ms(0), true);
-        let s1 = r.on_send(ms(2), false);
+        let s0 = r.on_send(ms(0), true, 0, 1);
+        let s1 = r.on_send(ms(2), false, 0, 1);
         r.on_delivered(1, &s1, false, ms(40));
         r.on_delivered(0, &s0, true, ms(40));
-        let rs = r.generate(ms(40), 1, 2, 0);
+        let rs = r.generate(ms(40), 1, 0, 2, 0);
         assert_eq!(rs.rtt, Some(Dur::from_millis(38)));
         assert_eq!(rs.losses, 1);
         assert_eq!(rs.prior_in_flight, 2);

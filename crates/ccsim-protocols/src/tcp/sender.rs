@@ -688,7 +688,12 @@ impl TcpSender {
         } else if self.timed.is_none() {
             self.timed = Some((seq, now));
         }
-        let snap = self.rate.on_send(now, self.snd_una == self.snd_max);
+        let snap = self.rate.on_send(
+            now,
+            self.snd_una == self.snd_max,
+            self.board.marked_lost(),
+            self.board.pipe() + 1,
+        );
         if let Some(p) = self.pacing.as_mut() {
             p.on_send(now, payload);
         }
@@ -903,7 +908,9 @@ impl TcpSender {
         // CHOICE: with an ECN echo, every segment the ACK delivered counts as CE-marked (the
         // per-segment echo of DCTCP's receiver; Linux's `delivered_ce` for DCTCP-style ECN).
         let ce = if ece { self.ack_delivered } else { 0 };
-        let sample = self.rate.generate(now, losses, prior_in_flight, ce);
+        let sample = self
+            .rate
+            .generate(now, losses, self.board.marked_lost(), prior_in_flight, ce);
         if self.model_based {
             self.sending_deferred = false;
             if !old_ack {

@@ -60,6 +60,8 @@ impl Path {
             is_app_limited: app_limited,
             acked_sacked: per_round,
             losses,
+            lost: 0,
+            tx_in_flight: prior_in_flight,
             prior_in_flight,
             rtt: Some(Dur::from_micros(self.rtt_ms * 1000 + self.queue_us)),
         };
