@@ -26,8 +26,8 @@ pub use rate::{
 
 pub use tcp::{
     Algorithm, CaState, CubicParams, DctcpParams, HyStartKind, NewRenoSender, PacedSlowStart,
-    RecoveryPolicy, RtoPolicy, RttEstimator, SackBlock, SackBlocks, TcpConfig, TcpSender, TcpSink,
-    VegasParams, VegasVariant,
+    PragueParams, RecoveryPolicy, RtoPolicy, RttEstimator, SackBlock, SackBlocks, TcpConfig,
+    TcpSender, TcpSink, VegasParams, VegasVariant,
 };
 pub use tcpm::{FusionNode, TcpmKind, TcpmParams, TcpmReceiver, TcpmSource};
 pub use tfrc::{TfrcConfig, TfrcReceiver, TfrcReceiverConfig, TfrcSender};
@@ -93,12 +93,19 @@ pub enum Hdr {
         /// SACK blocks (RFC 2018), present only when the receiver holds out-of-order data.
         /// Boxed so that plain ACKs stay small.
         sack: Option<Box<SackBlocks>>,
+        /// AccECN's ACE field (the AE, CWR and ECE bits): the receiver's count of CE-marked
+        /// packets modulo 8 (draft-ietf-tcpm-accurate-ecn section 3.2.2); `None` on a flow
+        /// without AccECN.
+        ace: Option<u8>,
     },
     /// A TCP connection request (SYN) or its answer (SYN-ACK), of the three-way handshake
     /// (RFC 9293 section 3.5); only flows with the handshake option send them.
     TcpSyn {
         /// Whether this is the SYN-ACK.
         ack: bool,
+        /// Whether it requests (SYN) or confirms (SYN-ACK) AccECN: the AE, CWR and ECE flags
+        /// of draft-ietf-tcpm-accurate-ecn section 3.1.
+        accecn: bool,
     },
     /// A UDP datagram with a sender sequence number.
     Udp {

@@ -56,6 +56,7 @@ fn ack(ack: u64, ece: bool, blocks: &[(u64, u64)]) -> Packet<Hdr> {
             ack,
             ece,
             sack: (!blocks.is_empty()).then(|| Box::new(SackBlocks::new(&blocks))),
+            ace: None,
         },
     }
 }
@@ -228,7 +229,7 @@ fn pcap_read_by_tshark_matches_what_was_written() {
                 assert_eq!(get("tcp.flags.ack"), "0", "{what}");
                 assert_eq!(get("tcp.flags.cwr"), if *cwr { "1" } else { "0" }, "{what}");
             }
-            Hdr::TcpAck { ack, ece, sack } => {
+            Hdr::TcpAck { ack, ece, sack, .. } => {
                 assert_eq!(get("frame.len"), p.size.to_string(), "{what}");
                 assert_eq!(get("frame.cap_len"), p.size.to_string(), "{what}");
                 assert_eq!((get("ip.src"), get("ip.dst")), ("10.0.0.6", "10.0.0.1"));

@@ -31,7 +31,12 @@ fn ack_with(n: u64, ece: bool, blocks: &[(u64, u64)]) -> Packet<Hdr> {
         size: 40,
         sent_at: SimTime::ZERO,
         ecn: Ecn::NotEct,
-        header: Hdr::TcpAck { ack: n, ece, sack },
+        header: Hdr::TcpAck {
+            ack: n,
+            ece,
+            sack,
+            ace: None,
+        },
     }
 }
 
@@ -642,24 +647,24 @@ fn ns2_vegas_retransmits_on_an_early_duplicate_once_the_fine_grained_timer_expir
     // (0.8 / 4 + 0.075) / 2 = 0.1375, plus a sixteenth: 0.14609375 s. The first round ends
     // here with delta 0 in slow start: the next round holds, so the window stays at 8 and
     // the ACK releases one new segment (8).
-    ctx.now = (SimTime::ZERO + Dur::from_millis(100));
+    ctx.now = SimTime::ZERO + Dur::from_millis(100);
     s.on_packet(&ack(1), &mut ctx);
     assert_eq!(s.cwnd(), 8 * MSS);
     assert_eq!(seqs(&ctx.drain()), vec![(8, false)]);
     // A duplicate at 140 ms: segment 1 (sent at 0) is 140 ms old, below v_timeout: nothing.
-    ctx.now = (SimTime::ZERO + Dur::from_millis(140));
+    ctx.now = SimTime::ZERO + Dur::from_millis(140);
     s.on_packet(&ack(1), &mut ctx);
     assert!(ctx.drain().is_empty());
     // The second duplicate at 150 ms: 150 ms >= 146.1 ms, so segment 1 goes at once (Reno
     // would wait for a third), and the window of 8 loses a quarter (6) and is inflated by
     // the two duplicates: 8.
-    ctx.now = (SimTime::ZERO + Dur::from_millis(150));
+    ctx.now = SimTime::ZERO + Dur::from_millis(150);
     s.on_packet(&ack(1), &mut ctx);
     assert_eq!(seqs(&ctx.drain()), vec![(1, true)]);
     assert_eq!(s.cwnd(), 8 * MSS);
     // The next duplicate inflates by one (dupacks is now past three): 9, which leaves room
     // for one new segment beside the 8 outstanding.
-    ctx.now = (SimTime::ZERO + Dur::from_millis(160));
+    ctx.now = SimTime::ZERO + Dur::from_millis(160);
     s.on_packet(&ack(1), &mut ctx);
     assert_eq!(s.cwnd(), 9 * MSS);
     assert_eq!(seqs(&ctx.drain()), vec![(9, false)]);
@@ -668,7 +673,7 @@ fn ns2_vegas_retransmits_on_an_early_duplicate_once_the_fine_grained_timer_expir
     // but the first ACK after the retransmission checks the next segment against the
     // fine-grained timer (backed off by an eighth at the retransmission: 164.4 ms), and
     // segment 2, sent at 0, has outlived it: it goes without a second reduction.
-    ctx.now = (SimTime::ZERO + Dur::from_millis(250));
+    ctx.now = SimTime::ZERO + Dur::from_millis(250);
     s.on_packet(&ack(2), &mut ctx);
     assert_eq!(s.cwnd(), 6 * MSS);
     assert_eq!(s.ssthresh(), 2 * MSS);
@@ -708,19 +713,13 @@ fn ns2_vegas_measures_base_rtt_afresh_in_a_round_with_one_segment_in_transit() {
         let mut v = VegasNs2::new(ns2_vegas());
         let mut w = window;
         // Round 1 ends on the first ACK (50 ms): BaseRTT 50 ms; the next round begins at 4.
-        v.on_rtt(Dur::from_millis(50), (SimTime::ZERO + Dur::from_millis(50)));
+        v.on_rtt(Dur::from_millis(50), SimTime::ZERO + Dur::from_millis(50));
         v.on_ack(&mut w, &event(50, 1, 4));
         // Two more samples of 99 ms; ns-2 folds each ACK's sample in after the round's
         // decision, so the round that ends at the second holds 50 and 99 ms: mean 74.5 ms.
-        v.on_rtt(
-            Dur::from_millis(99),
-            (SimTime::ZERO + Dur::from_millis(149)),
-        );
+        v.on_rtt(Dur::from_millis(99), SimTime::ZERO + Dur::from_millis(149));
         v.on_ack(&mut w, &event(149, 2, 4));
-        v.on_rtt(
-            Dur::from_millis(99),
-            (SimTime::ZERO + Dur::from_millis(248)),
-        );
+        v.on_rtt(Dur::from_millis(99), SimTime::ZERO + Dur::from_millis(248));
         v.on_ack(&mut w, &event(248, 5, next));
         // With one segment sent in the round (t_seqno_ - v_begseq_ = 1) BaseRTT becomes the
         // round's RTT although it is larger; with two, it stays the minimum.
@@ -735,7 +734,7 @@ fn ns2_vegas_measures_base_rtt_afresh_in_a_round_with_one_segment_in_transit() {
 #[test]
 fn ns2_vegas_times_out_to_two_segments_and_half_the_window() {
     let (mut s, mut ctx) = sender(Algorithm::Vegas(ns2_vegas()), 8, false);
-    ctx.now = (SimTime::ZERO + Dur::from_secs(4));
+    ctx.now = SimTime::ZERO + Dur::from_secs(4);
     s.on_timer(TimerSlot(0), &mut ctx);
     // ns-2: slowdown(CLOSE_SSTHRESH_HALF) then cwnd_ = v_slowstart_ = 2.
     assert_eq!(s.ssthresh(), 4 * MSS);
@@ -1066,7 +1065,10 @@ fn syn_ack() -> Packet<Hdr> {
         size: 52,
         sent_at: SimTime::ZERO,
         ecn: Ecn::NotEct,
-        header: Hdr::TcpSyn { ack: true },
+        header: Hdr::TcpSyn {
+            ack: true,
+            accecn: false,
+        },
     }
 }
 
@@ -1090,7 +1092,13 @@ fn the_handshake_sends_data_one_round_trip_after_the_syn() {
     let (mut s, mut ctx) = handshake_sender();
     let out = ctx.drain();
     assert_eq!(out.len(), 1);
-    assert_eq!(out[0].header, Hdr::TcpSyn { ack: false });
+    assert_eq!(
+        out[0].header,
+        Hdr::TcpSyn {
+            ack: false,
+            accecn: false
+        }
+    );
     assert_eq!((out[0].size, out[0].ecn), (52, Ecn::NotEct));
     assert_eq!(
         ctx.timers[0],
@@ -1118,7 +1126,13 @@ fn a_lost_syn_is_sent_again_with_the_timer_backed_off_then_one_segment_and_no_rt
     ctx.drain();
     ctx.now = at(1000);
     s.on_timer(TimerSlot(0), &mut ctx);
-    assert_eq!(ctx.drain()[0].header, Hdr::TcpSyn { ack: false });
+    assert_eq!(
+        ctx.drain()[0].header,
+        Hdr::TcpSyn {
+            ack: false,
+            accecn: false
+        }
+    );
     assert_eq!(ctx.timers[0], Some(at(3000)), "RFC 6298 5.5: 1 s doubled");
     ctx.now = at(1100);
     s.on_packet(&syn_ack(), &mut ctx);
@@ -1140,13 +1154,22 @@ fn the_receiver_answers_every_syn_with_a_syn_ack() {
         size: 52,
         sent_at: SimTime::ZERO,
         ecn: Ecn::NotEct,
-        header: Hdr::TcpSyn { ack: false },
+        header: Hdr::TcpSyn {
+            ack: false,
+            accecn: false,
+        },
     };
     for _ in 0..2 {
         sink.on_packet(&syn, &mut ctx);
         let out = ctx.drain();
         assert_eq!(out.len(), 1);
-        assert_eq!(out[0].header, Hdr::TcpSyn { ack: true });
+        assert_eq!(
+            out[0].header,
+            Hdr::TcpSyn {
+                ack: true,
+                accecn: false
+            }
+        );
         assert_eq!((out[0].dst, out[0].size), (syn.src, 52));
     }
     assert_eq!(sink.stats().data_packets_received, 0);

@@ -22,6 +22,7 @@
 //! was sent again. The third segment of the handshake rides on the first data segment
 //! (RFC 9293 allows it); there is no FIN.
 
+mod accecn;
 pub mod cc;
 pub mod hystart;
 mod minmax;
@@ -35,8 +36,8 @@ mod sender;
 mod sink;
 
 pub use cc::{
-    AckEvent, AnyCc, CaState, CongestionControl, CubicParams, DctcpParams, VegasParams,
-    VegasVariant, Window,
+    AckEvent, AnyCc, CaState, CongestionControl, CubicParams, DctcpParams, PragueParams,
+    VegasParams, VegasVariant, Window,
 };
 pub use hystart::HyStartKind;
 pub use rate::RateSample;

@@ -61,6 +61,9 @@ pub struct RateSample {
     pub acked_sacked: u64,
     /// Segments this ACK newly marked lost (`losses`).
     pub losses: u64,
+    /// Segments this ACK reported CE-marked (`ece_delta`: AccECN's count, or every segment
+    /// it delivered when it echoed ECE).
+    pub ece_delta: u64,
     /// Segments marked lost since the sampled segment was sent (`lost`).
     pub lost: u64,
     /// Segments in flight just after the sampled segment was sent (`tx_in_flight`).
@@ -217,6 +220,7 @@ impl DeliveryRate {
         let mut rs = RateSample {
             acked_sacked,
             losses,
+            ece_delta: ce,
             prior_in_flight,
             rtt,
             ..RateSample::default()

@@ -59,9 +59,10 @@ use ccsim_core::{
     TimerSlot, VarId,
 };
 
+use super::accecn::AccEcnSender;
 use super::cc::{
     AckEvent, AnyCc, Bbr, CaState, CongestionControl, Conn, Cubic, CubicParams, Dctcp, DctcpParams,
-    Delivery, Reno, Vegas, VegasNs2, VegasParams, VegasVariant, Window,
+    Delivery, Prague, PragueParams, Reno, Vegas, VegasNs2, VegasParams, VegasVariant, Window,
 };
 use super::hystart::{HyStart, HyStartKind, Verdict};
 use super::pacing::Pacing;
@@ -105,6 +106,9 @@ pub enum Algorithm {
     Dctcp(DctcpParams),
     /// BBR v1 (Linux's `tcp_bbr.c`) with SACK loss recovery, paced.
     Bbr,
+    /// TCP Prague (L4STeam's `tcp_prague.c`) with SACK loss recovery: ECT(1), AccECN,
+    /// paced.
+    Prague(PragueParams),
 }
 
 impl Algorithm {
@@ -120,6 +124,7 @@ impl Algorithm {
             Algorithm::Cubic(_) => "cubic",
             Algorithm::Dctcp(_) => "dctcp",
             Algorithm::Bbr => "bbr",
+            Algorithm::Prague(_) => "prague",
         }
     }
 
@@ -128,8 +133,24 @@ impl Algorithm {
     pub fn uses_sack(self) -> bool {
         matches!(
             self,
-            Algorithm::Sack | Algorithm::Cubic(_) | Algorithm::Dctcp(_) | Algorithm::Bbr
+            Algorithm::Sack
+                | Algorithm::Cubic(_)
+                | Algorithm::Dctcp(_)
+                | Algorithm::Bbr
+                | Algorithm::Prague(_)
         )
+    }
+
+    /// Whether the algorithm sets the window and the pacing rate itself (`cong_control`).
+    #[must_use]
+    pub fn sets_pacing_rate(self) -> bool {
+        matches!(self, Algorithm::Bbr | Algorithm::Prague(_))
+    }
+
+    /// Whether the flow is an L4S flow: ECT(1) and AccECN (RFC 9331).
+    #[must_use]
+    pub fn is_l4s(self) -> bool {
+        matches!(self, Algorithm::Prague(_))
     }
 
     fn recovery(self) -> Recovery {
@@ -138,9 +159,11 @@ impl Algorithm {
             Algorithm::Reno => Recovery::Reno,
             Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => Recovery::VegasNs2,
             Algorithm::NewReno | Algorithm::Vegas(_) => Recovery::NewReno,
-            Algorithm::Sack | Algorithm::Cubic(_) | Algorithm::Dctcp(_) | Algorithm::Bbr => {
-                Recovery::Sack
-            }
+            Algorithm::Sack
+            | Algorithm::Cubic(_)
+            | Algorithm::Dctcp(_)
+            | Algorithm::Bbr
+            | Algorithm::Prague(_) => Recovery::Sack,
         }
     }
 
@@ -153,6 +176,7 @@ impl Algorithm {
             Algorithm::Cubic(p) => AnyCc::Cubic(Cubic::new(p)),
             Algorithm::Dctcp(p) => AnyCc::Dctcp(Dctcp::new(p)),
             Algorithm::Bbr => AnyCc::Bbr(Box::new(Bbr::new())),
+            Algorithm::Prague(p) => AnyCc::Prague(Box::new(Prague::new(p))),
             _ => AnyCc::Reno(Reno),
         }
     }
@@ -231,6 +255,8 @@ pub struct TcpConfig {
     /// Pace a window-based flow at Linux's default rate (`tcp/pacing.rs`); algorithms that
     /// set their own rate (BBR) always pace.
     pub pacing: bool,
+    /// Accurate ECN feedback (`tcp/accecn.rs`); implies ECN.
+    pub accecn: bool,
 }
 
 impl Default for TcpConfig {
@@ -261,6 +287,7 @@ impl Default for TcpConfig {
             handshake: false,
             timestamps: false,
             pacing: false,
+            accecn: false,
         }
     }
 }
@@ -382,6 +409,10 @@ pub struct TcpSender {
     /// algorithm has set the window; the first retransmission of a recovery waits here.
     sending_deferred: bool,
     first_retransmission: Option<u64>,
+    /// AccECN's sender side, when on.
+    accecn: Option<AccEcnSender>,
+    /// The ECN codepoint of ECN-capable data: ECT(0), or ECT(1) for an L4S sender.
+    ect: Ecn,
     stats: AgentStats,
 }
 
@@ -444,7 +475,9 @@ impl TcpSender {
             timed: None,
             rto_armed: false,
             backed_off: false,
-            ecn: cfg.ecn || matches!(cfg.algorithm, Algorithm::Dctcp(_)),
+            ecn: cfg.ecn
+                || cfg.accecn
+                || matches!(cfg.algorithm, Algorithm::Dctcp(_) | Algorithm::Prague(_)),
             ecn_recover: 0,
             send_cwr: false,
             pacer: cfg.paced_slow_start.map(|p| Pacer {
@@ -482,11 +515,17 @@ impl TcpSender {
             syn_retries: 0,
             header_bytes,
             timestamps: cfg.timestamps,
-            pacing: (cfg.pacing || cfg.algorithm == Algorithm::Bbr).then(Pacing::default),
-            window_pacing: cfg.pacing && cfg.algorithm != Algorithm::Bbr,
-            model_based: cfg.algorithm == Algorithm::Bbr,
+            pacing: (cfg.pacing || cfg.algorithm.sets_pacing_rate()).then(Pacing::default),
+            window_pacing: cfg.pacing && !cfg.algorithm.sets_pacing_rate(),
+            model_based: cfg.algorithm.sets_pacing_rate(),
             sending_deferred: false,
             first_retransmission: None,
+            accecn: (cfg.accecn || cfg.algorithm.is_l4s()).then(AccEcnSender::default),
+            ect: if cfg.algorithm.is_l4s() {
+                Ecn::Ect1
+            } else {
+                Ecn::Ect
+            },
             stats: AgentStats::default(),
         }
     }
@@ -719,7 +758,7 @@ impl TcpSender {
             size: payload + self.header_bytes,
             sent_at: SimTime::ZERO,
             ecn: if self.ecn && !retx {
-                Ecn::Ect
+                self.ect
             } else {
                 Ecn::NotEct
             },
@@ -836,6 +875,7 @@ impl TcpSender {
         &mut self,
         ack: u64,
         ece: bool,
+        ace: Option<u8>,
         sack: Option<&[SackBlock]>,
         ctx: &mut C,
     ) {
@@ -889,10 +929,20 @@ impl TcpSender {
             .filter(|&q| !self.board.is_sacked(q))
             .count() as u64;
         self.ack_delivered = newly_sacked + cumulative;
+        // The segments this ACK reports CE-marked: AccECN's count, or (an RFC 3168 or
+        // per-segment echo) every segment it delivered when it carries ECE.
+        let (ece, ce) = match (self.accecn.as_mut(), ace) {
+            (Some(a), Some(ace)) => {
+                let ce = a.on_ace(ace, self.ack_delivered);
+                (ce > 0, ce)
+            }
+            _ => (ece, if ece { self.ack_delivered } else { 0 }),
+        };
         if self.cc.wants_deliveries() {
             self.cc.on_delivery(&Delivery {
                 segments: self.ack_delivered,
                 ece,
+                ce,
                 snd_una: ack.max(self.snd_una),
                 snd_nxt: self.snd_nxt.max(ack),
             });
@@ -905,9 +955,6 @@ impl TcpSender {
             self.on_dup_ack(ctx);
         }
         let losses = self.board.marked_lost() - marked_lost;
-        // CHOICE: with an ECN echo, every segment the ACK delivered counts as CE-marked (the
-        // per-segment echo of DCTCP's receiver; Linux's `delivered_ce` for DCTCP-style ECN).
-        let ce = if ece { self.ack_delivered } else { 0 };
         let sample = self
             .rate
             .generate(now, losses, self.board.marked_lost(), prior_in_flight, ce);
@@ -929,16 +976,18 @@ impl TcpSender {
         }
     }
 
-    /// Linux's `cong_control`: the algorithm sets the window and the pacing rate from this
-    /// ACK's sample.
-    fn model_control<C: Ctx<Hdr>>(&mut self, sample: &super::rate::RateSample, ctx: &mut C) {
-        let conn = Conn {
-            now: ctx.now(),
+    /// The connection as a model-based algorithm reads it (`cc::Conn`).
+    fn conn(&self, now: SimTime) -> Conn {
+        Conn {
+            now,
             state: self.state,
             in_flight: self.board.pipe(),
             delivered: self.rate.delivered(),
             delivered_time: self.rate.delivered_time(),
             delivered_ce: self.rate.delivered_ce(),
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt.max(self.snd_una),
+            packet_size: self.mss + u64::from(self.header_bytes),
             lost: self.board.marked_lost(),
             srtt: self.rtt.srtt(),
             min_rtt: self.rate.min_rtt(),
@@ -946,7 +995,13 @@ impl TcpSender {
                 .pacing
                 .as_ref()
                 .map_or(SimTime::ZERO, Pacing::next_release),
-        };
+        }
+    }
+
+    /// Linux's `cong_control`: the algorithm sets the window and the pacing rate from this
+    /// ACK's sample.
+    fn model_control<C: Ctx<Hdr>>(&mut self, sample: &super::rate::RateSample, ctx: &mut C) {
+        let conn = self.conn(ctx.now());
         let mut w = self.window();
         let control = self.cc.cong_control(&mut w, sample, &conn, ctx.rng());
         self.set_window(w);
@@ -960,8 +1015,9 @@ impl TcpSender {
 
     /// The connection is open: the algorithm's initial state and pacing rate.
     fn init_controller(&mut self, now: SimTime) {
+        let conn = self.conn(now);
         let mut w = self.window();
-        let rate = self.cc.on_init(&mut w, self.rtt.srtt(), now);
+        let rate = self.cc.on_init(&mut w, &conn);
         self.set_window(w);
         if let (Some(rate), Some(p)) = (rate, self.pacing.as_mut()) {
             p.set_rate(rate);
@@ -1130,7 +1186,8 @@ impl TcpSender {
             self.cwnd = self.ssthresh;
         }
         self.ecn_recover = self.snd_max;
-        self.send_cwr = true;
+        // AccECN senders do not signal CWR: the count replaces the echo's latch.
+        self.send_cwr = self.accecn.is_none();
         self.set_state(CaState::Cwr);
         true
     }
@@ -1282,7 +1339,10 @@ impl TcpSender {
             size: tcp_syn_bytes(self.timestamps),
             sent_at: SimTime::ZERO,
             ecn: Ecn::NotEct, // RFC 3168 section 6.1.1: a SYN is not ECN-capable
-            header: Hdr::TcpSyn { ack: false },
+            header: Hdr::TcpSyn {
+                ack: false,
+                accecn: self.accecn.is_some(),
+            },
         });
         self.arm_rto(ctx);
     }
@@ -1431,13 +1491,18 @@ impl Agent<Hdr> for TcpSender {
 
     fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
         match &pkt.header {
-            Hdr::TcpAck { ack, ece, sack } if self.established => {
+            Hdr::TcpAck {
+                ack,
+                ece,
+                sack,
+                ace,
+            } if self.established => {
                 let before = traced_values(self, ctx, TRACED);
                 let blocks = sack.as_deref().map(|b| b.as_slice());
-                self.on_ack(*ack, *ece, blocks, ctx);
+                self.on_ack(*ack, *ece, *ace, blocks, ctx);
                 trace_changes(self, ctx, TRACED, before);
             }
-            Hdr::TcpSyn { ack: true } => {
+            Hdr::TcpSyn { ack: true, .. } => {
                 let before = traced_values(self, ctx, TRACED);
                 self.on_syn_ack(ctx);
                 trace_changes(self, ctx, TRACED, before);

@@ -117,6 +117,12 @@ pub struct TcpSink {
     flow: ccsim_core::FlowId,
     /// RFC 7323 timestamps on the ACKs.
     timestamps: bool,
+    /// AccECN (`tcp/accecn.rs`): on, the CE packet counter, whether the last data packet
+    /// was CE, and the CE marks since the last ACK.
+    accecn: bool,
+    cep: u64,
+    last_ce: bool,
+    ce_since_ack: u32,
     stats: AgentStats,
 }
 
@@ -135,8 +141,19 @@ impl TcpSink {
             peer: None,
             flow: ccsim_core::FlowId(0),
             timestamps: false,
+            accecn: false,
+            cep: super::accecn::CEP_INIT,
+            last_ce: false,
+            ce_since_ack: 0,
             stats: AgentStats::default(),
         }
+    }
+
+    /// The same receiver, returning AccECN feedback (the ACE field) when `on` is set.
+    #[must_use]
+    pub fn with_accecn(mut self, on: bool) -> Self {
+        self.accecn = on;
+        self
     }
 
     /// The same receiver, sending SACK blocks (RFC 2018) when `sack` is set.
@@ -180,6 +197,7 @@ impl TcpSink {
 
     fn send_ack<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         self.unacked = 0;
+        self.ce_since_ack = 0;
         ctx.cancel_timer(DELACK_TIMER);
         let Some(peer) = self.peer else { return };
         let dsack = self.sack.as_deref_mut().and_then(|s| s.dsack.take());
@@ -203,6 +221,7 @@ impl TcpSink {
                 ack: self.rcv_nxt,
                 ece: self.ece,
                 sack,
+                ace: self.accecn.then(|| super::accecn::ace_of(self.cep)),
             },
         });
     }
@@ -297,7 +316,7 @@ impl Agent<Hdr> for TcpSink {
     fn on_start<C: Ctx<Hdr>>(&mut self, _ctx: &mut C) {}
 
     fn on_packet<C: Ctx<Hdr>>(&mut self, pkt: &Packet<Hdr>, ctx: &mut C) {
-        if let Hdr::TcpSyn { ack: false } = pkt.header {
+        if let Hdr::TcpSyn { ack: false, accecn } = pkt.header {
             // RFC 9293 section 3.5: answer a SYN (or its retransmission) with a SYN-ACK.
             self.peer = Some(pkt.src);
             self.flow = pkt.flow;
@@ -308,7 +327,10 @@ impl Agent<Hdr> for TcpSink {
                 size: tcp_syn_bytes(self.timestamps),
                 sent_at: SimTime::ZERO,
                 ecn: Ecn::NotEct,
-                header: Hdr::TcpSyn { ack: true },
+                header: Hdr::TcpSyn {
+                    ack: true,
+                    accecn: accecn && self.accecn,
+                },
             });
             return;
         }
@@ -325,7 +347,16 @@ impl Agent<Hdr> for TcpSink {
         // Whether a CE segment is acknowledged at once (RFC 3168 receivers) or delayed like
         // any other (DCTCP's, which acknowledge at once only when the mark changes).
         let mut ack_now = ce;
-        if self.ce_echo {
+        if self.accecn {
+            // Section 3.2.2.5.1: an ACK at once on a change to CE and every n marks.
+            ack_now = false;
+            if ce {
+                self.cep += 1;
+                self.ce_since_ack += 1;
+                ack_now = !self.last_ce || self.ce_since_ack >= super::accecn::CE_MARKS_PER_ACK;
+            }
+            self.last_ce = ce;
+        } else if self.ce_echo {
             if ce != self.ece && self.unacked > 0 {
                 self.send_ack(ctx); // the delayed segments, with the mark they had
             }

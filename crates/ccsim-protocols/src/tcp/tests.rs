@@ -22,6 +22,7 @@ pub(super) fn ack(n: u64) -> Packet<Hdr> {
             ack: n,
             ece: false,
             sack: None,
+            ace: None,
         },
     }
 }
@@ -49,6 +50,7 @@ fn plain_ack(ack: u64) -> Hdr {
         ack,
         ece: false,
         sack: None,
+        ace: None,
     }
 }
 

@@ -96,7 +96,7 @@ fn encapsulate<C: Ctx<Hdr>>(
     acks: &mut u64,
 ) -> impl FnMut(&mut C, Packet<Hdr>) + '_ {
     move |outer, pkt| {
-        let Hdr::TcpAck { ack, ece, sack } = pkt.header else {
+        let Hdr::TcpAck { ack, ece, sack, .. } = pkt.header else {
             return outer.send(pkt);
         };
         if let Some(parent) = parent {

@@ -466,6 +466,7 @@ impl TcpmSource {
                 ack: sent.ack,
                 ece: sent.ece,
                 sack: sent.sack.map(Box::new),
+                ace: None,
             },
         };
         let mut inner = Wrapped::catching_finish(ctx, pass);

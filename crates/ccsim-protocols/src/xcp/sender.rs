@@ -249,6 +249,7 @@ impl Agent<Hdr> for XcpSender {
                 ack,
                 ece: false,
                 sack: None,
+                ace: None,
             },
             ..*pkt
         };

@@ -136,21 +136,51 @@ pub(super) fn encode(pkt: &Packet<Hdr>, tcp: Option<TcpNumbering>, buf: &mut Vec
     ip[10..12].copy_from_slice(&ck.to_be_bytes());
 }
 
+/// The AE flag (draft-ietf-tcpm-accurate-ecn section 3.2.2: the former NS bit, the low bit
+/// of the data-offset byte).
+const TCP_AE: u8 = 0x01;
+
+/// The AE, CWR and ECE flags of an AccECN ACE value (AE the most significant).
+fn ace_flags(ace: u8) -> (bool, u8) {
+    let cwr = if ace & 2 != 0 { TCP_CWR } else { 0 };
+    let ece = if ace & 1 != 0 { TCP_ECE } else { 0 };
+    (ace & 4 != 0, cwr | ece)
+}
+
 pub(super) fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) {
+    let mut ae = false;
     let (seq, ack, flags, sack) = match &pkt.header {
         Hdr::TcpData { seq, cwr, .. } => {
             // Data segments carry no acknowledgement in the simulator: ACK stays clear.
             let flags = TCP_PSH | if *cwr { TCP_CWR } else { 0 };
             (n.byte(*seq), 0, flags, None)
         }
-        Hdr::TcpAck { ack, ece, sack } => {
-            let flags = TCP_ACK | if *ece { TCP_ECE } else { 0 };
-            (0, n.byte(*ack), flags, sack.as_deref())
+        Hdr::TcpAck {
+            ack,
+            ece,
+            sack,
+            ace,
+        } => {
+            let ecn_flags = match ace {
+                Some(ace) => {
+                    let (a, f) = ace_flags(*ace);
+                    ae = a;
+                    f
+                }
+                None if *ece => TCP_ECE,
+                None => 0,
+            };
+            (0, n.byte(*ack), TCP_ACK | ecn_flags, sack.as_deref())
         }
-        Hdr::TcpSyn { ack } => {
+        Hdr::TcpSyn { ack, accecn } => {
             // Each side's initial sequence number is one below its first byte, 0, so the
-            // SYN-ACK acknowledges byte 0.
-            let flags = if *ack { TCP_SYN | TCP_ACK } else { TCP_SYN };
+            // SYN-ACK acknowledges byte 0. An AccECN SYN sets AE, CWR and ECE; its SYN-ACK
+            // answers a Not-ECT SYN with CWR alone (the draft's section 3.1.2).
+            let mut flags = if *ack { TCP_SYN | TCP_ACK } else { TCP_SYN };
+            if *accecn {
+                ae = !*ack;
+                flags |= if *ack { TCP_CWR } else { TCP_CWR | TCP_ECE };
+            }
             // A SYN of a flow with timestamps is 8 bytes longer: SACK-permitted and the
             // timestamp option share a word pair (Linux's layout).
             let timestamps = pkt.size as usize >= IPV4_BYTES + TCP_BYTES + 20;
@@ -161,7 +191,7 @@ pub(super) fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) 
             h[0..2].copy_from_slice(&port_of(pkt.src.agent).to_be_bytes());
             h[2..4].copy_from_slice(&port_of(pkt.dst.agent).to_be_bytes());
             h[4..8].copy_from_slice(&u32::MAX.to_be_bytes());
-            h[12] = (((TCP_BYTES + opt_len) / 4) as u8) << 4;
+            h[12] = ((((TCP_BYTES + opt_len) / 4) as u8) << 4) | if ae { TCP_AE } else { 0 };
             h[13] = flags;
             h[14..16].copy_from_slice(&TCP_WINDOW.to_be_bytes());
             // MSS, NOP, NOP, SACK-permitted, NOP, window scale: the simulator's 12 bytes;
@@ -204,7 +234,7 @@ pub(super) fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) 
     h[2..4].copy_from_slice(&port_of(pkt.dst.agent).to_be_bytes());
     h[4..8].copy_from_slice(&seq.to_be_bytes());
     h[8..12].copy_from_slice(&ack.to_be_bytes());
-    h[12] = (((TCP_BYTES + opt_len) / 4) as u8) << 4;
+    h[12] = ((((TCP_BYTES + opt_len) / 4) as u8) << 4) | if ae { TCP_AE } else { 0 };
     h[13] = flags;
     h[14..16].copy_from_slice(&TCP_WINDOW.to_be_bytes());
     // Checksum (16..18) is filled in by `encode`; urgent pointer (18..20) is 0.

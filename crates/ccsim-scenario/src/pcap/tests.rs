@@ -40,6 +40,7 @@ fn ack(ack: u64, blocks: &[(u64, u64)]) -> Packet<Hdr> {
             ack,
             ece: false,
             sack: (!blocks.is_empty()).then(|| Box::new(SackBlocks::new(&blocks))),
+            ace: None,
         },
         // RFC 2018 section 3: 2 + 8n option bytes, plus two NOPs for alignment.
         if blocks.is_empty() {

@@ -12,7 +12,8 @@ use super::FlowContext;
 use crate::netsim::NetSim;
 use crate::spec::flows::{FlowSpec, Protocol};
 use crate::spec::tcp::{
-    hystart_kind, recovery_policy, rto_config, uses_prr, uses_rack, uses_tlp, VegasVariantSpec,
+    hystart_kind, recovery_policy, rto_config, uses_accecn, uses_prr, uses_rack, uses_tlp,
+    VegasVariantSpec,
 };
 use crate::units::SsthreshStr;
 
@@ -39,6 +40,10 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         ),
         Protocol::Dctcp => Algorithm::Dctcp(ccsim_protocols::DctcpParams::default()),
         Protocol::Bbr => Algorithm::Bbr,
+        Protocol::Prague => Algorithm::Prague(
+            f.prague
+                .map_or_else(ccsim_protocols::PragueParams::default, |p| p.params()),
+        ),
         _ => Algorithm::NewReno,
     };
     let initial_ssthresh = match f.initial_ssthresh {
@@ -73,6 +78,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         handshake: f.handshake,
         timestamps: f.timestamps,
         pacing: f.pacing,
+        accecn: uses_accecn(f),
         ..TcpConfig::default()
     };
     if f.protocol == Protocol::Xcp {
@@ -86,7 +92,8 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
                 .with_sack(algorithm.uses_sack())
                 .with_dsack(uses_rack(f))
                 .with_timestamps(f.timestamps)
-                .with_ce_echo(f.protocol == Protocol::Dctcp),
+                .with_ce_echo(f.protocol == Protocol::Dctcp)
+                .with_accecn(uses_accecn(f)),
         ),
     )
 }

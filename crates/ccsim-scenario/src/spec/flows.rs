@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::obp::ObpSpec;
 use super::rate::{CbraaSpec, PrimoSpec, TfrcSpec};
-use super::tcp::{CubicSpec, HyStartSpec, RecoverySpec, RtoSpec, VegasSpec};
+use super::tcp::{CubicSpec, HyStartSpec, PragueSpec, RecoverySpec, RtoSpec, VegasSpec};
 use super::xcp::XcpSpec;
 use super::{
     before_end, check_name, default_true, err, is_false, is_true, show, zero_dur, Graph, Spec,
@@ -43,6 +43,8 @@ pub enum Protocol {
     Dctcp,
     /// BBR v1 (Linux's tcp_bbr.c): paced at its bandwidth estimate, SACK loss recovery.
     Bbr,
+    /// TCP Prague (L4S: L4STeam's tcp_prague.c): ECT(1), AccECN, paced, SACK loss recovery.
+    Prague,
     /// UDP constant bit rate.
     Cbr,
     /// UDP with exponential inter-departure times.
@@ -76,6 +78,7 @@ impl Protocol {
             Protocol::Cubic => "cubic",
             Protocol::Dctcp => "dctcp",
             Protocol::Bbr => "bbr",
+            Protocol::Prague => "prague",
             Protocol::Cbr => "cbr",
             Protocol::Poisson => "poisson",
             Protocol::Tfrc => "tfrc",
@@ -133,6 +136,7 @@ pub fn family(protocol: Protocol) -> Family {
         | Protocol::Cubic
         | Protocol::Dctcp
         | Protocol::Bbr
+        | Protocol::Prague
         | Protocol::Xcp => Family::Tcp,
         Protocol::Tfrc
         | Protocol::TcpFriend
@@ -232,6 +236,13 @@ pub struct FlowSpec {
     /// CUBIC's constants (only with `protocol = "cubic"`).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub cubic: Option<CubicSpec>,
+    /// Prague's options (only with `protocol = "prague"`).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub prague: Option<PragueSpec>,
+    /// TCP: AccECN feedback (draft-ietf-tcpm-accurate-ecn: the receiver's count of CE marks
+    /// in every ACK); implies `ecn` (absent: off; always on for Prague).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub accecn: Option<bool>,
     /// TCP: RFC 3042 limited transmit (a new segment on each of the first two duplicate ACKs).
     #[serde(default, skip_serializing_if = "is_false")]
     pub limited_transmit: bool,
@@ -312,7 +323,7 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 23] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 25] {
         [
             ("rto", self.rto.is_some()),
             ("recovery", self.recovery.is_some()),
@@ -339,6 +350,8 @@ impl FlowSpec {
             ("handshake", self.handshake),
             ("timestamps", self.timestamps),
             ("pacing", self.pacing),
+            ("accecn", self.accecn.is_some()),
+            ("prague", self.prague.is_some()),
             ("xcp", self.xcp.is_some()),
         ]
     }

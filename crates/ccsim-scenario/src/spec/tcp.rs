@@ -6,7 +6,7 @@
 //! [`crate::protocols::tcp`].
 
 use ccsim_core::Dur;
-use ccsim_protocols::{CubicParams, HyStartKind, RecoveryPolicy, RtoPolicy};
+use ccsim_protocols::{CubicParams, HyStartKind, PragueParams, RecoveryPolicy, RtoPolicy};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -93,6 +93,36 @@ impl CubicSpec {
             tcp_friendliness: self.reno_friendly,
         }
     }
+}
+
+/// Prague's options (L4STeam's module parameters).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PragueSpec {
+    /// RTT independence (`prague_rtt_scaling = RTT_CONTROL_RATE`, target 25 ms).
+    #[serde(default = "crate::spec::default_true")]
+    pub rtt_independence: bool,
+    /// The classic-ECN detection and fallback (`prague_ecn_fallback = 1`; off by default, as
+    /// in the module).
+    #[serde(default)]
+    pub classic_ecn_fallback: bool,
+}
+
+impl PragueSpec {
+    /// The protocol crate's parameters.
+    #[must_use]
+    pub fn params(&self) -> PragueParams {
+        PragueParams {
+            rtt_independence: self.rtt_independence,
+            classic_ecn_fallback: self.classic_ecn_fallback,
+        }
+    }
+}
+
+/// Whether a flow uses AccECN: its `accecn`, always for Prague.
+#[must_use]
+pub fn uses_accecn(f: &FlowSpec) -> bool {
+    f.protocol == Protocol::Prague || f.accecn == Some(true)
 }
 
 /// How slow start ends before a loss (`hystart`), as scenario files name it.
@@ -182,6 +212,44 @@ pub(crate) fn validate_tcp_options(
                 ),
             );
         }
+    }
+    if f.prague.is_some() {
+        if f.protocol != Protocol::Prague {
+            return err(
+                p("prague"),
+                format!(
+                    "Prague's options need protocol = \"prague\", found {:?}",
+                    f.protocol.name()
+                ),
+            );
+        }
+    }
+    if f.protocol == Protocol::Prague {
+        if f.accecn == Some(false) {
+            return err(
+                p("accecn"),
+                "Prague runs only with AccECN feedback (its module falls back to Reno without it); remove accecn = false".into(),
+            );
+        }
+        for (key, set) in [
+            ("hystart", f.hystart.is_some()),
+            ("initial_ssthresh", f.initial_ssthresh.is_some()),
+            ("paced_slow_start", f.paced_slow_start),
+            ("pacing", f.pacing),
+        ] {
+            if set {
+                return err(
+                    p(key),
+                    format!("Prague sets its window and pacing rate itself (protocol = \"prague\"); remove {key}"),
+                );
+            }
+        }
+    }
+    if f.protocol == Protocol::Xcp && f.accecn.is_some() {
+        return err(
+            p("accecn"),
+            "XCP's receiver answers data only, without TCP's ECN feedback; remove accecn".into(),
+        );
     }
     if f.protocol == Protocol::Bbr {
         // BBR sets the window itself on every ACK: the window-growth options have no effect.
@@ -289,7 +357,7 @@ fn linux_sack_recovery(f: &FlowSpec) -> bool {
 fn sack_recovery(protocol: Protocol) -> bool {
     matches!(
         protocol,
-        Protocol::Sack | Protocol::Cubic | Protocol::Dctcp | Protocol::Bbr
+        Protocol::Sack | Protocol::Cubic | Protocol::Dctcp | Protocol::Bbr | Protocol::Prague
     )
 }
 
@@ -322,7 +390,7 @@ fn validate_recovery_options(
             return err(
                 p(key),
                 format!(
-                    "applies to SACK loss recovery (protocol \"sack\", \"cubic\", \"dctcp\" or \"bbr\"), found {:?}",
+                    "applies to SACK loss recovery (protocol \"sack\", \"cubic\", \"dctcp\", \"bbr\" or \"prague\"), found {:?}",
                     f.protocol.name()
                 ),
             );

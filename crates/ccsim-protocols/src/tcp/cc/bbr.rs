@@ -28,7 +28,7 @@
 //! CHOICE: PROBE_BW's random start phase is drawn from the flow's random stream; when a
 //! timeout ends the policer model's use, the gain cycle restarts on the next ACK.
 
-use ccsim_core::{Dur, RngStream, SimTime};
+use ccsim_core::{Dur, RngStream};
 
 use super::{AckEvent, CaState, CongestionControl, Conn, Control, RateSample, Window};
 use crate::tcp::minmax::MinMax;
@@ -735,20 +735,9 @@ impl CongestionControl for Bbr {
         }
     }
 
-    fn on_init(&mut self, w: &mut Window, srtt: Option<Dur>, now: SimTime) -> Option<u64> {
-        let conn = Conn {
-            now,
-            state: CaState::Open,
-            in_flight: 0,
-            delivered: 0,
-            delivered_time: now,
-            delivered_ce: 0,
-            lost: 0,
-            srtt,
-            min_rtt: None,
-            next_release: now,
-        };
-        let tp = Self::tp(w, &conn);
+    fn on_init(&mut self, w: &mut Window, conn: &Conn) -> Option<u64> {
+        let now = conn.now;
+        let tp = Self::tp(w, conn);
         w.ssthresh = u64::MAX;
         self.min_rtt_stamp = tp.jiffies;
         self.bw.reset(0, 0);

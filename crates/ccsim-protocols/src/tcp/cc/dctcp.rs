@@ -134,9 +134,7 @@ impl CongestionControl for Dctcp {
 
     fn on_delivery(&mut self, d: &Delivery) {
         self.delivered += d.segments;
-        if d.ece {
-            self.delivered_ce += d.segments;
-        }
+        self.delivered_ce += d.ce.min(d.segments);
         self.update_alpha(d.snd_una, d.snd_nxt);
     }
 
@@ -156,6 +154,7 @@ mod tests {
         Delivery {
             segments,
             ece,
+            ce: if ece { segments } else { 0 },
             snd_una,
             snd_nxt,
         }

@@ -17,6 +17,7 @@
 mod bbr;
 mod cubic;
 mod dctcp;
+mod prague;
 mod reno;
 mod vegas;
 mod vegas_ns2;
@@ -26,6 +27,7 @@ use ccsim_core::{Dur, RngStream, SimTime};
 pub use bbr::{Bbr, BbrMode};
 pub use cubic::{cubic_root, Cubic, CubicParams};
 pub use dctcp::{Dctcp, DctcpParams};
+pub use prague::{Prague, PragueParams};
 pub use reno::Reno;
 pub use vegas::{Vegas, VegasParams, VegasVariant};
 pub use vegas_ns2::VegasNs2;
@@ -91,6 +93,9 @@ pub struct Delivery {
     pub segments: u64,
     /// Whether the ACK echoed CE.
     pub ece: bool,
+    /// Of `segments`, those reported CE-marked: all of them when the ACK echoed CE (a
+    /// per-segment echo), or AccECN's count.
+    pub ce: u64,
     /// The ACK point after it.
     pub snd_una: u64,
     /// The next new segment the sender will send.
@@ -113,6 +118,12 @@ pub struct Conn {
     pub delivered_time: SimTime,
     /// Segments delivered with a congestion mark so far (`tp->delivered_ce`).
     pub delivered_ce: u64,
+    /// The oldest unacknowledged segment and the next new one (`snd_una`, `snd_nxt`).
+    pub snd_una: u64,
+    /// The next new segment the sender will send.
+    pub snd_nxt: u64,
+    /// Bytes of a full segment on the wire, headers included (`tcp_mss_to_mtu`).
+    pub packet_size: u64,
     /// Segments marked lost so far (`tp->lost`).
     pub lost: u64,
     /// The smoothed RTT, once measured.
@@ -174,9 +185,9 @@ pub trait CongestionControl {
         Control::default()
     }
 
-    /// The connection is established at `now` (Linux's `init`); returns the pacing rate
-    /// before the first ACK (payload bytes per second) for an algorithm that paces.
-    fn on_init(&mut self, _w: &mut Window, _srtt: Option<Dur>, _now: SimTime) -> Option<u64> {
+    /// The connection is established (Linux's `init`); returns the pacing rate before the
+    /// first ACK (payload bytes per second) for an algorithm that paces.
+    fn on_init(&mut self, _w: &mut Window, _conn: &Conn) -> Option<u64> {
         None
     }
 }
@@ -198,6 +209,8 @@ pub enum AnyCc {
     Xcp(crate::xcp::XcpWindow),
     /// BBR as Linux runs it (v1) or Google's v3.
     Bbr(Box<Bbr>),
+    /// TCP Prague (L4S).
+    Prague(Box<Prague>),
 }
 
 macro_rules! each_cc {
@@ -210,6 +223,7 @@ macro_rules! each_cc {
             AnyCc::Dctcp($c) => $body,
             AnyCc::Xcp($c) => $body,
             AnyCc::Bbr($c) => $body,
+            AnyCc::Prague($c) => $body,
         }
     };
 }
@@ -227,7 +241,7 @@ impl AnyCc {
     #[must_use]
     #[inline]
     pub fn sets_window(&self) -> bool {
-        matches!(self, AnyCc::Bbr(_))
+        matches!(self, AnyCc::Bbr(_) | AnyCc::Prague(_))
     }
 }
 
@@ -265,8 +279,8 @@ impl CongestionControl for AnyCc {
     ) -> Control {
         each_cc!(self, c => c.cong_control(w, rs, conn, rng))
     }
-    fn on_init(&mut self, w: &mut Window, srtt: Option<Dur>, now: SimTime) -> Option<u64> {
-        each_cc!(self, c => c.on_init(w, srtt, now))
+    fn on_init(&mut self, w: &mut Window, conn: &Conn) -> Option<u64> {
+        each_cc!(self, c => c.on_init(w, conn))
     }
 }
 

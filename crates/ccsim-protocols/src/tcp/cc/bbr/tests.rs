@@ -3,8 +3,28 @@
 //! minimum pipe cwnd of four packets) and the mode sequence of tcp_bbr.c.
 
 use super::*;
+use ccsim_core::SimTime;
 
 const MSS: u64 = 1000;
+
+/// The connection at its start.
+pub(super) fn conn_at(now: SimTime, srtt: Option<Dur>) -> Conn {
+    Conn {
+        now,
+        state: CaState::Open,
+        in_flight: 0,
+        delivered: 0,
+        delivered_time: now,
+        delivered_ce: 0,
+        snd_una: 0,
+        snd_nxt: 0,
+        packet_size: MSS + 40,
+        lost: 0,
+        srtt,
+        min_rtt: None,
+        next_release: now,
+    }
+}
 
 /// A path of `rate` segments per millisecond and `rtt_ms` round trip, acknowledged one round
 /// at a time: the sample of each round delivers `per_round` segments over one round trip.
@@ -30,7 +50,7 @@ impl Path {
             flight: 0,
             cwnd_limited: true,
         };
-        bbr.on_init(&mut w, None, SimTime::ZERO);
+        bbr.on_init(&mut w, &conn_at(SimTime::ZERO, None));
         Path {
             bbr,
             w,
@@ -60,6 +80,7 @@ impl Path {
             is_app_limited: app_limited,
             acked_sacked: per_round,
             losses,
+            ece_delta: 0,
             lost: 0,
             tx_in_flight: prior_in_flight,
             prior_in_flight,
@@ -72,6 +93,9 @@ impl Path {
             delivered: self.delivered,
             delivered_time: now,
             delivered_ce: 0,
+            snd_una: self.delivered,
+            snd_nxt: self.delivered + in_flight,
+            packet_size: MSS + 40,
             lost: 0,
             srtt: Some(Dur::from_millis(self.rtt_ms)),
             min_rtt: Some(Dur::from_millis(self.rtt_ms)),

@@ -1,0 +1,1 @@
+//! Prague on scripted ACK sequences.
