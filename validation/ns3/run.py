@@ -52,7 +52,7 @@ from typing import Any
 import ccsim
 
 HERE = Path(__file__).resolve().parent
-PROTOCOLS = ("newreno", "sack", "cubic", "dctcp", "vegas")
+PROTOCOLS = ("newreno", "sack", "cubic", "dctcp", "vegas", "bbr")
 #: ns-3's segments: payload + 20 TCP + 12 timestamp option + 20 IP + 2 PPP bytes.
 NS3_SEGMENT = 1000
 WIRE = NS3_SEGMENT + 20 + 12 + 20 + 2
@@ -176,15 +176,23 @@ def matched_settings(protocol: str, ns3_start_s: float, base_rtt_s: float, *, ha
     - Both: delayed ACKs (every second segment or 200 ms), initial window 10, ns-3's timer
       (`rto = "ns3"`: MinRto 1 s, G 1 ms), limited transmit (ns-3's default), no receive-window
       limit (ns-3's buffers are set above what the path holds).
-    - Recovery: where ccsim recovers with SACK (sack, cubic, dctcp), ns-3's default, PRR, and
+    - Recovery: where ccsim recovers with SACK (sack, cubic, dctcp; BBR below), ns-3's default, PRR, and
       ccsim's `prr = true` with its default `recovery = "ns3"` (ssthresh from the pipe, as ns-3's
       NewReno); without SACK (newreno, vegas), ns-3's classic recovery (RFC 6582), as ccsim's.
     - Vegas: ns-3's alpha 2, beta 4, gamma 1. CUBIC: both run their HyStart (ns-3's differs from
       Linux's, which ccsim follows). DCTCP: ECN implied on both.
+    - BBR (v1): ns-3's TcpBbr with its defaults (as Linux's tcp_bbr.c: high gain 2.89, bandwidth
+      window 10 rounds, min-RTT window 10 s, PROBE_RTT 200 ms at 4 segments) and pacing on
+      (`TcpSocketState::EnablePacing`; the initial window leaves unpaced in both); SACK on. Both
+      let BBR set the window on every ACK and run no PRR for it (ns-3 skips its recovery
+      algorithm when `HasCongControl`, ccsim as Linux), so `--recovery` is moot in ns-3 and
+      ccsim gets no `prr` key; ccsim's default `recovery = "ns3"` marks every unSACKed segment
+      lost at a timeout as ns-3's `SetSentListLost` does, and its ssthresh, which BBR ignores,
+      comes from the pipe.
 
     `handshake` and `timestamps` turn on ccsim's flow keys of those names, when ccsim has them.
     """
-    sack = protocol in ("sack", "cubic", "dctcp")
+    sack = protocol in ("sack", "cubic", "dctcp", "bbr")
     ns3 = [f"--cc={protocol}", f"--sack={'true' if sack else 'false'}",
            f"--recovery={'prr' if sack else 'classic'}", f"--segSize={NS3_SEGMENT}"]
     header = 40 + (12 if timestamps else 0)
@@ -196,7 +204,7 @@ def matched_settings(protocol: str, ns3_start_s: float, base_rtt_s: float, *, ha
         flow.update(start=f"{round(ns3_start_s * 1e9)}ns", handshake=True)
     else:
         flow["start"] = f"{round((ns3_start_s + base_rtt_s) * 1e9)}ns"
-    if sack:
+    if sack and protocol != "bbr":
         flow["prr"] = True
     if timestamps:
         flow["timestamps"] = True
@@ -278,6 +286,8 @@ def run_ns3(binary: Path, sc: Scenario, seed: int, trace: Path | None = None) ->
         "loss_episodes": sum(raw["timeouts_window"]),
         "wall_s": raw["wall_s"],
         "start_s": raw["start_s"],
+        "probe_rtt_entries": sum(raw.get("bbr_probe_rtt_entries", [])),
+        "probe_rtt_starts": raw.get("bbr_probe_rtt_starts", []),
     }
 
 
