@@ -481,8 +481,8 @@ def probe_rtt_lines(rec: dict[str, Any]) -> list[str]:
     """A line per PROBE_RTT episode of a probertt record: pacing rate before and after, both sides."""
     if "probe_rtt" not in rec["ns3"]:
         return []
-    out = [f"\nPROBE_RTT, {rec['scenario']} seed {rec['seed']}: flow, start s, end s, pacing rate Mbit/s "
-           "before -> 2 base RTTs after the end (ratio), seconds until back to 0.9 of before"]
+    out = [f"\nPROBE_RTT, {rec['scenario']} seed {rec['seed']}: flow, start s, end s, median pacing rate Mbit/s "
+           "over the second before -> over 8 base RTTs after the end (ratio), seconds until back to 0.9 of before"]
     for side in ("ns3", "ccsim"):
         for i, eps in enumerate(rec[side]["probe_rtt"]):
             for e in eps:
