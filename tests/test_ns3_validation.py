@@ -43,7 +43,8 @@ def quick(ns3_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> list[di
 
 
 def test_both_simulators_ran_every_quick_scenario(quick: list[dict[str, Any]]) -> None:
-    assert [r["scenario"] for r in quick] == ["quick-db-10M-1-sack", "quick-db-100M-10-cubic", "quick-db-10M-4-dctcp"]
+    assert [r["scenario"] for r in quick] == ["quick-db-10M-1-sack", "quick-db-100M-10-cubic", "quick-db-10M-4-dctcp",
+                                              "quick-db-10M-1-bbr"]
     for rec in quick:
         flows = rec["settings"]["flows"]
         for side in ("ns3", "ccsim"):
@@ -87,3 +88,23 @@ def test_dctcp_is_marked_at_its_step_threshold_in_both(quick: list[dict[str, Any
         # Marks, not drops, hold the queue: it stays within a few packets of the threshold.
         assert got["marks"] > 0 and got["drops"] == 0, (side, got["marks"], got["drops"])
         assert got["mean_queue"] < 3 * rec["settings"]["threshold"], (side, got["mean_queue"])
+
+
+def test_one_bbr_flow_fills_the_10_mbit_link_in_both(quick: list[dict[str, Any]]) -> None:
+    # One paced BBR v1 flow on a 1-BDP buffer keeps the link busy, apart from its 200 ms in
+    # PROBE_RTT every 10 s (2 % of the time) and the 3/4 phase of its gain cycle.
+    (rec,) = [r for r in quick if r["settings"]["protocol"] == "bbr"]
+    for side in ("ns3", "ccsim"):
+        assert rec[side]["utilisation"] > 0.95, (side, rec[side]["utilisation"])
+    assert abs(rec["utilisation_ratio"] - 1) <= 0.05, (rec["ns3"]["utilisation"], rec["ccsim"]["utilisation"])
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "ns-3's BBR keeps a standing queue on one flow at 10 Mbit/s x 40 ms (quick-db-10M-1-bbr, seed 1: "
+    "mean 29.8 packets and 84 drops in 30 s, against ccsim's 6.1 and 0): its bandwidth estimate is "
+    "about 9.75 Mbit/s of payload against 9.49 of capacity (pacing rate at gain 1: 9.65), so pacing "
+    "at 0.99 of it still overfills the link; not traced to its line (docs/validation.md, BBR)"))
+def test_one_bbr_flow_keeps_the_same_queue_in_both(quick: list[dict[str, Any]]) -> None:
+    (rec,) = [r for r in quick if r["settings"]["protocol"] == "bbr"]
+    n, c = rec["ns3"]["mean_queue"], rec["ccsim"]["mean_queue"]
+    assert abs(n - c) <= 0.5 * max(n, c), (n, c)

@@ -14,6 +14,10 @@
 //             marker (MinTh = MaxTh = K, QW = 1, Gentle off, UseEcn, no hard drop; limit Q - 1
 //             in the queue disc plus the one-packet device queue), the reverse direction a FIFO
 //   vegas   : TcpVegas (ns-3's alpha 2, beta 4, gamma 1)
+//   bbr     : TcpBbr (BBR v1, ns-3's defaults: high gain 2.89, bandwidth window 10 rounds,
+//             min-RTT window 10 s, PROBE_RTT 200 ms), TcpSocketState::EnablePacing on (BBR
+//             paces; ns-3 leaves the initial window unpaced, PaceInitialWindow false); ns-3
+//             runs no recovery algorithm for it (HasCongControl: TcpBbr sets the window)
 // SACK and the recovery algorithm are separate options (--sack, --recovery).
 //
 // Without DCTCP no queue disc is installed anywhere: flow control is disabled on every device,
@@ -25,7 +29,9 @@
 // ssthresh is first set; per bottleneck hop the utilisation of the forward
 // direction (bytes that left the device queue), drops and CE marks in the window and the mean
 // queue (device queue plus queue disc, sampled every sampleMs); Jain's index of the goodputs;
-// and the wall time of Simulator::Run.
+// and the wall time of Simulator::Run. For BBR also, per flow, its entries into PROBE_RTT and
+// the time spent there (from TcpBbr's CwndGain trace: 2.89 in STARTUP and DRAIN, 2 in
+// PROBE_BW, 1 in PROBE_RTT), and with --traceCwnd its gains and pacing rate over time.
 //
 // Build: validation/ns3/build.sh (plain g++ against the headers and libraries of the ns3 wheel).
 
@@ -137,6 +143,11 @@ struct FlowState
     uint64_t retx = 0;       // of which below the highest sent before (retransmissions)
     uint64_t timeouts = 0;   // entries into CA_LOSS
     uint64_t recoveries = 0; // entries into CA_RECOVERY
+    // BBR (whole run): entries into PROBE_RTT, seconds spent there, and when the last began
+    uint64_t probeRttEntries = 0;
+    double probeRttS = 0;
+    double probeRttSince = -1;
+    std::vector<double> probeRttStarts;
 };
 
 struct Harness
@@ -151,6 +162,7 @@ struct Harness
     double sampleS = 0.01;
     double endS = 0;
     std::FILE* cwndOut = nullptr;
+    bool bbr = false;
 };
 
 Harness g;
@@ -160,7 +172,9 @@ OnCwnd(uint32_t flow, uint32_t, uint32_t newV)
 {
     FlowState& f = g.flows[flow];
     f.cwnd = newV;
-    if (f.ssExitCwnd < 0)
+    // ns-3 sets cwnd = ssthresh when a fast recovery ends, also under TcpBbr, whose ssthresh
+    // is "infinite" until STARTUP ends: that value lasts until the next ACK and is left out.
+    if (f.ssExitCwnd < 0 && newV < std::numeric_limits<uint32_t>::max() / 2)
     {
         f.maxCwnd = std::max(f.maxCwnd, newV);
     }
@@ -177,7 +191,8 @@ OnSsthresh(uint32_t flow, uint32_t, uint32_t newV)
     // The initial threshold is "infinite" (UINT32_MAX); the first finite value ends slow start.
     if (f.ssExitCwnd < 0 && newV < std::numeric_limits<uint32_t>::max() / 2)
     {
-        f.ssExitCwnd = std::max(f.maxCwnd, f.cwnd);
+        f.ssExitCwnd = f.cwnd < std::numeric_limits<uint32_t>::max() / 2 ? std::max(f.maxCwnd, f.cwnd)
+                                                                         : f.maxCwnd;
     }
     if (g.cwndOut)
     {
@@ -222,6 +237,42 @@ OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCo
     }
 }
 
+// TcpBbr's window gain tells its mode: 1 only in PROBE_RTT.
+void
+OnBbrCwndGain(uint32_t flow, double, double newV)
+{
+    FlowState& f = g.flows[flow];
+    const double now = Simulator::Now().GetSeconds();
+    if (newV == 1.0 && f.probeRttSince < 0)
+    {
+        f.probeRttSince = now;
+        f.probeRttEntries++;
+        f.probeRttStarts.push_back(now);
+    }
+    else if (newV != 1.0 && f.probeRttSince >= 0)
+    {
+        f.probeRttS += now - f.probeRttSince;
+        f.probeRttSince = -1;
+    }
+    if (g.cwndOut)
+    {
+        std::fprintf(g.cwndOut, "%.6f %u cwndgain %g\n", now, flow, newV);
+    }
+}
+
+void
+OnBbrPacingGain(uint32_t flow, double, double newV)
+{
+    std::fprintf(g.cwndOut, "%.6f %u pacinggain %g\n", Simulator::Now().GetSeconds(), flow, newV);
+}
+
+void
+OnPacingRate(uint32_t flow, DataRate, DataRate newV)
+{
+    std::fprintf(g.cwndOut, "%.6f %u pacingrate %llu\n", Simulator::Now().GetSeconds(), flow,
+                 static_cast<unsigned long long>(newV.GetBitRate()));
+}
+
 void
 HookSocket(uint32_t flow, uint32_t nodeId)
 {
@@ -230,6 +281,17 @@ HookSocket(uint32_t flow, uint32_t nodeId)
     Config::ConnectWithoutContext(base + "SlowStartThreshold", MakeBoundCallback(&OnSsthresh, flow));
     Config::ConnectWithoutContext(base + "Tx", MakeBoundCallback(&OnTx, flow));
     Config::ConnectWithoutContext(base + "CongState", MakeBoundCallback(&OnCongState, flow));
+    if (g.bbr)
+    {
+        Config::ConnectWithoutContext(base + "CongestionOps/$ns3::TcpBbr/CwndGain",
+                                      MakeBoundCallback(&OnBbrCwndGain, flow));
+        if (g.cwndOut)
+        {
+            Config::ConnectWithoutContext(base + "CongestionOps/$ns3::TcpBbr/PacingGain",
+                                          MakeBoundCallback(&OnBbrPacingGain, flow));
+            Config::ConnectWithoutContext(base + "PacingRate", MakeBoundCallback(&OnPacingRate, flow));
+        }
+    }
 }
 
 void
@@ -370,7 +432,7 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "dumbbell | parkinglot", topology);
-    cmd.AddValue("cc", "newreno | sack | cubic | dctcp | vegas", cc);
+    cmd.AddValue("cc", "newreno | sack | cubic | dctcp | vegas | bbr", cc);
     cmd.AddValue("N", "flows (dumbbell) or long flows (parking lot)", nFlows);
     cmd.AddValue("hops", "bottleneck hops of the parking lot", hopsArg);
     cmd.AddValue("crossN", "cross flows per hop of the parking lot", crossN);
@@ -398,7 +460,8 @@ main(int argc, char* argv[])
                                                    {"sack", TcpNewReno::GetTypeId()},
                                                    {"cubic", TcpCubic::GetTypeId()},
                                                    {"dctcp", TcpDctcp::GetTypeId()},
-                                                   {"vegas", TcpVegas::GetTypeId()}};
+                                                   {"vegas", TcpVegas::GetTypeId()},
+                                                   {"bbr", TcpBbr::GetTypeId()}};
     if (!ccTypes.count(cc))
     {
         std::fprintf(stderr, "unknown cc %s\n", cc.c_str());
@@ -470,6 +533,12 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(sndBuf));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
+    g.bbr = cc == "bbr";
+    if (g.bbr)
+    {
+        // TcpBbr turns pacing on itself if it is off (with a warning); set it as BBR requires.
+        Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(true));
+    }
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                        TypeIdValue(recovery == "classic" ? TcpClassicRecovery::GetTypeId()
                                                          : TcpPrrRecovery::GetTypeId()));
@@ -673,6 +742,9 @@ main(int argc, char* argv[])
         {"ns3::TcpSocketState", "EnablePacing"},    {"ns3::TcpCubic", "HyStart"},
         {"ns3::TcpVegas", "Alpha"},                 {"ns3::TcpVegas", "Beta"},
         {"ns3::TcpVegas", "Gamma"},                 {"ns3::TcpDctcp", "DctcpShiftG"},
+        {"ns3::TcpSocketState", "PaceInitialWindow"}, {"ns3::TcpSocketState", "MaxPacingRate"},
+        {"ns3::TcpBbr", "HighGain"},                {"ns3::TcpBbr", "BwWindowLength"},
+        {"ns3::TcpBbr", "RttWindowLength"},         {"ns3::TcpBbr", "ProbeRttDuration"},
     };
     js << ",\"ns3_attrs\":{";
     for (size_t k = 0; k < attrs.size(); ++k)
@@ -700,6 +772,24 @@ main(int argc, char* argv[])
         timeouts[i] = g.flows[i].timeouts;
         recoveries[i] = g.flows[i].recoveries;
     }
+    std::vector<uint64_t> probeRttEntries(nTotal);
+    std::vector<double> probeRttS(nTotal);
+    std::ostringstream starts;
+    starts << "[";
+    for (uint32_t i = 0; i < nTotal; ++i)
+    {
+        FlowState& f = g.flows[i];
+        if (f.probeRttSince >= 0)
+        {
+            f.probeRttS += simT - f.probeRttSince;
+        }
+        probeRttEntries[i] = f.probeRttEntries;
+        probeRttS[i] = f.probeRttS;
+        starts << (i ? "," : "") << JsonArr(f.probeRttStarts);
+    }
+    starts << "]";
+    js << ",\"bbr_probe_rtt_entries\":" << JsonArr(probeRttEntries)
+       << ",\"bbr_probe_rtt_s\":" << JsonArr(probeRttS) << ",\"bbr_probe_rtt_starts\":" << starts.str();
     js << ",\"tx_data_pkts_window\":" << JsonArr(txData) << ",\"retx_pkts_window\":" << JsonArr(retx)
        << ",\"timeouts_window\":" << JsonArr(timeouts) << ",\"recoveries_window\":" << JsonArr(recoveries);
     js << ",\"util\":" << JsonArr(util) << ",\"queue_mean_pkts\":" << JsonArr(qMean)

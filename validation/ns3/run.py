@@ -8,9 +8,10 @@ the congestion window when slow start ends (median over the flows, in segments) 
 time of each simulator, with ccsim / ns-3 ratios (for wall time, ns-3 / ccsim).
 
     python validation/ns3/run.py                 # the full suite (make validate-ns3)
-    python validation/ns3/run.py --quick         # three scenarios (the CI test)
+    python validation/ns3/run.py --quick         # four scenarios (the CI test)
     python validation/ns3/run.py --scenario 'db-100M-10-' --seeds 1 2 --json out.json
     python validation/ns3/run.py --list
+    python validation/ns3/run.py --suite probertt   # BBR through PROBE_RTT (ns-3.44 bug #1013)
     python validation/ns3/run.py --suite issue25 --seeds 1 2 3 --ccsim-keys '{"recovery": "rfc6675"}'
 
 Topologies. A dumbbell: N senders, each on its own access link (10 B, 1 ms, 1000 packets) to
@@ -45,6 +46,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -52,7 +54,7 @@ from typing import Any
 import ccsim
 
 HERE = Path(__file__).resolve().parent
-PROTOCOLS = ("newreno", "sack", "cubic", "dctcp", "vegas")
+PROTOCOLS = ("newreno", "sack", "cubic", "dctcp", "vegas", "bbr")
 #: ns-3's segments: payload + 20 TCP + 12 timestamp option + 20 IP + 2 PPP bytes.
 NS3_SEGMENT = 1000
 WIRE = NS3_SEGMENT + 20 + 12 + 20 + 2
@@ -140,11 +142,12 @@ def suite() -> list[Scenario]:
 
 
 def quick_suite() -> list[Scenario]:
-    """Three scenarios that run in seconds in both simulators (the CI test)."""
+    """Four scenarios that run in seconds in both simulators (the CI test)."""
     return [
         Scenario("quick-db-10M-1-sack", "dumbbell", "sack", 1, 10.0, 18.0, bdp_packets(10.0, 40.0), 40.0, 10.0),
         Scenario("quick-db-100M-10-cubic", "dumbbell", "cubic", 10, 100.0, 8.0, bdp_packets(100.0, 20.0), 12.0, 4.0),
         Scenario("quick-db-10M-4-dctcp", "dumbbell", "dctcp", 4, 10.0, 18.0, bdp_packets(10.0, 40.0), 40.0, 10.0),
+        Scenario("quick-db-10M-1-bbr", "dumbbell", "bbr", 1, 10.0, 18.0, bdp_packets(10.0, 40.0), 40.0, 10.0),
     ]
 
 
@@ -155,6 +158,19 @@ def issue25_suite() -> list[Scenario]:
             "1x100": (1, 100.0, 500), "10x100": (10, 100.0, 500)}
     return [Scenario(f"i25-{name}", "dumbbell", "sack", n, b, 20.0, q, 10.0, 2.0, access_mbps=100.0)
             for name, (n, b, q) in sets.items()]
+
+
+def probertt_suite() -> list[Scenario]:
+    """Where ns-3.44's BBR bug #1013 shows (docs/validation.md, BBR): two BBR flows at 100 Mbit/s
+    behind a buffer of 5 BDP, so nothing is lost and the standing queue keeps the min-RTT
+    estimate from being refreshed: each flow enters PROBE_RTT every 10 s. At a base RTT of
+    10 ms its 200 ms there span about 20 packet-timed rounds, more than the bandwidth filter's 10;
+    at 40 ms, about 6 (the control)."""
+    out = []
+    for rtt in (10.0, 40.0):
+        out.append(Scenario(f"bbr-probertt-{rtt:g}ms", "dumbbell", "bbr", 2, 100.0, rtt / 2 - 2 * ACCESS_MS,
+                            5 * bdp_packets(100.0, rtt), 35.0, 5.0))
+    return out
 
 
 def matched_settings(protocol: str, ns3_start_s: float, base_rtt_s: float, *, handshake: bool = False,
@@ -176,15 +192,23 @@ def matched_settings(protocol: str, ns3_start_s: float, base_rtt_s: float, *, ha
     - Both: delayed ACKs (every second segment or 200 ms), initial window 10, ns-3's timer
       (`rto = "ns3"`: MinRto 1 s, G 1 ms), limited transmit (ns-3's default), no receive-window
       limit (ns-3's buffers are set above what the path holds).
-    - Recovery: where ccsim recovers with SACK (sack, cubic, dctcp), ns-3's default, PRR, and
+    - Recovery: where ccsim recovers with SACK (sack, cubic, dctcp; BBR below), ns-3's default, PRR, and
       ccsim's `prr = true` with its default `recovery = "ns3"` (ssthresh from the pipe, as ns-3's
       NewReno); without SACK (newreno, vegas), ns-3's classic recovery (RFC 6582), as ccsim's.
     - Vegas: ns-3's alpha 2, beta 4, gamma 1. CUBIC: both run their HyStart (ns-3's differs from
       Linux's, which ccsim follows). DCTCP: ECN implied on both.
+    - BBR (v1): ns-3's TcpBbr with its defaults (as Linux's tcp_bbr.c: high gain 2.89, bandwidth
+      window 10 rounds, min-RTT window 10 s, PROBE_RTT 200 ms at 4 segments) and pacing on
+      (`TcpSocketState::EnablePacing`; the initial window leaves unpaced in both); SACK on. Both
+      let BBR set the window on every ACK and run no PRR for it (ns-3 skips its recovery
+      algorithm when `HasCongControl`, ccsim as Linux), so `--recovery` is moot in ns-3 and
+      ccsim gets no `prr` key; ccsim's default `recovery = "ns3"` marks every unSACKed segment
+      lost at a timeout as ns-3's `SetSentListLost` does, and its ssthresh, which BBR ignores,
+      comes from the pipe.
 
     `handshake` and `timestamps` turn on ccsim's flow keys of those names, when ccsim has them.
     """
-    sack = protocol in ("sack", "cubic", "dctcp")
+    sack = protocol in ("sack", "cubic", "dctcp", "bbr")
     ns3 = [f"--cc={protocol}", f"--sack={'true' if sack else 'false'}",
            f"--recovery={'prr' if sack else 'classic'}", f"--segSize={NS3_SEGMENT}"]
     header = 40 + (12 if timestamps else 0)
@@ -196,7 +220,7 @@ def matched_settings(protocol: str, ns3_start_s: float, base_rtt_s: float, *, ha
         flow.update(start=f"{round(ns3_start_s * 1e9)}ns", handshake=True)
     else:
         flow["start"] = f"{round((ns3_start_s + base_rtt_s) * 1e9)}ns"
-    if sack:
+    if sack and protocol != "bbr":
         flow["prr"] = True
     if timestamps:
         flow["timestamps"] = True
@@ -278,6 +302,8 @@ def run_ns3(binary: Path, sc: Scenario, seed: int, trace: Path | None = None) ->
         "loss_episodes": sum(raw["timeouts_window"]),
         "wall_s": raw["wall_s"],
         "start_s": raw["start_s"],
+        "probe_rtt_entries": sum(raw.get("bbr_probe_rtt_entries", [])),
+        "probe_rtt_starts": raw.get("bbr_probe_rtt_starts", []),
     }
 
 
@@ -298,8 +324,11 @@ def slow_start_exits(res: Any, names: list[str], mss: int) -> list[float | None]
 
 
 def run_ccsim(sc: Scenario, seed: int, starts: list[float], *, handshake: bool = False,
-              timestamps: bool = False, extra: dict[str, Any] | None = None) -> tuple[dict[str, Any], Any]:
+              timestamps: bool = False, extra: dict[str, Any] | None = None,
+              series: list[str] | None = None) -> tuple[dict[str, Any], Any]:
     spec, payload = ccsim_spec(sc, seed, starts, handshake=handshake, timestamps=timestamps, extra=extra)
+    if series:
+        spec["output"].update(series=series, interval="1ms")
     res = ccsim.run(spec, progress=False)
     flows = res.flows()
     links = res.links()
@@ -322,7 +351,99 @@ def run_ccsim(sc: Scenario, seed: int, starts: list[float], *, handshake: bool =
         "retransmitted": int(flows["retransmitted_packets"].sum()),
         "timeouts": int(flows["timeouts"].sum()),
         "wall_s": float(res.overview["run"]["wall_seconds"]),
+        "payload": payload,
     }, res
+
+
+def _rate_at(times: list[float], values: list[float], t: float) -> float | None:
+    """The last value set at or before t."""
+    best = None
+    for ti, v in zip(times, values):
+        if ti > t:
+            break
+        best = v
+    return best
+
+
+def _probe_rtt_episodes(entries: list[float], exits: list[float], times: list[float], rates: list[float],
+                        rtt_s: float, end_s: float) -> list[dict[str, float | None]]:
+    """Per PROBE_RTT episode: the median pacing rate (bit/s) over the second before it began
+    and over the gain cycle (8 base RTTs) after it ended, on a 1 ms grid (the medians leave out
+    the cycle's 5/4 and 3/4 phases), and how long after the end the rate was back to 0.9 of the
+    one before."""
+    def grid(t0: float, t1: float) -> list[float]:
+        vals = [_rate_at(times, rates, t0 + k * 1e-3) for k in range(max(1, round((t1 - t0) / 1e-3)))]
+        return [v for v in vals if v is not None]
+
+    out = []
+    for t_in, t_out in zip(entries, exits):
+        pre = grid(max(0.0, t_in - 1.0), t_in)
+        post = grid(t_out, min(end_s, t_out + 8 * rtt_s))
+        before = statistics.median(pre) if pre else None
+        after = statistics.median(post) if post else None
+        back = None
+        if before:
+            for ti, v in zip(times, rates):
+                if ti >= t_out and v >= 0.9 * before:
+                    back = ti - t_out
+                    break
+        out.append({"start_s": t_in, "end_s": t_out, "rate_before_bps": before, "rate_after_bps": after,
+                    "after_over_before": (after / before) if before and after else None,
+                    "back_to_0.9_s": back if back is not None else (None if t_out >= end_s else float("inf"))})
+    return out
+
+
+def ns3_probe_rtt(trace: Path, flows: int, rtt_s: float, end_s: float) -> list[list[dict[str, Any]]]:
+    """PROBE_RTT episodes of each ns-3 flow from its trace: TcpBbr's window gain is 1 there
+    only; its pacing rate is the PacingRate trace (payload bit/s)."""
+    gains: list[list[tuple[float, float]]] = [[] for _ in range(flows)]
+    rates: list[tuple[list[float], list[float]]] = [([], []) for _ in range(flows)]
+    for line in trace.read_text().splitlines():
+        f = line.split()
+        if len(f) == 4 and f[2] == "cwndgain":
+            gains[int(f[1])].append((float(f[0]), float(f[3])))
+        elif len(f) == 4 and f[2] == "pacingrate":
+            rates[int(f[1])][0].append(float(f[0]))
+            rates[int(f[1])][1].append(float(f[3]))
+    out = []
+    for i in range(flows):
+        entries, exits, inside = [], [], False
+        for t, gain in gains[i]:
+            if gain == 1.0 and not inside:
+                entries.append(t)
+                inside = True
+            elif gain != 1.0 and inside:
+                exits.append(t)
+                inside = False
+        if inside:
+            exits.append(end_s)
+        out.append(_probe_rtt_episodes(entries, exits, *rates[i], rtt_s, end_s))
+    return out
+
+
+def ccsim_probe_rtt(res: Any, names: list[str], mss: int, rtt_s: float, end_s: float) -> list[list[dict[str, Any]]]:
+    """PROBE_RTT episodes of each ccsim flow: its window held at 4 segments (BBR's PROBE_RTT
+    window; in a run without losses nothing else sets it there); the pacing rate is the
+    `send_rate` series (payload bit/s)."""
+    table = res.series()
+    out = []
+    for name in names:
+        mine = table[table["entity"] == name]
+        cw = mine[mine["variable"] == "cwnd:change"]
+        sr = mine[mine["variable"] == "send_rate"]
+        entries, exits, inside = [], [], False
+        for t, v in zip(cw["time"].astype(float), cw["value"].astype(float)):
+            if v <= 4 * mss and not inside:
+                entries.append(t)
+                inside = True
+            elif v > 4 * mss and inside:
+                exits.append(t)
+                inside = False
+        if inside:
+            exits.append(end_s)
+        out.append(_probe_rtt_episodes(entries, exits, list(sr["time"].astype(float)),
+                                       list(sr["value"].astype(float)), rtt_s, end_s))
+    return out
 
 
 def ratio(a: float | None, b: float | None) -> float | None:
@@ -356,11 +477,38 @@ def row(rec: dict[str, Any]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def probe_rtt_lines(rec: dict[str, Any]) -> list[str]:
+    """A line per PROBE_RTT episode of a probertt record: pacing rate before and after, both sides."""
+    if "probe_rtt" not in rec["ns3"]:
+        return []
+    out = [f"\nPROBE_RTT, {rec['scenario']} seed {rec['seed']}: flow, start s, end s, median pacing rate Mbit/s "
+           "over the second before -> over 8 base RTTs after the end (ratio), seconds until back to 0.9 of before"]
+    for side in ("ns3", "ccsim"):
+        for i, eps in enumerate(rec[side]["probe_rtt"]):
+            for e in eps:
+                mb = (lambda v: "-" if v is None else f"{v / 1e6:.1f}")
+                back = e["back_to_0.9_s"]
+                out.append(f"  {side} f{i}: {e['start_s']:.3f}-{e['end_s']:.3f}: {mb(e['rate_before_bps'])} -> "
+                           f"{mb(e['rate_after_bps'])} ({fmt(e['after_over_before'], '.3f')}), back in "
+                           f"{'-' if back is None else format(back, '.3f')} s")
+    return out
+
+
 def compare(binary: Path, sc: Scenario, seed: int, *, handshake: bool = False, timestamps: bool = False,
             extra: dict[str, Any] | None = None, trace_dir: Path | None = None) -> dict[str, Any]:
+    probertt = sc.name.startswith("bbr-probertt")
+    if probertt and trace_dir is None:
+        trace_dir = Path(tempfile.mkdtemp(prefix="ccsim-ns3-"))
     trace = trace_dir / f"{sc.name}-{seed}.ns3-cwnd.txt" if trace_dir else None
     ns3 = run_ns3(binary, sc, seed, trace)
-    ours, res = run_ccsim(sc, seed, ns3["start_s"], handshake=handshake, timestamps=timestamps, extra=extra)
+    ours, res = run_ccsim(sc, seed, ns3["start_s"], handshake=handshake, timestamps=timestamps, extra=extra,
+                          series=["send_rate"] if probertt else None)
+    if probertt:
+        assert trace is not None
+        rtt = sc.base_rtt_s(0)
+        ns3["probe_rtt"] = ns3_probe_rtt(trace, sc.total_flows, rtt, sc.duration_s)
+        ours["probe_rtt"] = ccsim_probe_rtt(res, [f"f{i}" for i in range(sc.total_flows)], ours["payload"], rtt,
+                                            sc.duration_s)
     if trace_dir is not None:
         table = res.series()
         table[table["variable"].isin(["cwnd:change", "ssthresh:change"])].to_csv(
@@ -378,9 +526,10 @@ def compare(binary: Path, sc: Scenario, seed: int, *, handshake: bool = False, t
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="three short scenarios only")
-    ap.add_argument("--suite", choices=("full", "issue25"), default="full",
-                    help="issue25: the SACK dumbbells of issue 25 (docs/validation.md) instead of the full suite")
+    ap.add_argument("--quick", action="store_true", help="four short scenarios only")
+    ap.add_argument("--suite", choices=("full", "issue25", "probertt"), default="full",
+                    help="issue25: the SACK dumbbells of issue 25 (docs/validation.md) instead of the full suite; "
+                         "probertt: two BBR flows through PROBE_RTT at 10 and 40 ms (ns-3.44 bug #1013)")
     ap.add_argument("--ccsim-keys", type=json.loads, default={},
                     help="ccsim flow keys over the matched ones, as JSON, e.g. '{\"recovery\": \"rfc6675\"}'")
     ap.add_argument("--scenario", default="", help="run the scenarios whose name matches this regular expression")
@@ -397,7 +546,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="list the scenarios and the ones left out")
     args = ap.parse_args(argv)
 
-    scenarios = quick_suite() if args.quick else issue25_suite() if args.suite == "issue25" else suite()
+    scenarios = (quick_suite() if args.quick else issue25_suite() if args.suite == "issue25"
+                 else probertt_suite() if args.suite == "probertt" else suite())
     if args.scenario:
         scenarios = [s for s in scenarios if re.search(args.scenario, s.name)]
     if args.list:
@@ -425,6 +575,9 @@ def main(argv: list[str] | None = None) -> int:
                           extra=args.ccsim_keys, trace_dir=args.trace)
             records.append(rec)
             print(row(rec), flush=True)
+    for rec in records:
+        for line in probe_rtt_lines(rec):
+            print(line)
     if not args.quick and not args.scenario and args.suite == "full":
         for (rate, n), why in SKIPPED.items():
             print(f"\nLeft out: the {rate} dumbbell with {n} flows ({why}).")
