@@ -105,6 +105,9 @@ pub enum Algorithm {
     Dctcp(DctcpParams),
     /// BBR v1 (Linux's `tcp_bbr.c`) with SACK loss recovery, paced.
     Bbr,
+    /// BBR v3 (Google's `tcp_bbr.c`, branch v3) with SACK loss recovery, paced; it reacts to
+    /// ECN when the flow is ECN-capable.
+    Bbr3,
 }
 
 impl Algorithm {
@@ -120,6 +123,7 @@ impl Algorithm {
             Algorithm::Cubic(_) => "cubic",
             Algorithm::Dctcp(_) => "dctcp",
             Algorithm::Bbr => "bbr",
+            Algorithm::Bbr3 => "bbr3",
         }
     }
 
@@ -128,7 +132,11 @@ impl Algorithm {
     pub fn uses_sack(self) -> bool {
         matches!(
             self,
-            Algorithm::Sack | Algorithm::Cubic(_) | Algorithm::Dctcp(_) | Algorithm::Bbr
+            Algorithm::Sack
+                | Algorithm::Cubic(_)
+                | Algorithm::Dctcp(_)
+                | Algorithm::Bbr
+                | Algorithm::Bbr3
         )
     }
 
@@ -138,13 +146,15 @@ impl Algorithm {
             Algorithm::Reno => Recovery::Reno,
             Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => Recovery::VegasNs2,
             Algorithm::NewReno | Algorithm::Vegas(_) => Recovery::NewReno,
-            Algorithm::Sack | Algorithm::Cubic(_) | Algorithm::Dctcp(_) | Algorithm::Bbr => {
-                Recovery::Sack
-            }
+            Algorithm::Sack
+            | Algorithm::Cubic(_)
+            | Algorithm::Dctcp(_)
+            | Algorithm::Bbr
+            | Algorithm::Bbr3 => Recovery::Sack,
         }
     }
 
-    fn controller(self) -> AnyCc {
+    fn controller(self, ecn: bool) -> AnyCc {
         match self {
             Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => {
                 AnyCc::VegasNs2(VegasNs2::new(p))
@@ -153,6 +163,7 @@ impl Algorithm {
             Algorithm::Cubic(p) => AnyCc::Cubic(Cubic::new(p)),
             Algorithm::Dctcp(p) => AnyCc::Dctcp(Dctcp::new(p)),
             Algorithm::Bbr => AnyCc::Bbr(Box::new(Bbr::new())),
+            Algorithm::Bbr3 => AnyCc::Bbr(Box::new(Bbr::v3(ecn))),
             _ => AnyCc::Reno(Reno),
         }
     }
@@ -431,7 +442,7 @@ impl TcpSender {
             recover: None,
             partial_acks: 0,
             rxt_next: 0,
-            cc: cfg.algorithm.controller(),
+            cc: cfg.algorithm.controller(cfg.ecn),
             recovery: cfg.algorithm.recovery(),
             policy: cfg.recovery_policy,
             board: if cfg.rack {
@@ -482,9 +493,10 @@ impl TcpSender {
             syn_retries: 0,
             header_bytes,
             timestamps: cfg.timestamps,
-            pacing: (cfg.pacing || cfg.algorithm == Algorithm::Bbr).then(Pacing::default),
-            window_pacing: cfg.pacing && cfg.algorithm != Algorithm::Bbr,
-            model_based: cfg.algorithm == Algorithm::Bbr,
+            pacing: (cfg.pacing || matches!(cfg.algorithm, Algorithm::Bbr | Algorithm::Bbr3))
+                .then(Pacing::default),
+            window_pacing: cfg.pacing && !matches!(cfg.algorithm, Algorithm::Bbr | Algorithm::Bbr3),
+            model_based: matches!(cfg.algorithm, Algorithm::Bbr | Algorithm::Bbr3),
             sending_deferred: false,
             first_retransmission: None,
             stats: AgentStats::default(),
