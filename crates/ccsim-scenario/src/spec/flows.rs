@@ -43,6 +43,9 @@ pub enum Protocol {
     Dctcp,
     /// BBR v1 (Linux's tcp_bbr.c): paced at its bandwidth estimate, SACK loss recovery.
     Bbr,
+    /// BBR v3 (Google's tcp_bbr.c, branch v3): bounds from loss and, with `ecn = true`, CE
+    /// marks; paced, SACK loss recovery.
+    Bbr3,
     /// UDP constant bit rate.
     Cbr,
     /// UDP with exponential inter-departure times.
@@ -76,6 +79,7 @@ impl Protocol {
             Protocol::Cubic => "cubic",
             Protocol::Dctcp => "dctcp",
             Protocol::Bbr => "bbr",
+            Protocol::Bbr3 => "bbr3",
             Protocol::Cbr => "cbr",
             Protocol::Poisson => "poisson",
             Protocol::Tfrc => "tfrc",
@@ -133,6 +137,7 @@ pub fn family(protocol: Protocol) -> Family {
         | Protocol::Cubic
         | Protocol::Dctcp
         | Protocol::Bbr
+        | Protocol::Bbr3
         | Protocol::Xcp => Family::Tcp,
         Protocol::Tfrc
         | Protocol::TcpFriend

@@ -183,7 +183,7 @@ pub(crate) fn validate_tcp_options(
             );
         }
     }
-    if f.protocol == Protocol::Bbr {
+    if matches!(f.protocol, Protocol::Bbr | Protocol::Bbr3) {
         // BBR sets the window itself on every ACK: the window-growth options have no effect.
         for (key, set) in [
             ("hystart", f.hystart.is_some()),
@@ -195,7 +195,7 @@ pub(crate) fn validate_tcp_options(
             if set {
                 return err(
                     p(key),
-                    format!("BBR sets its window and pacing rate from its path model (protocol = \"bbr\"); remove {key}"),
+                    format!("BBR sets its window and pacing rate from its path model (protocol = \"{}\"); remove {key}", f.protocol.name()),
                 );
             }
         }
@@ -289,7 +289,7 @@ fn linux_sack_recovery(f: &FlowSpec) -> bool {
 fn sack_recovery(protocol: Protocol) -> bool {
     matches!(
         protocol,
-        Protocol::Sack | Protocol::Cubic | Protocol::Dctcp | Protocol::Bbr
+        Protocol::Sack | Protocol::Cubic | Protocol::Dctcp | Protocol::Bbr | Protocol::Bbr3
     )
 }
 
@@ -322,7 +322,7 @@ fn validate_recovery_options(
             return err(
                 p(key),
                 format!(
-                    "applies to SACK loss recovery (protocol \"sack\", \"cubic\", \"dctcp\" or \"bbr\"), found {:?}",
+                    "applies to SACK loss recovery (protocol \"sack\", \"cubic\", \"dctcp\", \"bbr\" or \"bbr3\"), found {:?}",
                     f.protocol.name()
                 ),
             );
