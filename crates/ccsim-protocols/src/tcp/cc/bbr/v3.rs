@@ -393,8 +393,7 @@ impl Bbr {
             return v.init_cwnd;
         }
         let w = u128::from(bw) * u128::from(self.min_rtt_us);
-        let bdp =
-            ((w * u128::from(gain) >> BBR_SCALE) + u128::from(BW_UNIT) - 1) / u128::from(BW_UNIT);
+        let bdp = ((w * u128::from(gain)) >> BBR_SCALE).div_ceil(u128::from(BW_UNIT));
         u64::try_from(bdp).unwrap_or(INF).min(INF)
     }
 
@@ -416,7 +415,7 @@ impl Bbr {
         let edt = tp.wstamp_ns.max(tp.now_ns);
         let interval_us = (edt - tp.now_ns) / 1000;
         let interval_delivered =
-            u64::try_from(u128::from(v.bw()) * u128::from(interval_us) >> super::BW_SCALE)
+            u64::try_from((u128::from(v.bw()) * u128::from(interval_us)) >> super::BW_SCALE)
                 .unwrap_or(u64::MAX);
         let mut at_edt = inflight_now;
         if self.pacing_gain > UNIT {
