@@ -58,6 +58,7 @@ CASES = {
     "hystart-linux": ("20p", 'hystart = "linux"\nlimited_transmit = true\n'),
     "dctcp": ('{ kind = "step", limit = "60p", threshold = 12 }', 'delayed_ack = true\n'),
     "bbr": ("20p", 'recovery = "linux"\ninitial_window = 10\n'),
+    "bbr3": ('{ kind = "step", limit = "40p", threshold = 8 }', 'ecn = true\nrecovery = "linux"\ninitial_window = 10\n'),
     "cubic-pacing": ("20p", 'pacing = true\n'),
     "cbr": ("20p", 'rate = "1Mbps"\npacket_size = "500B"\nstop = "1s"\n'),
     "poisson": ("20p", 'rate = "1Mbps"\n'),

@@ -44,7 +44,7 @@ CASES = [
     ("negative rate", set_(["links", 1, "rate"], "-5Mbps"), "links[1].rate", 'must not be negative, found "-5Mbps"'),
     ("zero rate", set_(["links", 1, "rate"], "0Mbps"), "links[1].rate", 'must be positive, found "0bps"'),
     ("unknown protocol", set_(["flows", 0, "protocol"], "reno2"), "flows[0].protocol",
-     'expected one of: tahoe, reno, newreno, sack, vegas, cubic, dctcp, bbr, prague, cbr, poisson, tfrc, tcp-friend, cbraa, primo, xcp, obp, found "reno2"'),
+     'expected one of: tahoe, reno, newreno, sack, vegas, cubic, dctcp, bbr, bbr3, prague, cbr, poisson, tfrc, tcp-friend, cbraa, primo, xcp, obp, found "reno2"'),
     ("no route", island, "flows[1].to", 'no route from "s" to "x"'),
     ("node in no link", set_(["flows", 0, "to"], "nowhere"), "flows[0].to", 'node "nowhere" is in no link'),
     ("duplicate flow", add_flow(name="tcp1"), "flows[1].name", 'duplicate flow name "tcp1"'),

@@ -24,7 +24,7 @@ def dumbbell(protocol: str, **options: Any) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("protocol", ["tahoe", "reno", "newreno", "sack", "vegas", "cubic", "dctcp", "bbr"])
+@pytest.mark.parametrize("protocol", ["tahoe", "reno", "newreno", "sack", "vegas", "cubic", "dctcp", "bbr", "bbr3"])
 def test_every_variant_fills_the_bottleneck(protocol: str) -> None:
     res = ccsim.run(dumbbell(protocol))
     assert res.summary["flows"]["f"]["protocol"] == protocol
@@ -53,7 +53,7 @@ def test_vegas_thresholds_need_vegas() -> None:
     ({"protocol": "cbr", "rate": "1Mbps", "limited_transmit": True}, "flows[0].limited_transmit", "limited_transmit"),
     ({"limited_transmit": "yes"}, "flows[0].limited_transmit", 'expected true or false, found "yes"'),
     ({"protocol": "newreno", "prr": True}, "flows[0].prr", 'applies to SACK loss recovery (protocol "sack", '
-     '"cubic", "dctcp", "bbr" or "prague"), found "newreno"'),
+     '"cubic", "dctcp", "bbr", "bbr3" or "prague"), found "newreno"'),
     ({"protocol": "vegas", "rescue_retransmission": False}, "flows[0].rescue_retransmission", 'found "vegas"'),
     ({"prr": 1}, "flows[0].prr", "expected true or false, found 1"),
     ({"protocol": "cbr", "rate": "1Mbps", "prr": True}, "flows[0].prr", "prr"),

@@ -106,6 +106,9 @@ pub enum Algorithm {
     Dctcp(DctcpParams),
     /// BBR v1 (Linux's `tcp_bbr.c`) with SACK loss recovery, paced.
     Bbr,
+    /// BBR v3 (Google's `tcp_bbr.c`, branch v3) with SACK loss recovery, paced; it reacts to
+    /// ECN when the flow is ECN-capable.
+    Bbr3,
     /// TCP Prague (L4STeam's `tcp_prague.c`) with SACK loss recovery: ECT(1), AccECN,
     /// paced.
     Prague(PragueParams),
@@ -124,6 +127,7 @@ impl Algorithm {
             Algorithm::Cubic(_) => "cubic",
             Algorithm::Dctcp(_) => "dctcp",
             Algorithm::Bbr => "bbr",
+            Algorithm::Bbr3 => "bbr3",
             Algorithm::Prague(_) => "prague",
         }
     }
@@ -137,6 +141,7 @@ impl Algorithm {
                 | Algorithm::Cubic(_)
                 | Algorithm::Dctcp(_)
                 | Algorithm::Bbr
+                | Algorithm::Bbr3
                 | Algorithm::Prague(_)
         )
     }
@@ -144,7 +149,10 @@ impl Algorithm {
     /// Whether the algorithm sets the window and the pacing rate itself (`cong_control`).
     #[must_use]
     pub fn sets_pacing_rate(self) -> bool {
-        matches!(self, Algorithm::Bbr | Algorithm::Prague(_))
+        matches!(
+            self,
+            Algorithm::Bbr | Algorithm::Bbr3 | Algorithm::Prague(_)
+        )
     }
 
     /// Whether the flow is an L4S flow: ECT(1) and AccECN (RFC 9331).
@@ -163,11 +171,12 @@ impl Algorithm {
             | Algorithm::Cubic(_)
             | Algorithm::Dctcp(_)
             | Algorithm::Bbr
+            | Algorithm::Bbr3
             | Algorithm::Prague(_) => Recovery::Sack,
         }
     }
 
-    fn controller(self) -> AnyCc {
+    fn controller(self, ecn: bool) -> AnyCc {
         match self {
             Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => {
                 AnyCc::VegasNs2(VegasNs2::new(p))
@@ -176,6 +185,7 @@ impl Algorithm {
             Algorithm::Cubic(p) => AnyCc::Cubic(Cubic::new(p)),
             Algorithm::Dctcp(p) => AnyCc::Dctcp(Dctcp::new(p)),
             Algorithm::Bbr => AnyCc::Bbr(Box::new(Bbr::new())),
+            Algorithm::Bbr3 => AnyCc::Bbr(Box::new(Bbr::v3(ecn))),
             Algorithm::Prague(p) => AnyCc::Prague(Box::new(Prague::new(p))),
             _ => AnyCc::Reno(Reno),
         }
@@ -462,7 +472,7 @@ impl TcpSender {
             recover: None,
             partial_acks: 0,
             rxt_next: 0,
-            cc: cfg.algorithm.controller(),
+            cc: cfg.algorithm.controller(cfg.ecn),
             recovery: cfg.algorithm.recovery(),
             policy: cfg.recovery_policy,
             board: if cfg.rack {

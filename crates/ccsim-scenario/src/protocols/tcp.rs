@@ -1,5 +1,5 @@
 //! The TCP family's agents, built from a checked flow ([`crate::spec::tcp`]): a
-//! [`TcpSender`] and [`TcpSink`] for Tahoe, Reno, NewReno, SACK, Vegas, CUBIC, DCTCP and BBR, XCP's through
+//! [`TcpSender`] and [`TcpSink`] for Tahoe, Reno, NewReno, SACK, Vegas, CUBIC, DCTCP, BBR and BBR v3, XCP's through
 //! [`super::xcp`], and what the routes set once they are built (`initial_ssthresh = "bdp"`).
 
 use ccsim_core::Dur;
@@ -40,6 +40,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         ),
         Protocol::Dctcp => Algorithm::Dctcp(ccsim_protocols::DctcpParams::default()),
         Protocol::Bbr => Algorithm::Bbr,
+        Protocol::Bbr3 => Algorithm::Bbr3,
         Protocol::Prague => Algorithm::Prague(
             f.prague
                 .map_or_else(ccsim_protocols::PragueParams::default, |p| p.params()),
@@ -92,7 +93,10 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
                 .with_sack(algorithm.uses_sack())
                 .with_dsack(uses_rack(f))
                 .with_timestamps(f.timestamps)
-                .with_ce_echo(f.protocol == Protocol::Dctcp)
+                // BBR v3 uses ECN only with precise (per-segment) echo (Linux's TCP_ECN_LOW).
+                .with_ce_echo(
+                    f.protocol == Protocol::Dctcp || (f.protocol == Protocol::Bbr3 && f.ecn),
+                )
                 .with_accecn(uses_accecn(f)),
         ),
     )

@@ -43,6 +43,9 @@ pub enum Protocol {
     Dctcp,
     /// BBR v1 (Linux's tcp_bbr.c): paced at its bandwidth estimate, SACK loss recovery.
     Bbr,
+    /// BBR v3 (Google's tcp_bbr.c, branch v3): bounds from loss and, with `ecn = true`, CE
+    /// marks; paced, SACK loss recovery.
+    Bbr3,
     /// TCP Prague (L4S: L4STeam's tcp_prague.c): ECT(1), AccECN, paced, SACK loss recovery.
     Prague,
     /// UDP constant bit rate.
@@ -78,6 +81,7 @@ impl Protocol {
             Protocol::Cubic => "cubic",
             Protocol::Dctcp => "dctcp",
             Protocol::Bbr => "bbr",
+            Protocol::Bbr3 => "bbr3",
             Protocol::Prague => "prague",
             Protocol::Cbr => "cbr",
             Protocol::Poisson => "poisson",
@@ -136,6 +140,7 @@ pub fn family(protocol: Protocol) -> Family {
         | Protocol::Cubic
         | Protocol::Dctcp
         | Protocol::Bbr
+        | Protocol::Bbr3
         | Protocol::Prague
         | Protocol::Xcp => Family::Tcp,
         Protocol::Tfrc

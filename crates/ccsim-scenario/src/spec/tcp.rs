@@ -251,7 +251,7 @@ pub(crate) fn validate_tcp_options(
             "XCP's receiver answers data only, without TCP's ECN feedback; remove accecn".into(),
         );
     }
-    if f.protocol == Protocol::Bbr {
+    if matches!(f.protocol, Protocol::Bbr | Protocol::Bbr3) {
         // BBR sets the window itself on every ACK: the window-growth options have no effect.
         for (key, set) in [
             ("hystart", f.hystart.is_some()),
@@ -263,7 +263,7 @@ pub(crate) fn validate_tcp_options(
             if set {
                 return err(
                     p(key),
-                    format!("BBR sets its window and pacing rate from its path model (protocol = \"bbr\"); remove {key}"),
+                    format!("BBR sets its window and pacing rate from its path model (protocol = \"{}\"); remove {key}", f.protocol.name()),
                 );
             }
         }
@@ -357,7 +357,12 @@ fn linux_sack_recovery(f: &FlowSpec) -> bool {
 fn sack_recovery(protocol: Protocol) -> bool {
     matches!(
         protocol,
-        Protocol::Sack | Protocol::Cubic | Protocol::Dctcp | Protocol::Bbr | Protocol::Prague
+        Protocol::Sack
+            | Protocol::Cubic
+            | Protocol::Dctcp
+            | Protocol::Bbr
+            | Protocol::Bbr3
+            | Protocol::Prague
     )
 }
 
@@ -390,7 +395,7 @@ fn validate_recovery_options(
             return err(
                 p(key),
                 format!(
-                    "applies to SACK loss recovery (protocol \"sack\", \"cubic\", \"dctcp\", \"bbr\" or \"prague\"), found {:?}",
+                    "applies to SACK loss recovery (protocol \"sack\", \"cubic\", \"dctcp\", \"bbr\", \"bbr3\" or \"prague\"), found {:?}",
                     f.protocol.name()
                 ),
             );

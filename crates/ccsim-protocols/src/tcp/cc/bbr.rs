@@ -27,11 +27,18 @@
 //! rate, at least two segments above 1.2 Mbit/s), though segments leave one at a time.
 //! CHOICE: PROBE_BW's random start phase is drawn from the flow's random stream; when a
 //! timeout ends the policer model's use, the gain cycle restarts on the next ACK.
+//!
+//! BBR v3 (`protocol = "bbr3"`) is the same type with its own state and main function in
+//! [`v3`] (the `v3` field): it reuses this file's connection view (`Tp`), constants, the
+//! pacing-rate and window-saving helpers, and the v1 code paths never read the v3 state.
 
 use ccsim_core::{Dur, RngStream};
 
 use super::{AckEvent, CaState, CongestionControl, Conn, Control, RateSample, Window};
 use crate::tcp::minmax::MinMax;
+
+mod v3;
+pub use v3::ProbeBwPhase;
 
 const BW_SCALE: u32 = 24;
 const BW_UNIT: u64 = 1 << BW_SCALE;
@@ -129,6 +136,10 @@ struct Tp {
     lost: u64,
     srtt_us: Option<u64>,
     wstamp_ns: u64,
+    /// `tp->delivered_ce` (BBR v3).
+    delivered_ce: u64,
+    /// `tp->is_cwnd_limited` (BBR v3).
+    cwnd_limited: bool,
 }
 
 /// BBR's state (Linux's `struct bbr`).
@@ -173,6 +184,8 @@ pub struct Bbr {
     last: Option<Tp>,
     /// A timeout ended the policer model's use: restart the gain cycle on the next ACK.
     restart_cycle: bool,
+    /// BBR v3's state; `None` for v1.
+    v3: Option<Box<v3::V3>>,
 }
 
 impl Default for Bbr {
@@ -222,6 +235,7 @@ impl Bbr {
             pacing_rate: 0,
             last: None,
             restart_cycle: false,
+            v3: None,
         }
     }
 
@@ -240,7 +254,11 @@ impl Bbr {
     /// The bandwidth estimate, segments per second.
     #[must_use]
     pub fn bandwidth(&self) -> f64 {
-        self.current_bw() as f64 * 1e6 / BW_UNIT as f64
+        let bw = match &self.v3 {
+            Some(v) => v.bw(),
+            None => self.current_bw(),
+        };
+        bw as f64 * 1e6 / BW_UNIT as f64
     }
 
     /// The min_rtt estimate.
@@ -705,6 +723,8 @@ impl Bbr {
             lost: conn.lost,
             srtt_us: conn.srtt.map(|s| s.0 / 1000),
             wstamp_ns: conn.next_release.0,
+            delivered_ce: conn.delivered_ce,
+            cwnd_limited: w.cwnd_limited,
         }
     }
 }
@@ -715,12 +735,17 @@ impl CongestionControl for Bbr {
 
     /// `bbr_ssthresh`: remember the window to restore after the recovery; ssthresh stays.
     fn ssthresh(&mut self, w: &Window) -> u64 {
+        // v3's `bbr_ssthresh` also saves the bounds for an undo, which this sender never does.
         self.save_cwnd(w.cwnd / w.mss);
         w.ssthresh
     }
 
     /// `bbr_set_state`: a timeout ends the round and counts as a loss for policer detection.
-    fn on_state(&mut self, _w: &mut Window, state: CaState, _snd_nxt: u64) {
+    fn on_state(&mut self, w: &mut Window, state: CaState, _snd_nxt: u64) {
+        if self.v3.is_some() {
+            self.v3_set_state(w, state);
+            return;
+        }
         if state == CaState::Loss {
             self.prev_ca_state = CaState::Loss;
             self.full_bw = 0;
@@ -736,6 +761,9 @@ impl CongestionControl for Bbr {
     }
 
     fn on_init(&mut self, w: &mut Window, conn: &Conn) -> Option<u64> {
+        if self.v3.is_some() {
+            return self.v3_init(w, conn);
+        }
         let now = conn.now;
         let tp = Self::tp(w, conn);
         w.ssthresh = u64::MAX;
@@ -756,6 +784,9 @@ impl CongestionControl for Bbr {
         conn: &Conn,
         rng: &mut RngStream,
     ) -> Control {
+        if self.v3.is_some() {
+            return self.v3_main(w, rs, conn, rng);
+        }
         let mut tp = Self::tp(w, conn);
         let mut ctl = Control::default();
         if std::mem::take(&mut self.restart_cycle) {

@@ -24,7 +24,7 @@ mod vegas_ns2;
 
 use ccsim_core::{Dur, RngStream, SimTime};
 
-pub use bbr::{Bbr, BbrMode};
+pub use bbr::{Bbr, BbrMode, ProbeBwPhase};
 pub use cubic::{cubic_root, Cubic, CubicParams};
 pub use dctcp::{Dctcp, DctcpParams};
 pub use prague::{Prague, PragueParams};
