@@ -1319,3 +1319,85 @@ fn a_one_segment_tail_is_probed_before_the_timeout_fires() {
     assert_eq!(s.stats().timeouts, 0);
     assert!(ctx.timers[0].expect("rto re-armed") > pto);
 }
+
+/// AccECN's receiver (draft-ietf-tcpm-accurate-ecn section 3.2): the ACE field of every ACK
+/// is the count of CE-marked packets (from 5) modulo 8; a CE packet after a non-CE one is
+/// acknowledged at once, and so is every second CE mark since the last ACK; other packets
+/// follow the delayed-ACK rule.
+#[test]
+fn accecn_sink_counts_ce_marks_in_the_ace_field() {
+    let mut sink = TcpSink::new(Some(Dur::from_millis(200))).with_accecn(true);
+    let mut ctx = MockCtx::new();
+    let aces = |ctx: &mut MockCtx| -> Vec<Option<u8>> {
+        ctx.drain()
+            .iter()
+            .map(|p| match p.header {
+                Hdr::TcpAck { ace, ece, .. } => {
+                    assert!(!ece, "AccECN ACKs carry the count, not RFC 3168's ECE");
+                    ace
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    sink.on_packet(&data(0, Ecn::Ect1, false), &mut ctx);
+    sink.on_packet(&data(1, Ecn::Ect1, false), &mut ctx);
+    assert_eq!(aces(&mut ctx), vec![Some(5)]);
+    // A change to CE: an ACK at once, counting it.
+    sink.on_packet(&data(2, Ecn::Ce, false), &mut ctx);
+    assert_eq!(aces(&mut ctx), vec![Some(6)]);
+    // Two more marks: the second since the last ACK triggers one.
+    sink.on_packet(&data(3, Ecn::Ce, false), &mut ctx);
+    assert_eq!(aces(&mut ctx), vec![]);
+    sink.on_packet(&data(4, Ecn::Ce, false), &mut ctx);
+    assert_eq!(aces(&mut ctx), vec![Some(0)], "8 mod 8");
+    sink.on_packet(&data(5, Ecn::Ect1, false), &mut ctx);
+    sink.on_packet(&data(6, Ecn::Ect1, false), &mut ctx);
+    assert_eq!(aces(&mut ctx), vec![Some(0)]);
+}
+
+/// An AccECN sender reads the marks from the ACE field: a Prague flow's CE count drives its
+/// alpha, and the sender sets no CWR (the count replaces RFC 3168's latch).
+#[test]
+fn accecn_sender_reads_the_count_and_sends_no_cwr() {
+    let cfg = TcpConfig {
+        algorithm: Algorithm::Prague(crate::tcp::cc::PragueParams::default()),
+        initial_window: 10,
+        ..TcpConfig::default()
+    };
+    let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    let sent = ctx.drain();
+    assert_eq!(sent.len(), 10);
+    assert!(
+        sent.iter().all(|p| p.ecn == Ecn::Ect1),
+        "Prague's data is ECT(1)"
+    );
+    let ace_ack = |n: u64, ace: u8| Packet {
+        header: Hdr::TcpAck {
+            ack: n,
+            ece: false,
+            sack: None,
+            ace: Some(ace),
+        },
+        ..ack(n)
+    };
+    ctx.now = SimTime::ZERO + Dur::from_millis(20);
+    // Two segments acknowledged, both marked (ACE 5 -> 7): the CWR state and, alpha being 1
+    // before any mark, half the window; with no unmarked segment to grow by, the window steps
+    // down one segment toward it and slow start ends. No CWR flag on what follows.
+    s.on_packet(&ace_ack(2, 7), &mut ctx);
+    assert_eq!(s.state(), CaState::Cwr);
+    let crate::tcp::cc::AnyCc::Prague(p) = s.controller() else {
+        panic!("Prague")
+    };
+    assert_eq!(p.frac_cwnd(), 5.0);
+    assert_eq!((s.cwnd(), s.ssthresh()), (9 * 960, 9 * 960));
+    ctx.now = SimTime::ZERO + Dur::from_millis(21);
+    s.on_packet(&ace_ack(4, 6), &mut ctx);
+    let out = ctx.drain();
+    assert!(out
+        .iter()
+        .all(|p| matches!(p.header, Hdr::TcpData { cwr: false, .. })));
+}

@@ -30,9 +30,11 @@
 //! The arithmetic is the module's: fixed point in 2^-20, times in microseconds (RTTs in
 //! 128-microsecond units for the scaling).
 //!
-//! CHOICE: in slow start the fractional window follows cwnd (as the L4S team's later Linux
-//! 6.x module does); version 0.6 leaves it at the initial window there, so the first
-//! reduction would collapse the window to about ten segments.
+//! CHOICE: in slow start the fractional window follows cwnd (as the L4S team's module version
+//! 0.7, for Linux 6.x, does); version 0.6 leaves it at the initial window there, so the first
+//! reduction would collapse the window to about ten segments. As in both, an ACK with
+//! unmarked segments in slow start grows cwnd and the fractional window with it, so slow
+//! start ends at the first ACK whose segments are all marked.
 //! CHOICE: pacing counts the packet (`tcp_mss_to_mtu`) as the module does; the pacer releases
 //! payload bytes, so the rate handed to it is scaled by payload / packet.
 //! CHOICE: the reduction on entering CWR reads the clock and the RTT-independence state as
