@@ -60,6 +60,8 @@ CASES = {
     "bbr": ("20p", 'recovery = "linux"\ninitial_window = 10\n'),
     "bbr3": ('{ kind = "step", limit = "40p", threshold = 8 }', 'ecn = true\nrecovery = "linux"\ninitial_window = 10\n'),
     "cubic-pacing": ("20p", 'pacing = true\n'),
+    "cubic-accecn": ("20p", 'accecn = true\nhandshake = true\n'),
+    "prague": ('{ kind = "dualpi2", limit = "100p" }', 'prague = { classic_ecn_fallback = true }\n'),
     "cbr": ("20p", 'rate = "1Mbps"\npacket_size = "500B"\nstop = "1s"\n'),
     "poisson": ("20p", 'rate = "1Mbps"\n'),
     "tfrc": ("20p", "tfrc = { history_discounting = true }\n"),

@@ -61,6 +61,18 @@ fn ack(ack: u64, ece: bool, blocks: &[(u64, u64)]) -> Packet<Hdr> {
     }
 }
 
+/// An AccECN ACK whose ACE field is `ace` (draft-ietf-tcpm-accurate-ecn: AE, CWR, ECE).
+fn accecn_ack(n: u64, ace: u8) -> Packet<Hdr> {
+    let mut p = ack(n, false, &[]);
+    p.header = Hdr::TcpAck {
+        ack: n,
+        ece: false,
+        sack: None,
+        ace: Some(ace),
+    };
+    p
+}
+
 fn other(header: Hdr, size: u32) -> Packet<Hdr> {
     Packet {
         src: Addr {
@@ -132,6 +144,8 @@ fn pcap_read_by_tshark_matches_what_was_written() {
         (1_020_500_000, ack(2, false, &[(5, 7), (3, 4)])),
         (1_021_000_000, ack(2, false, &[(9, 10), (5, 8), (3, 4)])),
         (1_030_000_000, ack(10, false, &[])),
+        (1_031_000_000, accecn_ack(11, 5)),
+        (1_032_000_000, accecn_ack(12, 2)),
         (
             2_500_000_000,
             other(
@@ -191,6 +205,7 @@ fn pcap_read_by_tshark_matches_what_was_written() {
         "tcp.flags.ack",
         "tcp.flags.ece",
         "tcp.flags.cwr",
+        "tcp.flags.ae",
         "tcp.options.sack_le",
         "tcp.options.sack_re",
         "tcp.checksum.status",
@@ -229,14 +244,27 @@ fn pcap_read_by_tshark_matches_what_was_written() {
                 assert_eq!(get("tcp.flags.ack"), "0", "{what}");
                 assert_eq!(get("tcp.flags.cwr"), if *cwr { "1" } else { "0" }, "{what}");
             }
-            Hdr::TcpAck { ack, ece, sack, .. } => {
+            Hdr::TcpAck {
+                ack,
+                ece,
+                sack,
+                ace,
+            } => {
                 assert_eq!(get("frame.len"), p.size.to_string(), "{what}");
                 assert_eq!(get("frame.cap_len"), p.size.to_string(), "{what}");
                 assert_eq!((get("ip.src"), get("ip.dst")), ("10.0.0.6", "10.0.0.1"));
                 assert_eq!((get("tcp.srcport"), get("tcp.dstport")), ("49163", "49162"));
                 assert_eq!(get("tcp.ack_raw"), (ack * u64::from(MSS)).to_string());
                 assert_eq!(get("tcp.flags.ack"), "1", "{what}");
-                assert_eq!(get("tcp.flags.ece"), if *ece { "1" } else { "0" }, "{what}");
+                // RFC 3168's ECE, or AccECN's ACE count in AE (most significant), CWR, ECE.
+                let bit = |b: bool| if b { "1" } else { "0" };
+                let (ae, cwr, ece) = match ace {
+                    Some(a) => (a & 4 != 0, a & 2 != 0, a & 1 != 0),
+                    None => (false, false, *ece),
+                };
+                assert_eq!(get("tcp.flags.ece"), bit(ece), "{what}");
+                assert_eq!(get("tcp.flags.cwr"), bit(cwr), "{what}");
+                assert_eq!(get("tcp.flags.ae"), bit(ae), "{what}");
                 let blocks = sack.as_deref().map_or(&[][..], SackBlocks::as_slice);
                 let edges = |f: fn(&SackBlock) -> u64| {
                     blocks
