@@ -10,6 +10,8 @@
 //!   (PRR, RACK, the tail loss probe), timestamps and the three-way handshake.
 //! * `bbr-100`: the same dumbbell with BBR v1 flows (paced; 1500-byte packets, an initial
 //!   window of 10, as Linux).
+//! * `prague-100`: the same dumbbell with TCP Prague flows (ECT(1), AccECN, paced) through a
+//!   DualPI2 bottleneck with Linux's defaults (1500-byte packets, initial window 10).
 //! * `cbr-4hop`: one 1 Gbps CBR flow over a 4-hop path of 1 Gbps links, 10 simulated seconds.
 //! * `web-1g`: the 1 Gbps dumbbell with 20 long NewReno flows and 100 web transfers per second
 //!   (Pareto sizes, mean 30 kB, shape 1.35, the XCP paper's mix), 30 simulated seconds.
@@ -25,7 +27,7 @@ use crate::error::ScenarioError;
 use crate::spec::{parse_spec_value, Spec};
 
 /// Names of the benchmark scenarios, in the order `ccsim bench` runs them.
-pub const BENCH_NAMES: [&str; 10] = [
+pub const BENCH_NAMES: [&str; 11] = [
     "dumbbell-100",
     "sack-100",
     "vegas-100",
@@ -33,6 +35,7 @@ pub const BENCH_NAMES: [&str; 10] = [
     "dctcp-100",
     "linux-100",
     "bbr-100",
+    "prague-100",
     "cbr-4hop",
     "web-1g",
     "ticp-10k",
@@ -104,6 +107,15 @@ pub fn bench_spec(name: &str) -> Result<Option<Spec>, ScenarioError> {
         }
         "bbr-100" => {
             let mut spec = dumbbell_100("bbr");
+            for f in spec["flows"].as_array_mut().expect("flows") {
+                f["packet_size"] = json!("1500B");
+                f["initial_window"] = json!(10);
+            }
+            spec
+        }
+        "prague-100" => {
+            let mut spec = dumbbell_100("prague");
+            spec["links"][0]["queue"] = json!({"kind": "dualpi2", "limit": "5000p"});
             for f in spec["flows"].as_array_mut().expect("flows") {
                 f["packet_size"] = json!("1500B");
                 f["initial_window"] = json!(10);
