@@ -13,8 +13,9 @@
 //!   delay_min / 8 clamped to [4 ms, 16 ms].
 //!
 //! A timeout resets it (and the minimum), so it runs again in the slow start that follows.
-//! CHOICE: no TSO/GRO cushion (`hystart_ack_delay` is 0: ccsim has no segmentation offload),
-//! and the ACK-train threshold is halved as for an unpaced sender.
+//! The ACK-train threshold is the minimum RTT for a paced sender (`pacing = true`) and half of
+//! it otherwise, as Linux's `hystart_ack_delay` logic decides by `sk_pacing_status`.
+//! CHOICE: no TSO/GRO cushion (`hystart_ack_delay` is 0: ccsim has no segmentation offload).
 //!
 //! **RFC 9406** (HyStart++): per round the smallest RTT of at least N_RTT_SAMPLE = 8 samples;
 //! when it exceeds the previous round's by RttThresh = clamp(previous / 8, 4 ms, 16 ms), slow
@@ -78,6 +79,8 @@ pub enum Verdict {
 #[derive(Clone, Debug)]
 pub struct HyStart {
     kind: HyStartKind,
+    /// Whether the sender paces (the ACK train must then last the whole minimum RTT).
+    paced: bool,
     /// The sequence number whose acknowledgement ends the round (Linux's `end_seq`, RFC
     /// 9406's windowEnd); `None` before the first round.
     round_end: Option<u64>,
@@ -106,6 +109,7 @@ impl HyStart {
     pub fn new(kind: HyStartKind) -> Self {
         HyStart {
             kind,
+            paced: false,
             round_end: None,
             round_start: SimTime::ZERO,
             last_ack: SimTime::ZERO,
@@ -117,6 +121,12 @@ impl HyStart {
             css: None,
             css_carry: 0,
         }
+    }
+    /// The same, for a sender that paces (`tcp/pacing.rs`) when `paced` is set.
+    #[must_use]
+    pub fn paced(mut self, paced: bool) -> Self {
+        self.paced = paced;
+        self
     }
 
     /// Which exit this is.
@@ -194,7 +204,11 @@ impl HyStart {
         let delay_min = self.delay_min.expect("a sample was just taken");
         if now - self.last_ack <= LINUX_ACK_DELTA {
             self.last_ack = now;
-            let threshold = Dur(delay_min.0 / 2);
+            let threshold = if self.paced {
+                delay_min
+            } else {
+                Dur(delay_min.0 / 2)
+            };
             if now - self.round_start > threshold {
                 self.done = true;
                 return Verdict::Exit;
@@ -333,6 +347,14 @@ mod tests {
         let mut h = HyStart::new(HyStartKind::Linux);
         assert_eq!(round(&mut h, 0, 5000, 10, ms(40), 0, 20), None);
         assert_eq!(round(&mut h, 100_000, 1000, 40, ms(40), 20, 40), Some(21));
+    }
+    #[test]
+    fn a_paced_sender_needs_an_ack_train_of_the_whole_minimum_rtt() {
+        // The same rounds from a pacing sender: the train must pass 40 ms, so its 41st ACK
+        // (40 ms after the round began) is not enough and the 42nd (41 ms) is.
+        let mut h = HyStart::new(HyStartKind::Linux).paced(true);
+        assert_eq!(round(&mut h, 0, 5000, 10, ms(40), 0, 20), None);
+        assert_eq!(round(&mut h, 100_000, 1000, 60, ms(40), 20, 60), Some(41));
     }
 
     #[test]

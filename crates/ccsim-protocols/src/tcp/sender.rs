@@ -504,7 +504,7 @@ impl TcpSender {
             stopped: false,
             last_sent: None,
             vegas_ns2_worried: 0,
-            hystart: HyStart::new(cfg.hystart),
+            hystart: HyStart::new(cfg.hystart).paced(cfg.pacing),
             limited_transmit: cfg.limited_transmit,
             limited_sent: 0,
             prr_enabled: cfg.prr,
