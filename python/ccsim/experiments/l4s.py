@@ -245,17 +245,20 @@ class L4sCoexistence(Experiment):
         window = f"{warmup:g}-{duration:g} s"
         pts = points()
         report = ExperimentReport(self.name, study=True)
-        rows: list[Measured] = []
-        # CHOICE: one group of runs per queue kind and RTT (20 runs), reduced to numbers before
-        # the next: a Result with 1 ms series holds tens of MB once read into pandas.
-        group = len(BUFFERS_BDP) * len(PAIRS)
-        for i in range(0, len(pts), group):
-            chunk = pts[i:i + group]
+        measured: dict[Point, Measured] = {}
+        # CHOICE: one group of runs per pair (12 runs: every queue, RTT and buffer), reduced to
+        # numbers before the next: a Result with 1 ms series holds tens of MB once read into
+        # pandas. Each group spans every RTT and queue, as the title says.
+        for pair in PAIRS:
+            chunk = [p for p in pts if (p.a, p.b) == pair]
             results = run_many([point_spec(p, duration, warmup) for p in chunk], jobs=jobs)
-            for p, res in zip(chunk, results):
-                rows.append(measure(p, res, warmup))
+            results.reverse()
+            for p in chunk:
+                res = results.pop()  # dropped once measured and written: its series go with it
+                measured[p] = measure(p, res, warmup)
                 res.write(out_dir / p.folder, plots=False)
-            del results
+            del res
+        rows = [measured[p] for p in pts]
         for m in rows:
             report.checks.extend(checks(m, window))
         out_dir.mkdir(parents=True, exist_ok=True)
