@@ -30,8 +30,9 @@ Set-up (ours, every choice here):
   PI controller, bounds the C queue.
 - Time: full 60 s, measured from 20 s (two of BBR's 10 s PROBE_RTT cycles and more than three
   CUBIC epochs at 100 ms, whose K is about 10 s at this BDP); quick 20 s from 10 s.
-- Seeds: DualPI2's marking and dropping are random draws from the run's seed (DropTail points
-  are the same for every seed): 5 replicas in full, 2 in quick.
+- Seeds: DualPI2's marking and dropping, and BBRv1's and BBRv3's PROBE_BW phases (drawn at
+  random as in Linux), come from the run's seed; only DropTail points with neither BBR are the
+  same for every seed. 5 replicas in full, 2 in quick.
 
 Metrics of each point, over the measured window:
 
@@ -243,7 +244,7 @@ class L4sCoexistence(Experiment):
     title = ("CUBIC, BBRv1, BBRv3 and Prague in pairs over DualPI2 and DropTail, 100 Mbit/s, "
              "RTT 10, 40 and 100 ms, buffers of 0.5 and 2 BDP")
     source = "ours (issue 28): no published band for this set-up; sources in docs/experiments.md"
-    randomness = "DualPI2's random marking and dropping"
+    randomness = "DualPI2's random marking and dropping; BBR's random PROBE_BW phase"
     seeds = 5
     quick_seeds = 2
     # No publication gives these quantities for a comparable set-up: a study, with no verdict.
