@@ -9,6 +9,7 @@ from __future__ import annotations
 from .base import Check, Experiment, ExperimentReport
 from .cbraa import EXPERIMENTS as CBRAA_EXPERIMENTS
 from .dumbbell import DumbbellNewReno
+from .l4s import EXPERIMENTS as L4S_EXPERIMENTS
 from .obp import EXPERIMENTS as OBP_EXPERIMENTS
 from .obp_period import EXPERIMENTS as OBP_PERIOD_EXPERIMENTS
 from .primo import EXPERIMENTS as PRIMO_EXPERIMENTS
@@ -19,6 +20,7 @@ from .xcp import EXPERIMENTS as XCP_EXPERIMENTS
 
 REGISTRY: dict[str, Experiment] = {e.name: e for e in [DumbbellNewReno(), *TICP_EXPERIMENTS, *SATELLITE_EXPERIMENTS,
                                                 *CBRAA_EXPERIMENTS, *PRIMO_EXPERIMENTS, *TCPM_EXPERIMENTS,
-                                                *XCP_EXPERIMENTS, *OBP_EXPERIMENTS, *OBP_PERIOD_EXPERIMENTS]}
+                                                *XCP_EXPERIMENTS, *OBP_EXPERIMENTS, *OBP_PERIOD_EXPERIMENTS,
+                                                *L4S_EXPERIMENTS]}
 
 __all__ = ["Check", "Experiment", "ExperimentReport", "REGISTRY"]
