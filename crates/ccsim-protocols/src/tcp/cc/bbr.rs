@@ -309,6 +309,18 @@ impl Bbr {
         u64::try_from(r >> BW_SCALE).unwrap_or(u64::MAX)
     }
 
+    /// `bbr_bw_to_pacing_rate`; v3 keeps at least one byte per second.
+    fn bw_to_pacing_rate(&self, bw: u64, mss: u64, gain: u32) -> u64 {
+        let rate = Self::rate_bytes_per_sec(bw, mss, gain);
+        if self.v3.is_some() {
+            rate.max(1)
+        } else {
+            rate
+        }
+    }
+
+    /// `bbr_init_pacing_rate_from_rtt`: STARTUP's gain times the initial window per RTT (1 ms
+    /// before an RTT sample).
     fn init_pacing_rate_from_rtt(&mut self, tp: &Tp) {
         let rtt_us = match tp.srtt_us {
             Some(s) => {
@@ -318,11 +330,16 @@ impl Bbr {
             None => 1000,
         };
         let bw = tp.cwnd * BW_UNIT / rtt_us;
-        self.pacing_rate = Self::rate_bytes_per_sec(bw, tp.mss, HIGH_GAIN);
+        let gain = if self.v3.is_some() {
+            v3::STARTUP_PACING_GAIN
+        } else {
+            HIGH_GAIN
+        };
+        self.pacing_rate = self.bw_to_pacing_rate(bw, tp.mss, gain);
     }
 
     fn set_pacing_rate(&mut self, tp: &Tp, bw: u64, gain: u32) {
-        let rate = Self::rate_bytes_per_sec(bw, tp.mss, gain);
+        let rate = self.bw_to_pacing_rate(bw, tp.mss, gain);
         if !self.has_seen_rtt && tp.srtt_us.is_some() {
             self.init_pacing_rate_from_rtt(tp);
         }
@@ -583,22 +600,28 @@ impl Bbr {
     }
 
     fn update_ack_aggregation(&mut self, tp: &Tp, rs: &RateSample) {
+        self.estimate_ack_aggregation(tp, rs, self.current_bw(), EXTRA_ACKED_WIN_RTTS);
+    }
+
+    /// `bbr_update_ack_aggregation`: the largest data acknowledged beyond `bw` over an ACK
+    /// epoch, kept for `win_rtts` to 2 `win_rtts` round trips (v1 and v3 differ only in the
+    /// bandwidth and the window).
+    fn estimate_ack_aggregation(&mut self, tp: &Tp, rs: &RateSample, bw: u64, win_rtts: u32) {
         if rs.acked_sacked == 0 || rs.interval.is_none_or(|i| i.0 / 1000 == 0) {
             return;
         }
         if self.round_start {
             self.extra_acked_win_rtts = (self.extra_acked_win_rtts + 1).min(0x1f);
-            if self.extra_acked_win_rtts >= EXTRA_ACKED_WIN_RTTS {
+            if self.extra_acked_win_rtts >= win_rtts {
                 self.extra_acked_win_rtts = 0;
                 self.extra_acked_win_idx ^= 1;
                 self.extra_acked[self.extra_acked_win_idx] = 0;
             }
         }
         let epoch_us = tp.delivered_us.saturating_sub(self.ack_epoch_mstamp);
-        let mut expected = u64::try_from(
-            u128::from(self.current_bw()) * u128::from(epoch_us) / u128::from(BW_UNIT),
-        )
-        .unwrap_or(u64::MAX);
+        let mut expected =
+            u64::try_from(u128::from(bw) * u128::from(epoch_us) / u128::from(BW_UNIT))
+                .unwrap_or(u64::MAX);
         if self.ack_epoch_acked <= expected
             || self.ack_epoch_acked + rs.acked_sacked >= ACK_EPOCH_ACKED_RESET_THRESH
         {

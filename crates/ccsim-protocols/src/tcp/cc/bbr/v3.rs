@@ -53,16 +53,15 @@
 use ccsim_core::RngStream;
 
 use super::{
-    after, Bbr, BbrMode, CaState, Conn, Control, RateSample, Tp, Window,
-    ACK_EPOCH_ACKED_RESET_THRESH, BBR_SCALE, BW_UNIT, CWND_GAIN, CWND_MIN_TARGET, DRAIN_GAIN,
-    EXTRA_ACKED_MAX_US, EXTRA_ACKED_WIN_RTTS, FULL_BW_CNT, FULL_BW_THRESH, MIN_RTT_WIN_MS,
-    PACING_SHIFT, PROBE_RTT_MODE_MS, TSO_MAX_BYTES, UNIT,
+    after, Bbr, BbrMode, CaState, Conn, Control, RateSample, Tp, Window, BBR_SCALE, BW_UNIT,
+    CWND_GAIN, CWND_MIN_TARGET, DRAIN_GAIN, EXTRA_ACKED_MAX_US, EXTRA_ACKED_WIN_RTTS, FULL_BW_CNT,
+    FULL_BW_THRESH, MIN_RTT_WIN_MS, PACING_SHIFT, PROBE_RTT_MODE_MS, TSO_MAX_BYTES, UNIT,
 };
 
 /// "None" for the 32-bit bounds (`~0U`).
 const INF: u64 = u32::MAX as u64;
 /// 4 ln 2: the smallest gain that doubles the delivery rate each round as slow start does.
-const STARTUP_PACING_GAIN: u32 = UNIT * 277 / 100 + 1;
+pub(super) const STARTUP_PACING_GAIN: u32 = UNIT * 277 / 100 + 1;
 const STARTUP_CWND_GAIN: u32 = UNIT * 2;
 /// PROBE_BW's pacing gains, by phase (Linux's `cycle_idx` order: UP, DOWN, CRUISE, REFILL).
 const PROBE_GAIN: [u32; 4] = [UNIT * 5 / 4, UNIT * 91 / 100, UNIT, UNIT];
@@ -349,33 +348,6 @@ impl Bbr {
 
     // --- Pacing and window arithmetic -------------------------------------------------
 
-    /// `bbr_bw_to_pacing_rate`: v1's conversion, at least one byte per second.
-    fn v3_rate(bw: u64, mss: u64, gain: u32) -> u64 {
-        Self::rate_bytes_per_sec(bw, mss, gain).max(1)
-    }
-
-    fn v3_init_pacing_rate(&mut self, tp: &Tp) {
-        let rtt_us = match tp.srtt_us {
-            Some(s) => {
-                self.has_seen_rtt = true;
-                s.max(1)
-            }
-            None => 1000,
-        };
-        let bw = tp.cwnd * BW_UNIT / rtt_us;
-        self.pacing_rate = Self::v3_rate(bw, tp.mss, STARTUP_PACING_GAIN);
-    }
-
-    fn v3_set_pacing_rate(&mut self, tp: &Tp, bw: u64, gain: u32) {
-        let rate = Self::v3_rate(bw, tp.mss, gain);
-        if !self.has_seen_rtt && tp.srtt_us.is_some() {
-            self.v3_init_pacing_rate(tp);
-        }
-        if self.full_bw_reached || rate > self.pacing_rate {
-            self.pacing_rate = rate;
-        }
-    }
-
     /// `bbr_tso_segs_goal`: about 1 ms of data at the pacing rate plus an allowance that
     /// halves every 512 us of min_rtt.
     fn v3_tso_segs_goal(&self, mss: u64) -> u64 {
@@ -597,39 +569,12 @@ impl Bbr {
     }
 
     fn v3_update_ack_aggregation(&mut self, tp: &Tp, rs: &RateSample, bw: u64) {
-        if rs.acked_sacked == 0 || rs.interval.is_none_or(|i| i.0 / 1000 == 0) {
-            return;
-        }
-        if self.round_start {
-            self.extra_acked_win_rtts = (self.extra_acked_win_rtts + 1).min(0x1f);
-            let thresh = if self.full_bw_reached {
-                EXTRA_ACKED_WIN_RTTS
-            } else {
-                1
-            };
-            if self.extra_acked_win_rtts >= thresh {
-                self.extra_acked_win_rtts = 0;
-                self.extra_acked_win_idx ^= 1;
-                self.extra_acked[self.extra_acked_win_idx] = 0;
-            }
-        }
-        let epoch_us = tp.delivered_us.saturating_sub(self.ack_epoch_mstamp);
-        let mut expected =
-            u64::try_from(u128::from(bw) * u128::from(epoch_us) / u128::from(BW_UNIT))
-                .unwrap_or(u64::MAX);
-        if self.ack_epoch_acked <= expected
-            || self.ack_epoch_acked + rs.acked_sacked >= ACK_EPOCH_ACKED_RESET_THRESH
-        {
-            self.ack_epoch_acked = 0;
-            self.ack_epoch_mstamp = tp.delivered_us;
-            expected = 0;
-        }
-        self.ack_epoch_acked = (self.ack_epoch_acked + rs.acked_sacked).min(0xfffff);
-        let extra = self.ack_epoch_acked.saturating_sub(expected).min(tp.cwnd);
-        let slot = &mut self.extra_acked[self.extra_acked_win_idx];
-        if extra > *slot {
-            *slot = extra;
-        }
+        let win_rtts = if self.full_bw_reached {
+            EXTRA_ACKED_WIN_RTTS
+        } else {
+            1
+        };
+        self.estimate_ack_aggregation(tp, rs, bw, win_rtts);
     }
 
     /// `bbr_check_loss_too_high_in_startup`.
@@ -1053,7 +998,7 @@ impl Bbr {
                 }
                 b.v3_update_gains();
                 let bw = v.bw();
-                b.v3_set_pacing_rate(&tp, bw, b.pacing_gain);
+                b.set_pacing_rate(&tp, bw, b.pacing_gain);
                 b.v3_set_cwnd(v, &mut tp, rs.acked_sacked, bw, b.cwnd_gain);
                 b.v3_bound_cwnd(v, &mut tp);
             }
@@ -1089,7 +1034,7 @@ impl Bbr {
         self.prev_ca_state = CaState::Open;
         self.min_rtt_stamp = tp.jiffies;
         self.has_seen_rtt = false;
-        self.v3_init_pacing_rate(&tp);
+        self.init_pacing_rate_from_rtt(&tp);
         self.mode = BbrMode::Startup;
         self.ack_epoch_mstamp = now.0 / 1000;
         self.last = Some(tp);
