@@ -184,8 +184,10 @@ pub struct Bbr {
     last: Option<Tp>,
     /// A timeout ended the policer model's use: restart the gain cycle on the next ACK.
     restart_cycle: bool,
-    /// BBR v3's state; `None` for v1.
+    /// BBR v3's state; `None` for v1 (taken out while v3's ACK processing runs).
     v3: Option<Box<v3::V3>>,
+    /// Whether this is v3 (`v3` is out of its slot during v3's ACK processing).
+    is_v3: bool,
 }
 
 impl Default for Bbr {
@@ -236,6 +238,7 @@ impl Bbr {
             last: None,
             restart_cycle: false,
             v3: None,
+            is_v3: false,
         }
     }
 
@@ -312,7 +315,7 @@ impl Bbr {
     /// `bbr_bw_to_pacing_rate`; v3 keeps at least one byte per second.
     fn bw_to_pacing_rate(&self, bw: u64, mss: u64, gain: u32) -> u64 {
         let rate = Self::rate_bytes_per_sec(bw, mss, gain);
-        if self.v3.is_some() {
+        if self.is_v3 {
             rate.max(1)
         } else {
             rate
@@ -330,7 +333,7 @@ impl Bbr {
             None => 1000,
         };
         let bw = tp.cwnd * BW_UNIT / rtt_us;
-        let gain = if self.v3.is_some() {
+        let gain = if self.is_v3 {
             v3::STARTUP_PACING_GAIN
         } else {
             HIGH_GAIN

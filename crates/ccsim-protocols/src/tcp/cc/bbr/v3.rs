@@ -287,6 +287,7 @@ impl Bbr {
             pacing_gain: STARTUP_PACING_GAIN,
             cwnd_gain: STARTUP_CWND_GAIN,
             v3: Some(Box::new(V3::new(ecn))),
+            is_v3: true,
             ..Bbr::new()
         }
     }
@@ -294,7 +295,7 @@ impl Bbr {
     /// Whether this is BBR v3.
     #[must_use]
     pub fn is_v3(&self) -> bool {
-        self.v3.is_some()
+        self.is_v3
     }
 
     /// BBR v3's PROBE_BW phase (`None` outside PROBE_BW or for v1).
