@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import ccsim
+from test_bbr import against_cubic
 
 PACKET = 1500
 RATE = 100e6
@@ -66,34 +67,9 @@ def test_bbr3_is_deterministic() -> None:
     assert a == b
 
 
-def against_cubic(protocol: str, buffer_bdp: float) -> tuple[float, float]:
-    """The BBR flow's share of the goodput against one CUBIC flow, 10 Mbit/s x 42 ms, 40 s
-    (tests/test_bbr.py's set-up), and the BBR flow's loss rate (its packets lost in the
-    network over its packets sent)."""
-    bdp = 10e6 * 0.042 / 8 / PACKET
-    spec = {
-        "run": {"duration": "40s", "seed": 1, "warmup": "10s"},
-        "links": [
-            {"between": ["s1", "r1"], "rate": "1Gbps", "delay": "1ms"},
-            {"between": ["s2", "r1"], "rate": "1Gbps", "delay": "1ms"},
-            {"between": ["r1", "r2"], "rate": "10Mbps", "delay": "18ms",
-             "queue": f"{max(2, round(buffer_bdp * bdp))}p"},
-            {"between": ["r2", "d"], "rate": "1Gbps", "delay": "1ms"},
-        ],
-        "flows": [{"name": n, "protocol": p, "from": s, "to": "d", "packet_size": f"{PACKET}B",
-                   "initial_window": 10}
-                  for n, p, s in [("bbr", protocol, "s1"), ("cubic", "cubic", "s2")]],
-        "output": {"series": []},
-    }
-    s = ccsim.run(spec, progress=False).summary
-    g = s["flows"]["bbr"]["goodput_bps"], s["flows"]["cubic"]["goodput_bps"]
-    f = s["flows"]["bbr"]
-    return g[0] / (g[0] + g[1]), f["lost_packets"] / f["sent_packets"]
-
-
 @pytest.fixture(scope="module")
 def shallow() -> dict[str, tuple[float, float]]:
-    return {p: against_cubic(p, 0.5) for p in ("bbr", "bbr3")}
+    return {p: against_cubic(0.5, p) for p in ("bbr", "bbr3")}
 
 
 def test_v3_takes_far_less_of_a_shallow_buffer_than_v1(shallow: dict[str, tuple[float, float]]) -> None:
