@@ -492,6 +492,24 @@ impl DualPi2 {
         head(&self.l).max(head(&self.c))
     }
 
+    /// `n` PI updates with both queues empty and the last queue delay 0: each adds the same
+    /// `alpha (0 - target)` (the beta term is 0), clamped as one update is.
+    fn idle_updates(&mut self, n: u64) {
+        let delta = -i128::from(self.config.target) * self.alpha;
+        let step = (delta.unsigned_abs() >> ALPHA_BETA_GRANULARITY).saturating_mul(u128::from(n));
+        let p = u128::from(self.prob);
+        let new = if delta > 0 {
+            (p + step).min(u128::from(MAX_PROB))
+        } else {
+            p.saturating_sub(step)
+        };
+        let mut new = u32::try_from(new).unwrap_or(MAX_PROB);
+        if !self.config.drop_on_overload {
+            new = new.min(MAX_PROB / u32::from(self.config.coupling_factor));
+        }
+        self.prob = new;
+    }
+
     /// One PI update at instant `t` (Linux `calculate_probability`; RFC 9332 appendix A.1).
     fn update(&mut self, t: u64) {
         let qdelay = self.qdelay_at(t);
@@ -513,8 +531,20 @@ impl DualPi2 {
     }
 
     /// Apply every PI update due at or before `now`. Call before the queues change.
+    ///
+    /// While both queues are empty every update after the first sees a queue delay of 0 and
+    /// changes p' by the same step, so those are applied together: the work stays bounded by
+    /// the packets, not by the idle time over `tupdate`.
     pub fn advance(&mut self, now: u64) {
         while self.next_update <= now {
+            if self.is_empty() && self.last_qdelay == 0 {
+                let n = (now - self.next_update) / self.config.tupdate + 1;
+                self.idle_updates(n);
+                self.next_update = self
+                    .next_update
+                    .saturating_add(n.saturating_mul(self.config.tupdate));
+                break;
+            }
             let t = self.next_update;
             self.update(t);
             self.next_update = t.saturating_add(self.config.tupdate);
@@ -733,6 +763,36 @@ mod tests {
         // 41 * (2^32 - 1) / 4 / 1e9 = 44.02; 819 * ... = 879.43.
         assert_eq!(scale_alpha_beta(41), 44);
         assert_eq!(scale_alpha_beta(819), 879);
+    }
+
+    /// Updates over an idle gap applied together equal the same updates one at a time, and a
+    /// gap of a million seconds at a 1 us `tupdate` costs no more than one update.
+    #[test]
+    fn idle_updates_at_once_equal_one_at_a_time() {
+        let config = DualPi2Config::default();
+        let mut one = DualPi2::new(config, 0);
+        one.prob = MAX_PROB / 3;
+        let mut all = one.clone();
+        let tupdate = config.tupdate;
+        for k in 1..=5000 {
+            one.update(k * tupdate);
+        }
+        all.advance(5000 * tupdate + tupdate / 2);
+        assert_eq!(one.prob, all.prob);
+        assert_eq!(all.next_update, 5001 * tupdate);
+        assert!(
+            one.prob < MAX_PROB / 3,
+            "p' falls while the queues are empty"
+        );
+        let fast = DualPi2Config {
+            tupdate: 1_000,
+            ..config
+        };
+        let mut idle = DualPi2::new(fast, 0);
+        idle.prob = MAX_PROB;
+        idle.advance(1_000_000 * 1_000_000_000);
+        assert_eq!(idle.prob, 0);
+        assert_eq!(idle.next_update, 1_000_000 * 1_000_000_000 + 1_000);
     }
 
     #[test]
