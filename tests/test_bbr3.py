@@ -141,3 +141,16 @@ def test_bad_bbr3_input_names_its_path(options: dict[str, Any], path: str, messa
     with pytest.raises(ccsim.SpecError) as e:
         ccsim.run(spec, progress=False)
     assert path in str(e.value) and message in str(e.value), str(e.value)
+
+
+def test_a_recovery_retransmission_acknowledged_while_it_waits_for_pacing_is_not_sent() -> None:
+    # A model-based sender sends the first retransmission of a recovery once the algorithm has
+    # seen the ACK, at its pacing release time; when an ACK covers the segment first, it must
+    # be dropped, not sent below the ACK point (that corrupted the scoreboard: a debug
+    # assertion caught it in this l4s-coexistence point, BBRv1 against BBRv3 on DropTail).
+    from ccsim.experiments.l4s import Point, point_spec
+
+    spec = point_spec(Point("droptail", 10, 0.5, "bbr", "bbr3"), 20.0, 10.0, 1)
+    s = ccsim.run(spec, progress=False).summary
+    for f in s["flows"].values():
+        assert f["received_packets"] <= f["sent_packets"]

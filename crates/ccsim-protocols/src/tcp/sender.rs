@@ -1403,6 +1403,7 @@ impl TcpSender {
         }
         self.stats.timeouts += 1;
         self.tlp_end = None;
+        self.first_retransmission = None;
         // RFC 5681 eq. 4 on the first timeout of a series; a timeout of the same segment
         // again keeps ssthresh (RFC 5681 section 3.1, note on repeated retransmissions).
         // CHOICE: a SACK sender takes the data in the network as RFC 6675's pipe, not

@@ -298,11 +298,16 @@ impl TcpSender {
             return;
         }
         if let Some(first) = self.first_retransmission {
-            if !self.pace_allows(ctx) {
-                return;
+            if first < self.snd_una || self.board.is_sacked(first) {
+                // Acknowledged while it waited for its release time.
+                self.first_retransmission = None;
+            } else {
+                if !self.pace_allows(ctx) {
+                    return;
+                }
+                self.first_retransmission = None;
+                self.send_segment(first, ctx);
             }
-            self.first_retransmission = None;
-            self.send_segment(first, ctx);
         }
         let mut pipe = self.board.pipe();
         while self.cwnd >= (pipe + 1) * self.mss {
