@@ -497,8 +497,14 @@ impl DualPi2 {
     fn idle_updates(&mut self, n: u64) {
         let delta = -i128::from(self.config.target) * self.alpha;
         let step = (delta.unsigned_abs() >> ALPHA_BETA_GRANULARITY).saturating_mul(u128::from(n));
+        self.move_prob(delta > 0, step);
+    }
+
+    /// p' moved up or down by `step`, within [0, 1] (and under 1/k when L packets are never
+    /// dropped on overload).
+    fn move_prob(&mut self, up: bool, step: u128) {
         let p = u128::from(self.prob);
-        let new = if delta > 0 {
+        let new = if up {
             (p + step).min(u128::from(MAX_PROB))
         } else {
             p.saturating_sub(step)
@@ -516,18 +522,7 @@ impl DualPi2 {
         let delta = (i128::from(qdelay) - i128::from(self.config.target)) * self.alpha
             + (i128::from(qdelay) - i128::from(self.last_qdelay)) * self.beta;
         self.last_qdelay = qdelay;
-        let step = delta.unsigned_abs() >> ALPHA_BETA_GRANULARITY;
-        let p = u128::from(self.prob);
-        let new = if delta > 0 {
-            (p + step).min(u128::from(MAX_PROB))
-        } else {
-            p.saturating_sub(step)
-        };
-        let mut new = u32::try_from(new).unwrap_or(MAX_PROB);
-        if !self.config.drop_on_overload {
-            new = new.min(MAX_PROB / u32::from(self.config.coupling_factor));
-        }
-        self.prob = new;
+        self.move_prob(delta > 0, delta.unsigned_abs() >> ALPHA_BETA_GRANULARITY);
     }
 
     /// Apply every PI update due at or before `now`. Call before the queues change.
