@@ -1,12 +1,12 @@
 //! Property test: random valid scenarios (connected random topologies, every flow protocol,
-//! router-assisted ones included, DropTail and RED queues, random loss, staggered starts,
-//! random warm-ups, link failures with every rerouting mode, drop rules, web and voice
-//! generators, TICP and TCP-M sessions) must keep both conservation laws (checked by `run`),
-//! keep them in the measurement window too (received + lost <= sent for every flow), keep
-//! every link direction within its capacity by its own counters (utilisation <= 1, bytes sent
-//! in the window <= what the rate allows), and give the same summary bit for bit when run
-//! twice. A failure prints the generated spec.
-
+//! router-assisted ones included, TCP with and without ECN, AccECN and pacing, DropTail, RED
+//! and DualPI2 queues, random loss, staggered starts, random warm-ups, link failures with
+//! every rerouting mode, drop rules, web and voice generators, TICP and TCP-M sessions) must
+//! keep both conservation laws (checked by `run`), keep them in the measurement window too
+//! (received + lost <= sent for every flow), keep every link direction within its capacity by
+//! its own counters (utilisation <= 1, bytes sent in the window <= what the rate allows) and
+//! by the flows' arrivals and goodputs (`common::assert_within_capacity`), and give the same
+//! summary bit for bit when run twice. A failure prints the generated spec.
 mod common;
 
 use ccsim_core::RngStream;
@@ -14,12 +14,17 @@ use serde_json::{json, Value};
 
 const CASES: u64 = 200;
 
-const PROTOCOLS: [&str; 13] = [
+const PROTOCOLS: [&str; 18] = [
     "tahoe",
     "reno",
     "newreno",
     "sack",
     "vegas",
+    "cubic",
+    "dctcp",
+    "bbr",
+    "bbr3",
+    "prague",
     "cbr",
     "poisson",
     "tfrc",
@@ -64,12 +69,16 @@ fn random_spec(case: u64) -> Value {
                 "rate": pick(&mut rng, &["500kbps", "2Mbps", "10Mbps", "45Mbps"]),
                 "delay": pick(&mut rng, &["100us", "2ms", "10ms", "30ms"]),
             });
-            match rng.below(4) {
+            match rng.below(5) {
                 0 => link["queue"] = json!(pick(&mut rng, &["3p", "20p", "200p"])),
                 1 => link["queue"] = json!(pick(&mut rng, &["3kB", "30kB"])),
                 2 => {
                     link["queue"] = json!({"kind": "red", "limit": "60p", "min_th": 5.0,
                                            "max_th": 15.0, "ecn": rng.bernoulli(0.5)})
+                }
+                3 => {
+                    link["queue"] = json!({"kind": "dualpi2",
+                                           "limit": pick(&mut rng, &["10p", "100p"])})
                 }
                 _ => {}
             }
@@ -95,13 +104,23 @@ fn random_spec(case: u64) -> Value {
                 "cbr" | "poisson" => {
                     flow["rate"] = json!(pick(&mut rng, &["100kbps", "1Mbps", "20Mbps"]))
                 }
-                "tahoe" | "reno" | "newreno" | "sack" | "vegas" => {
+                "tahoe" | "reno" | "newreno" | "sack" | "vegas" | "cubic" | "dctcp" | "bbr"
+                | "bbr3" | "prague" => {
                     flow["delayed_ack"] = json!(rng.bernoulli(0.5));
                     if rng.bernoulli(0.3) {
                         flow["size"] = json!(pick(&mut rng, &["1B", "20kB", "300kB"]));
                     }
                     if rng.bernoulli(0.2) {
                         flow["max_window"] = json!(1 + rng.below(40));
+                    }
+                    if rng.bernoulli(0.3) {
+                        flow["ecn"] = json!(true);
+                    }
+                    if protocol != "prague" && rng.bernoulli(0.2) {
+                        flow["accecn"] = json!(true);
+                    }
+                    if !matches!(protocol, "bbr" | "bbr3" | "prague") && rng.bernoulli(0.2) {
+                        flow["pacing"] = json!(true);
                     }
                 }
                 _ => {}

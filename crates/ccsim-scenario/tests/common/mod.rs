@@ -22,11 +22,13 @@ pub fn run_with(spec: &Spec, options: RunOptions) -> RunOutcome {
     outcome
 }
 
-/// No link carries more than its rate. Goodput counts payload bytes as they reach the
-/// receiver, so on every link the goodputs of the unicast flows whose path crosses it, times
+/// No link carries more than its rate. Arrival counts new payload bytes as they reach the
+/// receiver, so on every link the arrivals of the unicast flows whose path crosses it, times
 /// the measurement window, add up to at most what the link can send in the window plus what
 /// was already past it when the window opened (at most each flow's packets in the network
-/// then, at its packet size). A flow's path is the route in force at the end, so the check
+/// then, at its packet size). Goodput counts bytes as they are delivered in order, which
+/// may include bytes that arrived before the window and were held above a gap when it
+/// opened: its bound adds those. A flow's path is the route in force at the end, so the check
 /// needs routes that never changed: with `[[events]]` it is left to each link's own counters
 /// (`property.rs`'s window laws).
 #[track_caller]
@@ -42,13 +44,23 @@ pub fn assert_within_capacity(spec: &Spec, outcome: &RunOutcome) {
     if window_s <= 0.0 {
         return;
     }
-    let mut carried: std::collections::BTreeMap<u32, (f64, f64)> = Default::default();
+    #[derive(Default)]
+    struct Carried {
+        goodput: f64,
+        arrival: f64,
+        in_network: f64,
+        held: f64,
+    }
+    let mut carried: std::collections::BTreeMap<u32, Carried> = Default::default();
     for (i, f) in spec.flows.iter().enumerate() {
         let (flow, from, to) = outcome.built.flows[i];
         if to.node == Addr::GROUP_NODE {
             continue;
         }
-        let bytes = outcome.summary.flows[&f.name].goodput_bps * window_s / 8.0;
+        let summary = &outcome.summary.flows[&f.name];
+        let goodput = summary.goodput_bps * window_s / 8.0;
+        let arrival = summary.arrival_bps * window_s / 8.0;
+        let held = snapshot.map_or(0, |s| s.agents[to.agent as usize].app_bytes_held) as f64;
         let in_network = snapshot.map_or(0.0, |s| {
             let st = &s.flows[flow.0 as usize];
             // Conservation: sent = delivered + dropped + in the network.
@@ -61,17 +73,31 @@ pub fn assert_within_capacity(spec: &Spec, outcome: &RunOutcome) {
             .unwrap_or_default()
         {
             let entry = carried.entry(link.0).or_default();
-            entry.0 += bytes;
-            entry.1 += in_network;
+            entry.goodput += goodput;
+            entry.arrival += arrival;
+            entry.in_network += in_network;
+            entry.held += held;
         }
     }
-    for (link, (bytes, in_network)) in carried {
+    for (link, c) in carried {
         let capacity = sim.link_config(ccsim_engine::LinkId(link)).rate.0 as f64 / 8.0 * window_s;
+        let Carried {
+            goodput,
+            arrival,
+            in_network,
+            held,
+        } = c;
         assert!(
-            bytes <= capacity + in_network,
-            "flows report {bytes:.0} B received through link {link}, which sends at most \
+            arrival <= capacity + in_network,
+            "flows report {arrival:.0} B arriving through link {link}, which sends at most \
              {capacity:.0} B in the {window_s} s window (+ {in_network:.0} B in the network \
              when it opened)",
+        );
+        assert!(
+            goodput <= capacity + in_network + held,
+            "flows report {goodput:.0} B delivered through link {link}, which sends at most \
+             {capacity:.0} B in the {window_s} s window (+ {in_network:.0} B in the network \
+             and {held:.0} B held above gaps when it opened)",
         );
     }
 }
