@@ -25,9 +25,10 @@ pub use rate::{
 };
 
 pub use tcp::{
-    Algorithm, CaState, CubicParams, DctcpParams, HyStartKind, NewRenoSender, PacedSlowStart,
-    PragueParams, RecoveryPolicy, RtoPolicy, RttEstimator, SackBlock, SackBlocks, TcpConfig,
-    TcpSender, TcpSink, VegasParams, VegasVariant,
+    AccEcnOption, AckOptions, Algorithm, CaState, CubicParams, DctcpParams, HyStartKind,
+    NewRenoSender, PacedSlowStart, PragueParams, RecoveryPolicy, RtoPolicy, RttEstimator,
+    SackBlock, SackBlocks, TcpConfig, TcpSender, TcpSink, VegasParams, VegasVariant,
+    ACCECN_OPTION_KIND,
 };
 pub use tcpm::{FusionNode, TcpmKind, TcpmParams, TcpmReceiver, TcpmSource};
 pub use tfrc::{TfrcConfig, TfrcReceiver, TfrcReceiverConfig, TfrcSender};
@@ -90,9 +91,10 @@ pub enum Hdr {
         ack: u64,
         /// ECN-Echo (RFC 3168 section 6.1.3): a CE-marked segment arrived and no CWR since.
         ece: bool,
-        /// SACK blocks (RFC 2018), present only when the receiver holds out-of-order data.
-        /// Boxed so that plain ACKs stay small.
-        sack: Option<Box<SackBlocks>>,
+        /// Options beyond timestamps: SACK blocks (RFC 2018), present when the receiver
+        /// holds out-of-order data, and the AccECN option. Boxed so that plain ACKs stay
+        /// small.
+        opts: Option<Box<AckOptions>>,
         /// AccECN's ACE field (the AE, CWR and ECE bits): the receiver's count of CE-marked
         /// packets modulo 8 (draft-ietf-tcpm-accurate-ecn section 3.2.2); `None` on a flow
         /// without AccECN.

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use ccsim_core::{Addr, Dur, Ecn, FlowId, Packet, SimTime};
-use ccsim_protocols::{Hdr, ReceiverReport, SackBlock, SackBlocks, TfrcFeedback, TicpRequest};
+use ccsim_protocols::{
+    AccEcnOption, AckOptions, Hdr, ReceiverReport, SackBlock, SackBlocks, TfrcFeedback, TicpRequest,
+};
 use ccsim_scenario::pcap::{PcapWriter, RATE_PORT};
 
 const MSS: u32 = 960;
@@ -55,19 +57,43 @@ fn ack(ack: u64, ece: bool, blocks: &[(u64, u64)]) -> Packet<Hdr> {
         header: Hdr::TcpAck {
             ack,
             ece,
-            sack: (!blocks.is_empty()).then(|| Box::new(SackBlocks::new(&blocks))),
+            opts: (!blocks.is_empty()).then(|| {
+                Box::new(AckOptions {
+                    sack: SackBlocks::new(&blocks),
+                    accecn: None,
+                })
+            }),
             ace: None,
         },
     }
 }
 
-/// An AccECN ACK whose ACE field is `ace` (draft-ietf-tcpm-accurate-ecn: AE, CWR, ECE).
-fn accecn_ack(n: u64, ace: u8) -> Packet<Hdr> {
-    let mut p = ack(n, false, &[]);
+/// An AccECN ACK whose ACE field is `ace` (draft-ietf-tcpm-accurate-ecn: AE, CWR, ECE), with
+/// SACK `blocks` and an AccECN option of `fields` counters taking `wire_bytes` (as the
+/// receiver fits it: `tcp/accecn.rs`), counters ECT(1) 0x123456, CE 7000, ECT(0) 1.
+fn accecn_ack(n: u64, ace: u8, blocks: &[(u64, u64)], option: Option<(u8, u8)>) -> Packet<Hdr> {
+    let mut p = ack(n, false, blocks);
+    let accecn = option.map(|(fields, wire_bytes)| AccEcnOption {
+        fields,
+        e1b: 0x12_3456,
+        ceb: 7000,
+        e0b: 1,
+        wire_bytes,
+    });
+    let sack = match &p.header {
+        Hdr::TcpAck { opts, .. } => opts.as_ref().map(|o| o.sack.clone()),
+        _ => None,
+    };
+    p.size += accecn.map_or(0, |a| u32::from(a.wire_bytes));
     p.header = Hdr::TcpAck {
         ack: n,
         ece: false,
-        sack: None,
+        opts: (sack.is_some() || accecn.is_some()).then(|| {
+            Box::new(AckOptions {
+                sack: sack.unwrap_or_else(|| SackBlocks::new(&[])),
+                accecn,
+            })
+        }),
         ace: Some(ace),
     };
     p
@@ -144,8 +170,21 @@ fn pcap_read_by_tshark_matches_what_was_written() {
         (1_020_500_000, ack(2, false, &[(5, 7), (3, 4)])),
         (1_021_000_000, ack(2, false, &[(9, 10), (5, 8), (3, 4)])),
         (1_030_000_000, ack(10, false, &[])),
-        (1_031_000_000, accecn_ack(11, 5)),
-        (1_032_000_000, accecn_ack(12, 2)),
+        (1_031_000_000, accecn_ack(11, 5, &[], None)),
+        (1_032_000_000, accecn_ack(12, 2, &[], Some((3, 12)))),
+        (1_032_100_000, accecn_ack(12, 2, &[], Some((2, 8)))),
+        (1_032_200_000, accecn_ack(12, 2, &[], Some((1, 8)))),
+        (1_032_300_000, accecn_ack(12, 2, &[], Some((0, 4)))),
+        // Beside SACK: an option of 5 or 2 bytes ends in the NOPs before the SACK option.
+        (1_032_400_000, accecn_ack(12, 3, &[(14, 15)], Some((3, 12)))),
+        (
+            1_032_500_000,
+            accecn_ack(12, 3, &[(16, 17), (14, 15)], Some((1, 4))),
+        ),
+        (
+            1_032_600_000,
+            accecn_ack(12, 3, &[(18, 19), (16, 17), (14, 15)], Some((0, 0))),
+        ),
         (
             2_500_000_000,
             other(
@@ -206,8 +245,12 @@ fn pcap_read_by_tshark_matches_what_was_written() {
         "tcp.flags.ece",
         "tcp.flags.cwr",
         "tcp.flags.ae",
+        "tcp.flags.ace",
         "tcp.options.sack_le",
         "tcp.options.sack_re",
+        "tcp.options.acc_ecn.ee1b",
+        "tcp.options.acc_ecn.eceb",
+        "tcp.options.acc_ecn.ee0b",
         "tcp.checksum.status",
         "udp.srcport",
         "udp.dstport",
@@ -247,7 +290,7 @@ fn pcap_read_by_tshark_matches_what_was_written() {
             Hdr::TcpAck {
                 ack,
                 ece,
-                sack,
+                opts,
                 ace,
             } => {
                 assert_eq!(get("frame.len"), p.size.to_string(), "{what}");
@@ -262,10 +305,37 @@ fn pcap_read_by_tshark_matches_what_was_written() {
                     Some(a) => (a & 4 != 0, a & 2 != 0, a & 1 != 0),
                     None => (false, false, *ece),
                 };
-                assert_eq!(get("tcp.flags.ece"), bit(ece), "{what}");
-                assert_eq!(get("tcp.flags.cwr"), bit(cwr), "{what}");
-                assert_eq!(get("tcp.flags.ae"), bit(ae), "{what}");
-                let blocks = sack.as_deref().map_or(&[][..], SackBlocks::as_slice);
+                if get("tcp.flags.ace").is_empty() {
+                    assert_eq!(get("tcp.flags.ece"), bit(ece), "{what}");
+                    assert_eq!(get("tcp.flags.cwr"), bit(cwr), "{what}");
+                    assert_eq!(get("tcp.flags.ae"), bit(ae), "{what}");
+                } else {
+                    // tshark reads the three bits as one ACE value on a segment with the
+                    // AccECN option.
+                    assert_eq!(
+                        Some(get("tcp.flags.ace")),
+                        ace.map(|a| a.to_string()).as_deref(),
+                        "{what}"
+                    );
+                }
+                let blocks = AckOptions::sack_of(opts.as_deref()).unwrap_or(&[]);
+                // The AccECN option's counters, those it carries (ECT(1), CE, ECT(0)).
+                let accecn = opts.as_ref().and_then(|o| o.accecn);
+                let fields = accecn.map_or(0, |a| a.fields);
+                let counter = |i: u8, v: u32| {
+                    if fields > i {
+                        v.to_string()
+                    } else {
+                        String::new()
+                    }
+                };
+                assert_eq!(
+                    get("tcp.options.acc_ecn.ee1b"),
+                    counter(0, 0x12_3456),
+                    "{what}"
+                );
+                assert_eq!(get("tcp.options.acc_ecn.eceb"), counter(1, 7000), "{what}");
+                assert_eq!(get("tcp.options.acc_ecn.ee0b"), counter(2, 1), "{what}");
                 let edges = |f: fn(&SackBlock) -> u64| {
                     blocks
                         .iter()

@@ -6,7 +6,7 @@ use ccsim_core::{Addr, Agent, Dur, Ecn, FlowId, Packet, SimTime, TimerSlot};
 
 use super::cc::{AckEvent, CongestionControl, Vegas, VegasNs2, VegasParams, VegasVariant, Window};
 use super::tests::{ack, seqs};
-use super::TcpSink;
+use super::{AckOptions, TcpSink};
 use super::{
     Algorithm, CaState, PacedSlowStart, RecoveryPolicy, SackBlock, SackBlocks, TcpConfig, TcpSender,
 };
@@ -22,7 +22,10 @@ fn ack_with(n: u64, ece: bool, blocks: &[(u64, u64)]) -> Packet<Hdr> {
             .iter()
             .map(|&(start, end)| SackBlock { start, end })
             .collect();
-        Box::new(SackBlocks::new(&b))
+        Box::new(AckOptions {
+            sack: SackBlocks::new(&b),
+            accecn: None,
+        })
     });
     Packet {
         src: PEER,
@@ -34,7 +37,7 @@ fn ack_with(n: u64, ece: bool, blocks: &[(u64, u64)]) -> Packet<Hdr> {
         header: Hdr::TcpAck {
             ack: n,
             ece,
-            sack,
+            opts: sack,
             ace: None,
         },
     }
@@ -308,9 +311,8 @@ fn sink_reports_the_newest_block_first_and_repeats_older_ones() {
         ctx.drain()
             .iter()
             .map(|p| match &p.header {
-                Hdr::TcpAck { sack, .. } => sack
-                    .as_ref()
-                    .map(|b| b.as_slice().iter().map(|b| (b.start, b.end)).collect())
+                Hdr::TcpAck { opts, .. } => AckOptions::sack_of(opts.as_deref())
+                    .map(|b| b.iter().map(|b| (b.start, b.end)).collect())
                     .unwrap_or_default(),
                 h => panic!("expected an ACK, got {h:?}"),
             })
@@ -1044,7 +1046,10 @@ fn the_receiver_reports_a_duplicate_segment_as_a_dsack_block_once() {
     ctx.drain();
     sink.on_packet(&data(1, Ecn::NotEct, false), &mut ctx);
     let blocks = |p: &Packet<Hdr>| match &p.header {
-        Hdr::TcpAck { ack, sack, .. } => (*ack, sack.as_ref().map(|b| b.as_slice().to_vec())),
+        Hdr::TcpAck { ack, opts, .. } => (
+            *ack,
+            AckOptions::sack_of(opts.as_deref()).map(<[_]>::to_vec),
+        ),
         h => panic!("{h:?}"),
     };
     let acks = ctx.drain();
@@ -1378,7 +1383,7 @@ fn accecn_sender_reads_the_count_and_sends_no_cwr() {
         header: Hdr::TcpAck {
             ack: n,
             ece: false,
-            sack: None,
+            opts: None,
             ace: Some(ace),
         },
         ..ack(n)

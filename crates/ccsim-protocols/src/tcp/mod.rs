@@ -35,6 +35,7 @@ mod scoreboard;
 mod sender;
 mod sink;
 
+pub use accecn::{AccEcnOption, ACCECN_OPTION_KIND};
 pub use cc::{
     AckEvent, AnyCc, CaState, CongestionControl, CubicParams, DctcpParams, PragueParams,
     VegasParams, VegasVariant, Window,
@@ -43,7 +44,7 @@ pub use hystart::HyStartKind;
 pub use rate::RateSample;
 pub use rtt::{RtoPolicy, RttEstimator};
 pub use sender::{Algorithm, NewRenoSender, PacedSlowStart, RecoveryPolicy, TcpConfig, TcpSender};
-pub use sink::{SackBlock, SackBlocks, TcpSink};
+pub use sink::{AckOptions, SackBlock, SackBlocks, TcpSink};
 
 #[cfg(test)]
 mod family_tests;

@@ -59,7 +59,7 @@ use ccsim_core::{
     TimerSlot, VarId,
 };
 
-use super::accecn::AccEcnSender;
+use super::accecn::{AccEcnOption, AccEcnSender};
 use super::cc::{
     AckEvent, AnyCc, Bbr, CaState, CongestionControl, Conn, Cubic, CubicParams, Dctcp, DctcpParams,
     Delivery, Prague, PragueParams, Reno, Vegas, VegasNs2, VegasParams, VegasVariant, Window,
@@ -71,7 +71,7 @@ use super::rack::Rack;
 use super::rate::DeliveryRate;
 use super::rtt::{RtoPolicy, RttEstimator};
 use super::scoreboard::Scoreboard;
-use crate::{tcp_header_bytes, tcp_syn_bytes, Hdr, SackBlock};
+use crate::{tcp_header_bytes, tcp_syn_bytes, AckOptions, Hdr, SackBlock};
 
 const RTO_TIMER: TimerSlot = TimerSlot(0);
 const PACE_TIMER: TimerSlot = TimerSlot(1);
@@ -530,7 +530,8 @@ impl TcpSender {
             model_based: cfg.algorithm.sets_pacing_rate(),
             sending_deferred: false,
             first_retransmission: None,
-            accecn: (cfg.accecn || cfg.algorithm.is_l4s()).then(AccEcnSender::default),
+            accecn: (cfg.accecn || cfg.algorithm.is_l4s())
+                .then(|| AccEcnSender::new(mss, cfg.algorithm.uses_sack())),
             ect: if cfg.algorithm.is_l4s() {
                 Ecn::Ect1
             } else {
@@ -887,10 +888,14 @@ impl TcpSender {
         ece: bool,
         ace: Option<u8>,
         sack: Option<&[SackBlock]>,
+        accecn_option: Option<&AccEcnOption>,
         ctx: &mut C,
     ) {
         let now = ctx.now();
         let mut newly_sacked = 0;
+        // Whether the flow's short last segment is among those this ACK delivers.
+        let mut last_delivered = false;
+        let last = self.total_segments.wrapping_sub(1);
         let marked_lost = self.board.marked_lost();
         let prior_in_flight = if self.model_based {
             self.board.pipe()
@@ -918,6 +923,7 @@ impl TcpSender {
             let mut rack = self.rack.as_deref_mut();
             self.board.mark_sacked(blocks, |seq, s| {
                 newly_sacked += 1;
+                last_delivered |= seq == last;
                 rate.on_delivered(seq, &s.snap, s.retx, now);
                 if let Some(r) = rack.as_mut() {
                     r.on_delivered(seq, s.snap.sent_time, s.retx, now);
@@ -938,12 +944,18 @@ impl TcpSender {
         let cumulative = (self.snd_una..ack.max(self.snd_una))
             .filter(|&q| !self.board.is_sacked(q))
             .count() as u64;
+        last_delivered |= (self.snd_una..ack).contains(&last) && !self.board.is_sacked(last);
         self.ack_delivered = newly_sacked + cumulative;
         // The segments this ACK reports CE-marked: AccECN's count, or (an RFC 3168 or
         // per-segment echo) every segment it delivered when it carries ECE.
         let (ece, ce) = match (self.accecn.as_mut(), ace) {
             (Some(a), Some(ace)) => {
-                let ce = a.on_ace(ace, self.ack_delivered);
+                let mut bytes = self.ack_delivered * self.mss;
+                if last_delivered {
+                    bytes -= self.mss - u64::from(self.last_payload);
+                }
+                let open = matches!(self.state, CaState::Open | CaState::Cwr);
+                let ce = a.on_ack(ace, self.ack_delivered, bytes, accecn_option, open);
                 (ce > 0, ce)
             }
             _ => (ece, if ece { self.ack_delivered } else { 0 }),
@@ -1505,12 +1517,13 @@ impl Agent<Hdr> for TcpSender {
             Hdr::TcpAck {
                 ack,
                 ece,
-                sack,
+                opts,
                 ace,
             } if self.established => {
                 let before = traced_values(self, ctx, TRACED);
-                let blocks = sack.as_deref().map(|b| b.as_slice());
-                self.on_ack(*ack, *ece, *ace, blocks, ctx);
+                let blocks = AckOptions::sack_of(opts.as_deref());
+                let accecn = opts.as_deref().and_then(|o| o.accecn.as_ref());
+                self.on_ack(*ack, *ece, *ace, blocks, accecn, ctx);
                 trace_changes(self, ctx, TRACED, before);
             }
             Hdr::TcpSyn { ack: true, .. } => {

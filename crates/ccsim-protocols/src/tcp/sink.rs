@@ -62,20 +62,50 @@ impl SackBlocks {
     pub fn as_slice(&self) -> &[SackBlock] {
         &self.blocks[..usize::from(self.len)]
     }
+
+    /// Keep the first `len` blocks.
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(u8::try_from(len).unwrap_or(u8::MAX));
+    }
 }
 
-use crate::{tcp_header_bytes, tcp_syn_bytes, Hdr};
+/// The options of an ACK beyond timestamps: its SACK blocks and its AccECN option. An ACK
+/// carries them boxed, and only when it has either.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AckOptions {
+    /// SACK blocks (none when the receiver holds no out-of-order data).
+    pub sack: SackBlocks,
+    /// The AccECN option (`tcp/accecn.rs`).
+    pub accecn: Option<AccEcnOption>,
+}
 
-/// Bytes of a SACK option: kind and length, 8 per block, padded with NOPs to a multiple of
-/// 4 (RFC 2018 section 3); none without blocks.
-fn sack_option_bytes(blocks: Option<&SackBlocks>) -> u32 {
-    match blocks.map(SackBlocks::as_slice) {
-        Some(b) if !b.is_empty() => {
-            let n = u32::try_from(b.len()).expect("at most three blocks");
-            (2 + 8 * n).div_ceil(4) * 4
-        }
-        _ => 0,
+impl AckOptions {
+    /// The SACK blocks of an ACK's options; `None` when it carries none.
+    #[must_use]
+    pub fn sack_of(opts: Option<&AckOptions>) -> Option<&[SackBlock]> {
+        opts.map(|o| o.sack.as_slice()).filter(|b| !b.is_empty())
     }
+
+    /// Bytes the options add to the header: the SACK option (two NOPs, kind and length, 8
+    /// per block: RFC 2018 section 3's aligned layout) and the AccECN option's share.
+    #[must_use]
+    pub fn wire_bytes(&self) -> u32 {
+        sack_option_bytes(self.sack.as_slice().len())
+            + self.accecn.map_or(0, |a| u32::from(a.wire_bytes))
+    }
+}
+
+use super::accecn::{AccEcnOption, AccEcnReceiver, TCP_OPTION_SPACE};
+use crate::{tcp_header_bytes, tcp_syn_bytes, Hdr, TCP_TIMESTAMP_OPTION_BYTES};
+
+/// Bytes of a SACK option of `blocks` blocks: kind and length, 8 per block, padded with NOPs
+/// to a multiple of 4 (RFC 2018 section 3); none without blocks.
+fn sack_option_bytes(blocks: usize) -> u32 {
+    if blocks == 0 {
+        return 0;
+    }
+    let n = u32::try_from(blocks).expect("at most three blocks");
+    (2 + 8 * n).div_ceil(4) * 4
 }
 
 const DELACK_TIMER: TimerSlot = TimerSlot(0);
@@ -117,12 +147,8 @@ pub struct TcpSink {
     flow: ccsim_core::FlowId,
     /// RFC 7323 timestamps on the ACKs.
     timestamps: bool,
-    /// AccECN (`tcp/accecn.rs`): on, the CE packet counter, whether the last data packet
-    /// was CE, and the CE marks since the last ACK.
-    accecn: bool,
-    cep: u64,
-    last_ce: bool,
-    ce_since_ack: u32,
+    /// AccECN feedback (`tcp/accecn.rs`), boxed: most receivers run without it.
+    accecn: Option<Box<AccEcnReceiver>>,
     stats: AgentStats,
 }
 
@@ -141,18 +167,16 @@ impl TcpSink {
             peer: None,
             flow: ccsim_core::FlowId(0),
             timestamps: false,
-            accecn: false,
-            cep: super::accecn::CEP_INIT,
-            last_ce: false,
-            ce_since_ack: 0,
+            accecn: None,
             stats: AgentStats::default(),
         }
     }
 
-    /// The same receiver, returning AccECN feedback (the ACE field) when `on` is set.
+    /// The same receiver, returning AccECN feedback when `on` is set: the ACE field, and
+    /// the AccECN option on every ACK where it fits.
     #[must_use]
     pub fn with_accecn(mut self, on: bool) -> Self {
-        self.accecn = on;
+        self.accecn = on.then(|| Box::new(AccEcnReceiver::new(true)));
         self
     }
 
@@ -197,7 +221,6 @@ impl TcpSink {
 
     fn send_ack<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         self.unacked = 0;
-        self.ce_since_ack = 0;
         ctx.cancel_timer(DELACK_TIMER);
         let Some(peer) = self.peer else { return };
         let dsack = self.sack.as_deref_mut().and_then(|s| s.dsack.take());
@@ -205,23 +228,47 @@ impl TcpSink {
             (Some(d), reported) => {
                 let mut blocks = vec![d];
                 blocks.extend_from_slice(reported.unwrap_or(&[]));
-                Some(Box::new(SackBlocks::new(&blocks)))
+                Some(SackBlocks::new(&blocks))
             }
-            (None, Some(r)) if !r.is_empty() => Some(Box::new(SackBlocks::new(r))),
+            (None, Some(r)) if !r.is_empty() => Some(SackBlocks::new(r)),
             _ => None,
+        };
+        let (ace, opts) = match self.accecn.as_deref_mut() {
+            None => (
+                None,
+                sack.map(|sack| Box::new(AckOptions { sack, accecn: None })),
+            ),
+            Some(a) => {
+                // The option takes what timestamps and SACK leave, and may take SACK blocks
+                // beyond two (`fit_option`).
+                let mut sack = sack.unwrap_or_else(|| SackBlocks::new(&[]));
+                let timestamps = if self.timestamps {
+                    TCP_TIMESTAMP_OPTION_BYTES
+                } else {
+                    0
+                };
+                let mut blocks = sack.as_slice().len();
+                let remaining = TCP_OPTION_SPACE - timestamps - sack_option_bytes(blocks);
+                let accecn = a.on_ack_sent(remaining, &mut blocks);
+                sack.truncate(blocks);
+                let opts =
+                    (blocks > 0 || accecn.is_some()).then(|| Box::new(AckOptions { sack, accecn }));
+                (Some(a.ace()), opts)
+            }
         };
         ctx.send(Packet {
             src: Addr::default(),
             dst: peer,
             flow: self.flow,
-            size: tcp_header_bytes(self.timestamps) + sack_option_bytes(sack.as_deref()),
+            size: tcp_header_bytes(self.timestamps)
+                + opts.as_deref().map_or(0, AckOptions::wire_bytes),
             sent_at: SimTime::ZERO,
             ecn: Ecn::NotEct,
             header: Hdr::TcpAck {
                 ack: self.rcv_nxt,
                 ece: self.ece,
-                sack,
-                ace: self.accecn.then(|| super::accecn::ace_of(self.cep)),
+                opts,
+                ace,
             },
         });
     }
@@ -329,7 +376,7 @@ impl Agent<Hdr> for TcpSink {
                 ecn: Ecn::NotEct,
                 header: Hdr::TcpSyn {
                     ack: true,
-                    accecn: accecn && self.accecn,
+                    accecn: accecn && self.accecn.is_some(),
                 },
             });
             return;
@@ -347,15 +394,9 @@ impl Agent<Hdr> for TcpSink {
         // Whether a CE segment is acknowledged at once (RFC 3168 receivers) or delayed like
         // any other (DCTCP's, which acknowledge at once only when the mark changes).
         let mut ack_now = ce;
-        if self.accecn {
+        if let Some(a) = self.accecn.as_deref_mut() {
             // Section 3.2.2.5.1: an ACK at once on a change to CE and every n marks.
-            ack_now = false;
-            if ce {
-                self.cep += 1;
-                self.ce_since_ack += 1;
-                ack_now = !self.last_ce || self.ce_since_ack >= super::accecn::CE_MARKS_PER_ACK;
-            }
-            self.last_ce = ce;
+            ack_now = a.on_data(pkt.ecn, payload);
         } else if self.ce_echo {
             if ce != self.ece && self.unacked > 0 {
                 self.send_ack(ctx); // the delayed segments, with the mark they had

@@ -21,7 +21,7 @@ pub(super) fn ack(n: u64) -> Packet<Hdr> {
         header: Hdr::TcpAck {
             ack: n,
             ece: false,
-            sack: None,
+            opts: None,
             ace: None,
         },
     }
@@ -49,7 +49,7 @@ fn plain_ack(ack: u64) -> Hdr {
     Hdr::TcpAck {
         ack,
         ece: false,
-        sack: None,
+        opts: None,
         ace: None,
     }
 }

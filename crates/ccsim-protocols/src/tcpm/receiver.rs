@@ -10,7 +10,7 @@ use ccsim_core::{Addr, Agent, AgentStats, Ctx, Dur, FlowId, Packet, TimerSlot};
 
 use super::{control, control_with, TcpmKind, ENCAPSULATION_BYTES};
 use crate::wrap::Wrapped;
-use crate::{Hdr, TcpSink};
+use crate::{AckOptions, Hdr, SackBlocks, TcpSink};
 
 /// The sink's delayed-ACK timer is slot 0.
 const REVERSE_PATH_TIMER: TimerSlot = TimerSlot(1);
@@ -96,9 +96,10 @@ fn encapsulate<C: Ctx<Hdr>>(
     acks: &mut u64,
 ) -> impl FnMut(&mut C, Packet<Hdr>) + '_ {
     move |outer, pkt| {
-        let Hdr::TcpAck { ack, ece, sack, .. } = pkt.header else {
+        let Hdr::TcpAck { ack, ece, opts, .. } = pkt.header else {
             return outer.send(pkt);
         };
+        let sack = AckOptions::sack_of(opts.as_deref()).map(|b| Box::new(SackBlocks::new(b)));
         if let Some(parent) = parent {
             *acks += 1;
             outer.send(Packet {

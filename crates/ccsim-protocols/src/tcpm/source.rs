@@ -26,7 +26,7 @@ use ccsim_core::{
 use super::fusion::{FusionTable, Sent};
 use super::{control, control_with, TcpmKind, TcpmParams, FIN_RETRIES};
 use crate::wrap::Wrapped;
-use crate::{Hdr, TcpSender, TCP_HEADER_BYTES};
+use crate::{AckOptions, Hdr, TcpSender, TCP_HEADER_BYTES};
 
 /// The embedded TCP's sends go out as they are.
 fn pass<C: Ctx<Hdr>>(outer: &mut C, pkt: Packet<Hdr>) {
@@ -465,7 +465,9 @@ impl TcpmSource {
             header: Hdr::TcpAck {
                 ack: sent.ack,
                 ece: sent.ece,
-                sack: sent.sack.map(Box::new),
+                opts: sent
+                    .sack
+                    .map(|sack| Box::new(AckOptions { sack, accecn: None })),
                 ace: None,
             },
         };

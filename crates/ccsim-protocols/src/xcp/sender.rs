@@ -248,7 +248,7 @@ impl Agent<Hdr> for XcpSender {
             header: Hdr::TcpAck {
                 ack,
                 ece: false,
-                sack: None,
+                opts: None,
                 ace: None,
             },
             ..*pkt

@@ -236,7 +236,7 @@ fn residues_never_hand_out_more_than_the_budget_of_an_interval() {
         ack.header = Hdr::TcpAck {
             ack: 0,
             ece: false,
-            sack: None,
+            opts: None,
             ace: None,
         };
         port.offer(&mut r, ms(50.0), ack);

@@ -3,7 +3,7 @@
 //! the Internet checksum (RFC 1071).
 
 use ccsim_core::{Addr, Ecn, Packet};
-use ccsim_protocols::Hdr;
+use ccsim_protocols::{AckOptions, Hdr, ACCECN_OPTION_KIND};
 
 use super::private::{encode_private, OBP_PORT, RATE_PORT, TCPM_PORT, TICP_PORT, XCP_PORT};
 use super::TcpNumbering;
@@ -149,7 +149,7 @@ fn ace_flags(ace: u8) -> (bool, u8) {
 
 pub(super) fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) {
     let mut ae = false;
-    let (seq, ack, flags, sack) = match &pkt.header {
+    let (seq, ack, flags, opts) = match &pkt.header {
         Hdr::TcpData { seq, cwr, .. } => {
             // Data segments carry no acknowledgement in the simulator: ACK stays clear.
             let flags = TCP_PSH | if *cwr { TCP_CWR } else { 0 };
@@ -158,7 +158,7 @@ pub(super) fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) 
         Hdr::TcpAck {
             ack,
             ece,
-            sack,
+            opts,
             ace,
         } => {
             let ecn_flags = match ace {
@@ -170,7 +170,7 @@ pub(super) fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) 
                 None if *ece => TCP_ECE,
                 None => 0,
             };
-            (0, n.byte(*ack), TCP_ACK | ecn_flags, sack.as_deref())
+            (0, n.byte(*ack), TCP_ACK | ecn_flags, opts.as_deref())
         }
         Hdr::TcpSyn { ack, accecn } => {
             // Each side's initial sequence number is one below its first byte, 0, so the
@@ -210,14 +210,16 @@ pub(super) fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) 
         }
         _ => unreachable!("invariant: called for TCP headers only"),
     };
-    let blocks = sack.map_or(&[][..], |s| s.as_slice());
+    let blocks = AckOptions::sack_of(opts).unwrap_or(&[]);
+    let accecn = opts.and_then(|o| o.accecn.as_ref());
     // NOP, NOP, then SACK (kind 5, length 2 + 8n): the 4-byte aligned layout of RFC 2018's
-    // examples and of the simulator's own size accounting.
+    // examples and of the simulator's own size accounting; the AccECN option's share as the
+    // simulator counted it.
     let sack_len = if blocks.is_empty() {
         0
     } else {
         4 + 8 * blocks.len()
-    };
+    } + accecn.map_or(0, |a| usize::from(a.wire_bytes));
     // The timestamp option is there when the simulated size has room for it beyond the
     // payload and SACK option (a flow with `timestamps = true`).
     let payload = match &pkt.header {
@@ -244,8 +246,29 @@ pub(super) fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) 
         buf.extend_from_slice(&tsval(pkt).to_be_bytes());
         buf.extend_from_slice(&[0; 4]);
     }
+    // Linux's layout (`tcp_options_write`): the AccECN option after the timestamps, whole
+    // words first; its last 1 or 2 bytes take the two NOPs before the SACK option (or
+    // start a word of NOPs without one).
+    let mut leftover = [TCP_OPT_NOP, TCP_OPT_NOP];
+    if let Some(a) = accecn {
+        let mut option = vec![ACCECN_OPTION_KIND, a.length()];
+        for &i in a.counters() {
+            option.extend_from_slice(&a.counter(i).to_be_bytes()[1..]);
+        }
+        let whole = option.len() / 4 * 4;
+        match option.len() - whole {
+            3 => option.push(TCP_OPT_NOP),
+            1 => leftover[0] = option[whole],
+            2 => leftover = [option[whole], option[whole + 1]],
+            _ => {}
+        }
+        buf.extend_from_slice(&option[..option.len() / 4 * 4]);
+        if blocks.is_empty() && leftover != [TCP_OPT_NOP, TCP_OPT_NOP] {
+            buf.extend_from_slice(&[leftover[0], leftover[1], TCP_OPT_NOP, TCP_OPT_NOP]);
+        }
+    }
     if !blocks.is_empty() {
-        buf.extend_from_slice(&[TCP_OPT_NOP, TCP_OPT_NOP, TCP_OPT_SACK]);
+        buf.extend_from_slice(&[leftover[0], leftover[1], TCP_OPT_SACK]);
         buf.push((2 + 8 * blocks.len()) as u8);
         for b in blocks {
             buf.extend_from_slice(&n.byte(b.start).to_be_bytes());

@@ -4,7 +4,9 @@ use super::ip::*;
 use super::private::*;
 use super::*;
 use ccsim_core::{Addr, Dur, Ecn, SimTime};
-use ccsim_protocols::{ReceiverReport, SackBlock, SackBlocks, TfrcFeedback, TicpRequest};
+use ccsim_protocols::{
+    AckOptions, ReceiverReport, SackBlock, SackBlocks, TfrcFeedback, TicpRequest,
+};
 
 fn pkt(header: Hdr, size: u32) -> Packet<Hdr> {
     Packet {
@@ -39,7 +41,12 @@ fn ack(ack: u64, blocks: &[(u64, u64)]) -> Packet<Hdr> {
         Hdr::TcpAck {
             ack,
             ece: false,
-            sack: (!blocks.is_empty()).then(|| Box::new(SackBlocks::new(&blocks))),
+            opts: (!blocks.is_empty()).then(|| {
+                Box::new(AckOptions {
+                    sack: SackBlocks::new(&blocks),
+                    accecn: None,
+                })
+            }),
             ace: None,
         },
         // RFC 2018 section 3: 2 + 8n option bytes, plus two NOPs for alignment.
