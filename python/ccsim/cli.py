@@ -1,7 +1,8 @@
 """The `ccsim` command line.
 
 Exit status: 0 success, 1 internal error (a ccsim bug) or a run the machine cannot hold, 2 bad input, 3 an experiment did
-not reproduce, 130 interrupted. Errors are one line on stderr; `--traceback` shows more.
+not reproduce (or an emulated link that was not faithful under ``emulate --strict``), 130 interrupted; ``emulate``
+otherwise returns its command's status. Errors are one line on stderr; `--traceback` shows more.
 """
 
 from __future__ import annotations
@@ -178,6 +179,20 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
     print(_ccsim.schema())
     return 0
+
+
+def _cmd_emulate(args: argparse.Namespace) -> int:
+    from .emulate import EmulationError, emulate
+
+    command = list(args.cmd)
+    try:
+        return emulate(args.link, command, server=args.server, out=args.output, strict=args.strict,
+                       quiet=args.quiet)
+    except EmulationError as e:
+        if args.traceback:
+            raise
+        print(f"ccsim: error: {e}", file=sys.stderr)
+        return 1
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -386,6 +401,23 @@ def build_parser() -> argparse.ArgumentParser:
                         "reproduce.json and the report (left out by default: the report is written to be mailed)")
     e.add_argument("-q", "--quiet", action="store_true")
     e.set_defaults(func=_cmd_reproduce)
+    em = sub.add_parser("emulate", help="run a command across a link emulated by ccsim (root, namespaces, TUN)",
+                        parents=[common],
+                        description="Run CMD in a client network namespace whose packets to and from a server "
+                                    "namespace cross LINK.toml's link, emulated in real time by ccsim's own link "
+                                    "and queue code (docs/real-networks.md). The server's address is in "
+                                    "CCSIM_SERVER. The exit status is CMD's.")
+    em.add_argument("link", metavar="LINK.toml",
+                    help='one [[links]] entry, between = ["client", "server"], with the usual keys')
+    em.add_argument("-o", "--output", metavar="DIR", default=None, help="write DIR/summary.json")
+    em.add_argument("--server", metavar="CMD", default=None,
+                    help="a shell command started in the server namespace first (e.g. \"iperf3 -s\")")
+    em.add_argument("--strict", action="store_true",
+                    help="exit with status 3 when a direction's p99 release lateness exceeds a tenth of one "
+                         "1500-byte packet time")
+    em.add_argument("-q", "--quiet", action="store_true", help="no per-direction lines")
+    em.add_argument("cmd", nargs="*", metavar="CMD", help="the client command and its arguments, after --")
+    em.set_defaults(func=_cmd_emulate)
     _add_topology_parser(sub, common)
     return p
 
@@ -445,9 +477,18 @@ def _add_topology_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     from . import _ccsim
 
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # `ccsim emulate LINK.toml [options] -- CMD ARGS`: what follows the first "--" is the
+    # client command, whatever options it has (argparse would read them as ccsim's).
+    command_tail: list[str] | None = None
+    if "--" in argv and "emulate" in argv[: argv.index("--")]:
+        cut = argv.index("--")
+        argv, command_tail = argv[:cut], argv[cut + 1:]
     try:
         _ccsim._install_abort_handler()  # a failed allocation ends in a ccsim line and status 1
         args = build_parser().parse_args(argv)
+        if command_tail is not None and getattr(args, "func", None) is _cmd_emulate:
+            args.cmd = [*args.cmd, *command_tail]
     except KeyboardInterrupt:
         print("ccsim: interrupted", file=sys.stderr)
         return 130

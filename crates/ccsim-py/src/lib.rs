@@ -4,6 +4,7 @@
 //! Specs cross as JSON text; series cross as little-endian byte buffers that numpy views
 //! without per-row objects. Errors become the exceptions of `ccsim.errors` (see `errors.rs`).
 
+mod emulate;
 mod errors;
 mod guard;
 
@@ -330,6 +331,8 @@ fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_selftest_panic, m)?)?;
     m.add_function(wrap_pyfunction!(_selftest_alloc_failure, m)?)?;
     m.add_function(wrap_pyfunction!(_install_abort_handler, m)?)?;
+    m.add_function(wrap_pyfunction!(emulate::emulator_start, m)?)?;
+    m.add_class::<emulate::EmulatorHandle>()?;
     guard::install_panic_hook();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add(

@@ -220,6 +220,19 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         addr
     }
 
+    /// Send `pkt` from the agent at `addr` at the current time, as if the agent had sent it:
+    /// the entry of packets that come from outside the simulation (a link emulator's
+    /// device, `ccsim-emulate`). Call it between [`Sim::run_until`] calls, which leave
+    /// `now()` at their limit. Returns `false` (and drops nothing) when no live agent is at
+    /// `addr`.
+    pub fn send_from(&mut self, addr: Addr, pkt: Packet<H>) -> bool {
+        let Some(slot) = self.core.live_slot(addr.agent) else {
+            return false;
+        };
+        self.core.inject(pkt, slot);
+        true
+    }
+
     /// Retire the agent at `addr`: it gets no more inputs, leaves its multicast groups, its
     /// pending timers, start and stop never fire, and its slot goes to the next
     /// [`Sim::add_agent`]. Returns its final counters, or `None` if it was already retired.

@@ -425,6 +425,13 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         self.core.series = series;
     }
 
+    /// The time of the earliest pending event, if any: when a real-time driver must next
+    /// run the simulation.
+    #[must_use]
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.core.events.peek_time().map(SimTime)
+    }
+
     /// Process events up to the horizon, or until `max_events` more have been processed.
     pub fn run_until_horizon(&mut self, max_events: u64) -> Progress {
         self.run_events(None, max_events)

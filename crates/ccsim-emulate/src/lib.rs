@@ -1,0 +1,303 @@
+//! A link emulator for real processes: IP packets read from one TUN device cross ccsim's own
+//! link and queue code, driven in real time, and are written to the other TUN device
+//! (research note next.md section 5.4; the design of mahimahi's shells, with nanosecond rather
+//! than millisecond timing).
+//!
+//! Each direction is a [`ccsim_engine::Sim`] of two nodes and one link with the link's
+//! settings (rate, propagation delay, DropTail, RED with ECN, step marking, DualPI2, random
+//! loss), run by its own thread: a packet read from the input device enters the simulation
+//! at the instant it is read, and leaves at its simulated arrival instant at the far end. So
+//! the emulated link is exactly the simulated one: the serialiser counts the bytes of the IP
+//! packet (what a TUN device carries), and a queue marks CE in the packet itself (the IPv4
+//! checksum kept valid, `ip.rs`).
+//!
+//! Real-time release (research note modern-tcp.md section 4.3, measured on this kind of
+//! machine): each thread asks for `SCHED_FIFO` and a 1 ns timer slack, waits for its next
+//! deadline or an input packet with `ppoll`, and spins for the last 50 us. Every release's
+//! lateness (write instant minus simulated arrival instant) goes into a histogram
+//! (`histogram.rs`), reported per direction.
+//!
+//! CHOICE: a packet read in a batch enters at the instant of its read (the batch is read as
+//! it comes, one `read` per packet); the input side's own delay (the kernel queueing the
+//! packet on the TUN device) is not measured.
+//! CHOICE: the threads look at the stop flag at least every 10 ms; packets still in the
+//! emulated link when they stop are discarded and counted (`in_link_at_stop`).
+//! CHOICE: a packet that is neither IPv4 nor IPv6 (none should come from a TUN device without
+//! packet information) crosses as Not-ECT.
+
+mod histogram;
+mod ip;
+mod sys;
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use ccsim_core::{Addr, Agent, Ctx, Ecn, Header, Packet, SimTime, TimerSlot};
+use ccsim_engine::{DropReason, LinkConfig, SeriesConfig, Sim};
+
+pub use histogram::Histogram;
+pub use sys::open_tun_in_netns;
+
+/// The last stretch before a deadline spent spinning rather than sleeping.
+const SPIN: Duration = Duration::from_micros(50);
+/// The longest a thread waits before looking at the stop flag.
+const STOP_CHECK: Duration = Duration::from_millis(10);
+/// The largest IP packet a TUN device hands over.
+const MAX_PACKET: usize = 65_536;
+
+/// An IP packet as the emulated link carries it: its bytes.
+#[derive(Clone, Debug)]
+pub struct RawIp(Box<[u8]>);
+
+impl Header for RawIp {
+    fn is_data(&self) -> bool {
+        true
+    }
+}
+
+/// A packet the far end received, to be written at its instant.
+struct Release {
+    at: SimTime,
+    bytes: Box<[u8]>,
+    ce: bool,
+}
+
+/// The two ends of an emulated direction: where packets enter, and where they arrive.
+enum Port {
+    Entry,
+    Exit(Vec<Release>),
+}
+
+impl Agent<RawIp> for Port {
+    fn on_start<C: Ctx<RawIp>>(&mut self, _ctx: &mut C) {}
+
+    fn on_packet<C: Ctx<RawIp>>(&mut self, pkt: &Packet<RawIp>, ctx: &mut C) {
+        if let Port::Exit(out) = self {
+            out.push(Release {
+                at: ctx.now(),
+                bytes: pkt.header.0.clone(),
+                ce: pkt.ecn == Ecn::Ce,
+            });
+        }
+    }
+
+    fn on_timer<C: Ctx<RawIp>>(&mut self, _slot: TimerSlot, _ctx: &mut C) {}
+}
+
+/// What one direction did.
+#[derive(Clone, Debug)]
+pub struct DirectionReport {
+    /// "client->server" or "server->client".
+    pub name: String,
+    /// Packets and bytes read from the input device.
+    pub packets_in: u64,
+    /// Their bytes.
+    pub bytes_in: u64,
+    /// Packets and bytes written to the output device.
+    pub packets_out: u64,
+    /// Their bytes.
+    pub bytes_out: u64,
+    /// Drops by reason (the simulator's names: `queue_full`, `random_loss`, `red_early`, ...),
+    /// reasons with none left out.
+    pub drops: Vec<(&'static str, u64)>,
+    /// Packets the queue marked CE.
+    pub ecn_marks: u64,
+    /// Packets in the emulated link (queued, in service or propagating) when it stopped.
+    pub in_link_at_stop: u64,
+    /// Writes the output device refused (the packet is lost).
+    pub write_errors: u64,
+    /// Release lateness, nanoseconds: write instant minus simulated arrival instant.
+    pub lateness: Histogram,
+    /// Whether the thread ran under `SCHED_FIFO`.
+    pub realtime: bool,
+}
+
+/// A running emulator: two threads, one per direction.
+pub struct Emulator {
+    stop: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<io::Result<DirectionReport>>>,
+}
+
+impl Emulator {
+    /// Start forwarding between the client's and the server's TUN devices over a link of
+    /// `config` in each direction (each direction its own queue); `seed` seeds the random
+    /// loss and the queues' random streams.
+    pub fn start(config: &LinkConfig, seed: u64, client: File, server: File) -> io::Result<Self> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let epoch = Instant::now();
+        let mut threads = Vec::new();
+        for (name, input, output) in [
+            ("client->server", client.try_clone()?, server.try_clone()?),
+            ("server->client", server, client),
+        ] {
+            let config = config.clone();
+            let stop = Arc::clone(&stop);
+            threads.push(
+                std::thread::Builder::new()
+                    .name(format!("ccsim {name}"))
+                    .spawn(move || forward(name, &config, seed, &input, &output, &stop, epoch))?,
+            );
+        }
+        Ok(Emulator { stop, threads })
+    }
+
+    /// Stop both directions and return their reports.
+    pub fn stop(self) -> io::Result<Vec<DirectionReport>> {
+        self.stop.store(true, Ordering::Relaxed);
+        let mut reports = Vec::new();
+        for t in self.threads {
+            reports.push(
+                t.join()
+                    .map_err(|_| io::Error::other("an emulator thread panicked"))??,
+            );
+        }
+        Ok(reports)
+    }
+}
+
+/// Nanoseconds since `epoch`.
+fn elapsed_ns(epoch: Instant) -> u64 {
+    u64::try_from(epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// One direction's loop: read what comes, run the simulated link up to now, write what
+/// arrived, wait for the next deadline or packet.
+fn forward(
+    name: &str,
+    config: &LinkConfig,
+    seed: u64,
+    mut input: &File,
+    mut output: &File,
+    stop: &AtomicBool,
+    epoch: Instant,
+) -> io::Result<DirectionReport> {
+    let realtime = sys::make_realtime();
+    let mut sim: Sim<RawIp, Port> = Sim::new(seed);
+    let (from, to) = name.split_once("->").expect("direction names are from->to");
+    let a = sim.add_node(from);
+    let b = sim.add_node(to);
+    let link = sim.add_link(a, b, config.clone());
+    let flow = sim.add_flow(name);
+    let entry = sim.add_agent(a, flow, "entry", Port::Entry);
+    let exit = sim.add_agent(b, flow, "exit", Port::Exit(Vec::new()));
+    sim.build_routes();
+    sim.configure_run(
+        SimTime(u64::MAX / 2),
+        SimTime::ZERO,
+        SeriesConfig::default(),
+    );
+    let mut report = DirectionReport {
+        name: name.to_string(),
+        packets_in: 0,
+        bytes_in: 0,
+        packets_out: 0,
+        bytes_out: 0,
+        drops: Vec::new(),
+        ecn_marks: 0,
+        in_link_at_stop: 0,
+        write_errors: 0,
+        lateness: Histogram::default(),
+        realtime,
+    };
+    let mut buf = vec![0u8; MAX_PACKET];
+    let fd = input.as_raw_fd();
+    while !stop.load(Ordering::Relaxed) {
+        let now = elapsed_ns(epoch).max(sim.now().0);
+        sim.run_until(SimTime(now), u64::MAX);
+        loop {
+            let n = match input.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            report.packets_in += 1;
+            report.bytes_in += n as u64;
+            let bytes: Box<[u8]> = buf[..n].into();
+            let pkt = Packet {
+                src: entry,
+                dst: exit,
+                flow,
+                size: u32::try_from(n).expect("a TUN packet fits u32"),
+                sent_at: SimTime::ZERO,
+                ecn: ip::ecn_of(&bytes).unwrap_or(Ecn::NotEct),
+                header: RawIp(bytes),
+            };
+            sim.send_from(entry, pkt);
+        }
+        sim.run_until(SimTime(now + 1), u64::MAX);
+        release(&mut sim, exit, &mut output, epoch, &mut report);
+        wait(sim.next_event_time(), fd, epoch)?;
+    }
+    let stats = sim.link_stats_now(link);
+    report.drops = DropReason::ALL
+        .iter()
+        .map(|&r| (r.name(), stats.drops[r as usize]))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    report.ecn_marks = stats.ecn_marks;
+    report.in_link_at_stop =
+        report.packets_in - report.packets_out - report.write_errors - stats.total_drops();
+    Ok(report)
+}
+
+/// Write every packet that has arrived at the far end, recording its lateness.
+fn release(
+    sim: &mut Sim<RawIp, Port>,
+    exit: Addr,
+    output: &mut &File,
+    epoch: Instant,
+    report: &mut DirectionReport,
+) {
+    let Port::Exit(out) = sim.agent_mut(exit) else {
+        return;
+    };
+    for mut r in out.drain(..) {
+        if r.ce {
+            ip::mark_ce(&mut r.bytes);
+        }
+        match output.write(&r.bytes) {
+            Ok(_) => {
+                report.packets_out += 1;
+                report.bytes_out += r.bytes.len() as u64;
+            }
+            Err(_) => report.write_errors += 1,
+        }
+        report
+            .lateness
+            .record(elapsed_ns(epoch).saturating_sub(r.at.0));
+    }
+}
+
+/// Wait for `deadline` (sleeping, then spinning for its last [`SPIN`]) or until the input
+/// is readable, whichever comes first, and at most [`STOP_CHECK`].
+fn wait(deadline: Option<SimTime>, fd: i32, epoch: Instant) -> io::Result<()> {
+    let now = elapsed_ns(epoch);
+    let Some(deadline) = deadline.map(|t| t.0) else {
+        sys::wait_readable(fd, Some(STOP_CHECK))?;
+        return Ok(());
+    };
+    if deadline <= now {
+        return Ok(());
+    }
+    let spin = SPIN.as_nanos() as u64;
+    if deadline - now > spin {
+        let sleep = Duration::from_nanos(deadline - now - spin).min(STOP_CHECK);
+        if sys::wait_readable(fd, Some(sleep))? {
+            return Ok(());
+        }
+    }
+    while elapsed_ns(epoch) < deadline {
+        if sys::wait_readable(fd, Some(Duration::ZERO))? {
+            return Ok(());
+        }
+        std::hint::spin_loop();
+    }
+    Ok(())
+}

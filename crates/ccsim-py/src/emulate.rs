@@ -1,0 +1,101 @@
+//! `ccsim emulate`'s native half: open the two TUN devices inside their network namespaces
+//! and run the emulator (`ccsim-emulate`) until asked to stop. The namespaces, the commands
+//! and the summary are Python's (`ccsim/emulate.py`).
+
+use std::sync::Mutex;
+
+use ccsim_emulate::{open_tun_in_netns, DirectionReport, Emulator};
+use ccsim_scenario::{parse_spec_json, ScenarioError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError};
+use pyo3::prelude::*;
+
+use crate::errors::to_pyerr;
+
+/// A running emulator.
+#[pyclass(module = "ccsim._ccsim")]
+pub struct EmulatorHandle {
+    inner: Mutex<Option<Emulator>>,
+}
+
+/// Start an emulator for the one link of `spec_json` (a validated scenario whose
+/// `[[links]]` has one entry, `between = ["client", "server"]`): TUN devices named `device`
+/// in the network namespaces whose files are `client_netns` and `server_netns`.
+#[pyfunction]
+pub fn emulator_start(
+    py: Python<'_>,
+    spec_json: &str,
+    client_netns: &str,
+    server_netns: &str,
+    device: &str,
+) -> PyResult<EmulatorHandle> {
+    let spec = parse_spec_json(spec_json)
+        .and_then(|s| ccsim_scenario::check(&s).map(|()| s))
+        .map_err(|e| to_pyerr(py, &e))?;
+    let [link] = spec.links.as_slice() else {
+        let e = ScenarioError::Spec {
+            path: "links".into(),
+            message: format!("an emulated path has one link, found {}", spec.links.len()),
+        };
+        return Err(to_pyerr(py, &e));
+    };
+    let os = |what: &str, e: std::io::Error| PyOSError::new_err(format!("{what}: {e}"));
+    let client = open_tun_in_netns(client_netns, device).map_err(|e| {
+        os(
+            &format!("cannot open TUN device {device} in {client_netns}"),
+            e,
+        )
+    })?;
+    let server = open_tun_in_netns(server_netns, device).map_err(|e| {
+        os(
+            &format!("cannot open TUN device {device} in {server_netns}"),
+            e,
+        )
+    })?;
+    let emulator = Emulator::start(&link.config(), spec.run.seed, client, server)
+        .map_err(|e| os("cannot start the emulator threads", e))?;
+    Ok(EmulatorHandle {
+        inner: Mutex::new(Some(emulator)),
+    })
+}
+
+fn report_json(r: &DirectionReport) -> serde_json::Value {
+    let q = |p: f64| r.lateness.quantile(p).map(|ns| ns as f64 / 1e9);
+    serde_json::json!({
+        "packets_in": r.packets_in,
+        "bytes_in": r.bytes_in,
+        "packets": r.packets_out,
+        "bytes": r.bytes_out,
+        "drops": r.drops.iter().map(|(k, v)| ((*k).to_string(), serde_json::Value::from(*v))).collect::<serde_json::Map<_, _>>(),
+        "ecn_marks": r.ecn_marks,
+        "in_link_at_stop": r.in_link_at_stop,
+        "write_errors": r.write_errors,
+        "lateness_p50_s": q(0.5),
+        "lateness_p99_s": q(0.99),
+        "lateness_max_s": (r.lateness.count() > 0).then(|| r.lateness.max() as f64 / 1e9),
+        "realtime": r.realtime,
+    })
+}
+
+#[pymethods]
+impl EmulatorHandle {
+    /// Stop forwarding; return the directions' reports as JSON text, keyed
+    /// "client->server" and "server->client".
+    fn stop(&self, py: Python<'_>) -> PyResult<String> {
+        let Some(emulator) = self
+            .inner
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("emulator lock poisoned"))?
+            .take()
+        else {
+            return Err(PyRuntimeError::new_err("the emulator was already stopped"));
+        };
+        let reports = py
+            .allow_threads(|| emulator.stop())
+            .map_err(|e| PyOSError::new_err(format!("emulator: {e}")))?;
+        let map: serde_json::Map<String, serde_json::Value> = reports
+            .iter()
+            .map(|r| (r.name.clone(), report_json(r)))
+            .collect();
+        Ok(serde_json::Value::Object(map).to_string())
+    }
+}

@@ -1,0 +1,262 @@
+"""`ccsim emulate`: run real processes across a link emulated by ccsim's own link and queue code.
+
+Two network namespaces, "client" and "server", each get a TUN device (``ccsim0``; the client
+10.77.0.1, the server 10.77.0.2, point to point); every IP packet one sends to the other crosses
+the emulator (``ccsim-emulate``: a simulated link per direction, run in real time, with the
+rate, delay, queue and loss of the file's one ``[[links]]`` entry). The server command, if any,
+starts first in the server namespace; the client command runs in the client namespace with the
+server's address in ``CCSIM_SERVER``; the emulator stops when the client command exits, and its
+exit status is returned. docs/real-networks.md has the details and the accuracy to expect.
+
+CHOICE: IPv6 is disabled in both namespaces, so the path carries only the commands' own IPv4
+traffic (no router solicitations or duplicate-address probes).
+CHOICE: the server command is given 0.5 s to start listening before the client starts.
+CHOICE: a direction's release is faithful when its p99 lateness is at most a tenth of the time
+one 1500-byte packet takes at the link's rate (research note modern-tcp.md section 4.3); above
+it the run warns, and with ``strict`` fails (exit status 3, the summary still written).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+from types import FrameType
+from typing import Any, Iterator
+from contextlib import contextmanager
+
+from .errors import CcsimError, SpecError
+
+CLIENT_ADDRESS = "10.77.0.1"
+SERVER_ADDRESS = "10.77.0.2"
+DEVICE = "ccsim0"
+#: Seconds the server command gets to start before the client runs.
+SERVER_START_S = 0.5
+#: The faithful-release bound: this fraction of one 1500-byte packet time at the link rate.
+LATENESS_FRACTION = 0.1
+#: Exit status of a strict run whose release was not faithful.
+UNFAITHFUL_STATUS = 3
+
+
+class EmulationError(CcsimError, RuntimeError):
+    """The machine cannot emulate (no root, no TUN device, no `ip` command)."""
+
+
+def check_machine() -> None:
+    """An :class:`EmulationError` naming what is missing, if this machine cannot emulate."""
+    if sys.platform != "linux":
+        raise EmulationError("ccsim emulate needs Linux (network namespaces and TUN devices)")
+    if os.geteuid() != 0:
+        raise EmulationError("ccsim emulate needs root (it creates network namespaces and TUN devices)")
+    if not os.path.exists("/dev/net/tun"):
+        raise EmulationError("ccsim emulate needs /dev/net/tun (modprobe tun)")
+    if shutil.which("ip") is None:
+        raise EmulationError("ccsim emulate needs the ip command (Debian package iproute2)")
+
+
+def load_link_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The scenario spec of a LINK.toml: its one ``[[links]]`` entry between "client" and
+    "server" (the usual keys) and an optional ``[run]`` with a ``seed``; a :class:`SpecError`
+    naming the field otherwise."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise SpecError(f"cannot read {path}: {e.strerror or e}", "link file") from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{path} is not valid TOML: {e}", "link file") from None
+    extra = sorted(set(doc) - {"links", "run"})
+    if extra:
+        raise SpecError(f"unknown key {extra[0]!r}: a link file has [[links]] and an optional [run]", extra[0])
+    links = doc.get("links")
+    if not isinstance(links, list) or len(links) != 1:
+        found = len(links) if isinstance(links, list) else "none"
+        raise SpecError(f"a link file has exactly one [[links]] entry, found {found}", "links")
+    link = links[0]
+    if not isinstance(link, dict) or link.get("between") != ["client", "server"]:
+        shown = link.get("between") if isinstance(link, dict) else link
+        raise SpecError(f'the link must be between = ["client", "server"], found {shown!r}', "links[0].between")
+    run = doc.get("run", {})
+    if not isinstance(run, dict) or set(run) - {"seed"}:
+        raise SpecError("[run] takes only seed in a link file", "run")
+    spec: dict[str, Any] = {"run": {"duration": "1s", **run}, "links": [link], "flows": []}
+    from . import _ccsim
+
+    return dict(json.loads(_ccsim.validate(json.dumps(spec))))
+
+
+def _ip(*args: str) -> None:
+    done = subprocess.run(["ip", *args], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise EmulationError(f"ip {' '.join(args)}: {done.stderr.strip() or done.returncode}")
+
+
+def _tx_dropped(netns: str) -> int | None:
+    """The TUN device's transmit drops (packets the kernel could not hand to the emulator)."""
+    done = subprocess.run(["ip", "-n", netns, "-j", "-s", "link", "show", "dev", DEVICE],
+                          capture_output=True, text=True)
+    try:
+        return int(json.loads(done.stdout)[0]["stats64"]["tx"]["dropped"])
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+@contextmanager
+def _namespaces() -> Iterator[tuple[str, str]]:
+    """Two fresh network namespaces, removed on the way out whatever happens (their
+    processes killed first)."""
+    tag = f"ccsim-{os.getpid()}-{time.monotonic_ns() % 1_000_000}"
+    names = (f"{tag}-client", f"{tag}-server")
+    created: list[str] = []
+    try:
+        for name in names:
+            _ip("netns", "add", name)
+            created.append(name)
+        yield names
+    finally:
+        for name in created:
+            pids = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split()
+            for pid in pids:
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (ProcessLookupError, ValueError):
+                    pass
+            subprocess.run(["ip", "netns", "del", name], capture_output=True)
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Turn SIGTERM into KeyboardInterrupt while the emulator runs, so cleanup runs."""
+    def handler(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _configure(netns: str, local: str, peer: str) -> None:
+    for key in ("all", "default"):
+        subprocess.run(["ip", "netns", "exec", netns, "sysctl", "-q", "-w",
+                        f"net.ipv6.conf.{key}.disable_ipv6=1"], capture_output=True)
+    _ip("-n", netns, "link", "set", "lo", "up")
+    _ip("-n", netns, "addr", "add", local, "peer", f"{peer}/32", "dev", DEVICE)
+    _ip("-n", netns, "link", "set", DEVICE, "mtu", "1500", "txqueuelen", "10000", "up")
+
+
+def lateness_limit_s(rate_bps: float) -> float:
+    """The faithful-release bound for a link of ``rate_bps``: a tenth of one 1500-byte packet time."""
+    return LATENESS_FRACTION * 1500 * 8 / rate_bps
+
+
+def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: str | None = None,
+            out: str | os.PathLike[str] | None = None, strict: bool = False, quiet: bool = False) -> int:
+    """Run ``command`` in the client namespace across the emulated link of ``link_file`` (and
+    ``server``, a shell command, in the server namespace first); return the command's exit
+    status (or :data:`UNFAITHFUL_STATUS` for a strict run whose release was late). With
+    ``out``, write ``out/summary.json``."""
+    if not command:
+        raise SpecError("name the command to run in the client namespace (after --)", "command")
+    spec = load_link_file(link_file)
+    out_dir = None
+    if out is not None:
+        from .results import prepare_output_dir
+
+        out_dir = prepare_output_dir(out, {"summary.json"})
+    check_machine()
+    from . import _ccsim
+
+    rate = float(_rate_bps(spec["links"][0]["rate"]))
+    started = time.time()
+    server_proc: subprocess.Popen[bytes] | None = None
+    status = 0
+    dropped: dict[str, int | None] = {}
+    with _terminate_as_interrupt(), _namespaces() as (client_ns, server_ns):
+        handle = _ccsim.emulator_start(json.dumps(spec), f"/run/netns/{client_ns}", f"/run/netns/{server_ns}",
+                                       DEVICE)
+        reports: dict[str, Any] | None = None
+        try:
+            _configure(client_ns, CLIENT_ADDRESS, SERVER_ADDRESS)
+            _configure(server_ns, SERVER_ADDRESS, CLIENT_ADDRESS)
+            env = {**os.environ, "CCSIM_SERVER": SERVER_ADDRESS, "CCSIM_CLIENT": CLIENT_ADDRESS}
+            if server is not None:
+                server_proc = subprocess.Popen(["ip", "netns", "exec", server_ns, "sh", "-c", server], env=env,
+                                               start_new_session=True)
+                time.sleep(SERVER_START_S)
+                if server_proc.poll() is not None:
+                    raise EmulationError(f"the server command exited with status {server_proc.returncode} "
+                                         f"before the client started: {server}")
+            try:
+                status = subprocess.run(["ip", "netns", "exec", client_ns, *command], env=env).returncode
+            except FileNotFoundError as e:
+                raise EmulationError(f"cannot run {command[0]}: {e}") from None
+            dropped = {"client->server": _tx_dropped(client_ns), "server->client": _tx_dropped(server_ns)}
+        finally:
+            reports = json.loads(handle.stop())
+            if server_proc is not None and server_proc.poll() is None:
+                os.killpg(server_proc.pid, signal.SIGKILL)
+                server_proc.wait()
+    assert reports is not None
+    limit = lateness_limit_s(rate)
+    faithful = True
+    for name, r in reports.items():
+        r["tun_tx_dropped"] = dropped.get(name)
+        p99 = r.get("lateness_p99_s")
+        r["faithful"] = p99 is None or p99 <= limit
+        faithful &= r["faithful"]
+    summary = {
+        "link": spec["links"][0],
+        "seed": spec["run"]["seed"],
+        "command": command,
+        "server_command": server,
+        "exit_status": status,
+        "started": started,
+        "duration_s": time.time() - started,
+        "lateness_limit_s": limit,
+        "faithful": faithful,
+        "directions": reports,
+    }
+    if out_dir is not None:
+        _write_summary(out_dir, summary)
+    for name, r in reports.items():
+        if not r["faithful"]:
+            print(f"ccsim: warning: {name}: p99 release lateness {r['lateness_p99_s'] * 1e6:.1f} us is above "
+                  f"{limit * 1e6:.1f} us (a tenth of a 1500-byte packet time): the emulated link was not "
+                  f"faithful", file=sys.stderr)
+    if not quiet:
+        for name, r in reports.items():
+            drops = sum(r["drops"].values())
+            p99 = r["lateness_p99_s"]
+            late = f"{p99 * 1e6:.1f} us" if p99 is not None else "-"
+            print(f"  {name:<15} {r['packets']} packets, {r['bytes']} bytes, {drops} dropped, "
+                  f"{r['ecn_marks']} CE-marked, lateness p99 {late}", file=sys.stderr)
+    if strict and not faithful:
+        return UNFAITHFUL_STATUS
+    return status
+
+
+def _rate_bps(rate: str) -> float:
+    """A canonical rate string ("10Mbps", as validate writes it) in bit/s."""
+    units = {"Tbps": 1e12, "Gbps": 1e9, "Mbps": 1e6, "kbps": 1e3, "Kbps": 1e3, "bps": 1.0}
+    for unit, scale in units.items():
+        if rate.endswith(unit):
+            return float(rate[: -len(unit)]) * scale
+    raise SpecError(f"cannot read the rate {rate!r}", "links[0].rate")
+
+
+def _write_summary(out: Path, summary: dict[str, Any]) -> None:
+    from .results import MANIFEST, atomic_write_text, previous_outputs, refuse_foreign_files
+
+    refuse_foreign_files(out, ["summary.json"])
+    atomic_write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    names = previous_outputs(out) | {"summary.json"}
+    atomic_write_text(out / MANIFEST, "".join(f"{n}\n" for n in sorted(names)))
