@@ -20,12 +20,15 @@ $(VENV)/.deps: pyproject.toml | $(PY)
 	touch $@
 
 # tshark (Wireshark's reader, Debian package) checks the pcap files in the tests;
-# chromium (Debian package) loads the HTML report in the tests (tests/test_report.py).
+# chromium (Debian package) loads the HTML report in the tests (tests/test_report.py);
+# ip (Debian package iproute2) makes the network namespaces of `ccsim emulate`.
 TSHARK_APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -q tshark
 CHROMIUM_APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+IPROUTE_APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -q iproute2
 system-deps:
 	@command -v tshark >/dev/null || $(TSHARK_APT) || (apt-get update -q && $(TSHARK_APT))
 	@command -v chromium >/dev/null || $(CHROMIUM_APT) || (apt-get update -q && $(CHROMIUM_APT))
+	@command -v ip >/dev/null || $(IPROUTE_APT) || (apt-get update -q && $(IPROUTE_APT))
 
 install: $(VENV)/.deps system-deps
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q

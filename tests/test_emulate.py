@@ -14,8 +14,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -206,3 +208,27 @@ def test_the_commands_exit_status_comes_back_and_no_namespace_stays(tmp_path: Pa
     assert emulate(link_file(tmp_path, rate="1Mbps", delay="1ms"), ["sh", "-c", "exit 7"], quiet=True) == 7
     assert main(["emulate", str(link_file(tmp_path, rate="1Mbps", delay="1ms")), "-q", "--", "true"]) == 0
     assert not our_namespaces()
+
+
+@needs_emulation
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_emulation_leaves_no_namespace(tmp_path: Path, sig: int) -> None:
+    link = link_file(tmp_path, rate="1Mbps", delay="1ms")
+    proc = subprocess.Popen([sys.executable, "-m", "ccsim.cli", "emulate", str(link), "-q", "--", "sleep", "30"],
+                            stderr=subprocess.PIPE, text=True)
+    prefix = f"ccsim-{proc.pid}-"
+
+    def theirs() -> list[str]:
+        out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+        return [line.split()[0] for line in out.splitlines() if line.startswith(prefix)]
+
+    deadline = time.monotonic() + 20
+    while len(theirs()) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert len(theirs()) == 2, "the namespaces were made"
+    time.sleep(0.5)  # the client command is running
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    assert theirs() == []

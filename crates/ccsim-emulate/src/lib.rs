@@ -14,7 +14,8 @@
 //! Real-time release (research note modern-tcp.md section 4.3, measured on this kind of
 //! machine): each thread asks for `SCHED_FIFO` and a 1 ns timer slack, waits for its next
 //! deadline or an input packet with `ppoll`, and spins for the last 50 us. Every release's
-//! lateness (write instant minus simulated arrival instant) goes into a histogram
+//! lateness (the instant its write starts minus its simulated arrival instant) goes into a
+//! histogram
 //! (`histogram.rs`), reported per direction.
 //!
 //! CHOICE: a packet read in a batch enters at the instant of its read (the batch is read as
@@ -111,7 +112,8 @@ pub struct DirectionReport {
     pub in_link_at_stop: u64,
     /// Writes the output device refused (the packet is lost).
     pub write_errors: u64,
-    /// Release lateness, nanoseconds: write instant minus simulated arrival instant.
+    /// Release lateness, nanoseconds: the instant a packet's write starts minus its
+    /// simulated arrival instant.
     pub lateness: Histogram,
     /// Whether the thread ran under `SCHED_FIFO`.
     pub realtime: bool,
@@ -262,6 +264,11 @@ fn release(
         if r.ce {
             ip::mark_ce(&mut r.bytes);
         }
+        // The release instant is the write's start: the write itself hands the packet to
+        // the receiving kernel, which may process it (TCP, an ACK) before returning.
+        report
+            .lateness
+            .record(elapsed_ns(epoch).saturating_sub(r.at.0));
         match output.write(&r.bytes) {
             Ok(_) => {
                 report.packets_out += 1;
@@ -269,9 +276,6 @@ fn release(
             }
             Err(_) => report.write_errors += 1,
         }
-        report
-            .lateness
-            .record(elapsed_ns(epoch).saturating_sub(r.at.0));
     }
 }
 
