@@ -22,7 +22,9 @@ ALLOWED = {
     "ccsim-engine": {"ccsim-core"},
     "ccsim-protocols": {"ccsim-core"},
     "ccsim-scenario": {"ccsim-core", "ccsim-engine", "ccsim-protocols"},
-    "ccsim-py": {"ccsim-scenario"},
+    # The link emulator drives the engine in real time; it needs no protocol and no spec.
+    "ccsim-emulate": {"ccsim-core", "ccsim-engine"},
+    "ccsim-py": {"ccsim-scenario", "ccsim-emulate"},
 }
 
 

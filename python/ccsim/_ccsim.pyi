@@ -2,8 +2,9 @@
 
 from typing import Any, Callable, final
 
-__all__ = ["RunData", "__version__", "_install_abort_handler", "_selftest_alloc_failure", "_selftest_panic",
-           "bench_event_queue", "bench_names", "bench_spec", "build_profile", "full_spec", "load_toml", "run", "schema", "validate"]
+__all__ = ["EmulatorHandle", "RunData", "__version__", "_install_abort_handler", "_selftest_alloc_failure",
+           "_selftest_panic", "bench_event_queue", "bench_names", "bench_spec", "build_profile", "emulator_start",
+           "full_spec", "load_toml", "run", "schema", "validate"]
 
 __version__: str
 build_profile: str
@@ -43,7 +44,10 @@ def _selftest_alloc_failure() -> None: ...
 def _selftest_panic() -> None:
     """Panic inside the guarded region (for the test suite); raises ccsim.InternalError."""
 
+@final
 class EmulatorHandle:
+    """A running link emulator (ccsim emulate)."""
+
     def stop(self) -> str: ...
 
 def emulator_start(spec_json: str, client_netns: str, server_netns: str, device: str) -> EmulatorHandle: ...
