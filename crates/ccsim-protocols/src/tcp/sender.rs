@@ -62,7 +62,8 @@ use ccsim_core::{
 use super::accecn::{AccEcnOption, AccEcnSender};
 use super::cc::{
     AckEvent, AnyCc, Bbr, CaState, CongestionControl, Conn, Cubic, CubicParams, Dctcp, DctcpParams,
-    Delivery, Prague, PragueParams, Reno, Vegas, VegasNs2, VegasParams, VegasVariant, Window,
+    Delivery, LinuxReno, Prague, PragueParams, Reno, Vegas, VegasNs2, VegasParams, VegasVariant,
+    Window,
 };
 use super::hystart::{HyStart, HyStartKind, Verdict};
 use super::pacing::Pacing;
@@ -176,7 +177,7 @@ impl Algorithm {
         }
     }
 
-    fn controller(self, ecn: bool) -> AnyCc {
+    fn controller(self, ecn: bool, linux_growth: bool) -> AnyCc {
         match self {
             Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => {
                 AnyCc::VegasNs2(VegasNs2::new(p))
@@ -187,6 +188,7 @@ impl Algorithm {
             Algorithm::Bbr => AnyCc::Bbr(Box::new(Bbr::new())),
             Algorithm::Bbr3 => AnyCc::Bbr(Box::new(Bbr::v3(ecn))),
             Algorithm::Prague(p) => AnyCc::Prague(Box::new(Prague::new(p))),
+            _ if linux_growth => AnyCc::LinuxReno(LinuxReno::default()),
             _ => AnyCc::Reno(Reno),
         }
     }
@@ -244,6 +246,9 @@ pub struct TcpConfig {
     pub paced_slow_start: Option<PacedSlowStart>,
     /// Grow the window only while the sender uses it (see the module docs).
     pub cwnd_limited_growth: bool,
+    /// For the Reno family: Linux's growth, acknowledged segments counted
+    /// (`cc::LinuxReno`), instead of RFC 5681's per-ACK rule.
+    pub linux_growth: bool,
     /// How slow start ends before a loss ([`HyStartKind`]).
     pub hystart: HyStartKind,
     /// RFC 3042 limited transmit.
@@ -298,6 +303,7 @@ impl Default for TcpConfig {
             timestamps: false,
             pacing: false,
             accecn: false,
+            linux_growth: false,
         }
     }
 }
@@ -472,7 +478,7 @@ impl TcpSender {
             recover: None,
             partial_acks: 0,
             rxt_next: 0,
-            cc: cfg.algorithm.controller(cfg.ecn),
+            cc: cfg.algorithm.controller(cfg.ecn, cfg.linux_growth),
             recovery: cfg.algorithm.recovery(),
             policy: cfg.recovery_policy,
             board: if cfg.rack {

@@ -70,6 +70,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
             spacing: f.pacing_spacing.map(|d| d.0),
         }),
         cwnd_limited_growth: f.cwnd_limited_growth,
+        linux_growth: f.growth == Some(crate::spec::tcp::GrowthSpec::Linux),
         hystart: hystart_kind(f),
         limited_transmit: f.limited_transmit,
         prr: uses_prr(f),

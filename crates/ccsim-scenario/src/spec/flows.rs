@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use super::obp::ObpSpec;
 use super::rate::{CbraaSpec, PrimoSpec, TfrcSpec};
-use super::tcp::{CubicSpec, HyStartSpec, PragueSpec, RecoverySpec, RtoSpec, VegasSpec};
+use super::tcp::{
+    CubicSpec, GrowthSpec, HyStartSpec, PragueSpec, RecoverySpec, RtoSpec, VegasSpec,
+};
 use super::xcp::XcpSpec;
 use super::{
     before_end, check_name, default_true, err, is_false, is_true, show, zero_dur, Graph, Spec,
@@ -282,6 +284,10 @@ pub struct FlowSpec {
     /// "rfc9406" (HyStart++) or "off" (the default for the others).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub hystart: Option<HyStartSpec>,
+    /// TCP (tahoe, reno, newreno, sack): how the window grows, "rfc5681" (the default: per
+    /// ACK) or "linux" (acknowledged segments counted, Linux's `tcp_reno_cong_avoid`).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub growth: Option<GrowthSpec>,
     /// XCP options (only with `protocol = "xcp"`).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub xcp: Option<XcpSpec>,
@@ -328,8 +334,9 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 25] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 26] {
         [
+            ("growth", self.growth.is_some()),
             ("rto", self.rto.is_some()),
             ("recovery", self.recovery.is_some()),
             ("clock_granularity", self.clock_granularity.is_some()),

@@ -137,6 +137,17 @@ pub enum HyStartSpec {
     Off,
 }
 
+/// How a Reno-family window grows (`growth`), as scenario files name it.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum GrowthSpec {
+    /// RFC 5681: slow start adds at most one segment per ACK, congestion avoidance
+    /// MSS*MSS/cwnd per ACK.
+    Rfc5681,
+    /// Linux's `tcp_reno_cong_avoid`: acknowledged segments counted.
+    Linux,
+}
+
 /// A flow's slow-start exit: its `hystart`, else Linux's HyStart for CUBIC (Linux runs it
 /// by default) and none for the others (RFC 5681).
 #[must_use]
@@ -161,6 +172,20 @@ pub(crate) fn validate_tcp_options(
     f: &FlowSpec,
     p: &dyn Fn(&str) -> String,
 ) -> Result<(), ScenarioError> {
+    if f.growth.is_some()
+        && !matches!(
+            f.protocol,
+            Protocol::Tahoe | Protocol::Reno | Protocol::Newreno | Protocol::Sack
+        )
+    {
+        return err(
+            p("growth"),
+            format!(
+                "growth sets the Reno family's window rule (tahoe, reno, newreno, sack); {:?} grows by its own",
+                f.protocol.name()
+            ),
+        );
+    }
     if let Some(v) = &f.vegas {
         if f.protocol != Protocol::Vegas {
             return err(

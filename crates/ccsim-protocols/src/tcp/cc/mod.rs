@@ -28,7 +28,7 @@ pub use bbr::{Bbr, BbrMode, ProbeBwPhase};
 pub use cubic::{cubic_root, Cubic, CubicParams};
 pub use dctcp::{Dctcp, DctcpParams};
 pub use prague::{Prague, PragueParams};
-pub use reno::Reno;
+pub use reno::{LinuxReno, Reno};
 pub use vegas::{Vegas, VegasParams, VegasVariant};
 pub use vegas_ns2::VegasNs2;
 
@@ -197,6 +197,8 @@ pub trait CongestionControl {
 pub enum AnyCc {
     /// RFC 5681 slow start and congestion avoidance (Tahoe, Reno, NewReno and SACK).
     Reno(Reno),
+    /// Linux's Reno growth (`growth = "linux"`): acknowledged segments counted.
+    LinuxReno(LinuxReno),
     /// TCP Vegas.
     Vegas(Vegas),
     /// TCP Vegas as ns-2 runs it.
@@ -217,6 +219,7 @@ macro_rules! each_cc {
     ($self:expr, $c:ident => $body:expr) => {
         match $self {
             AnyCc::Reno($c) => $body,
+            AnyCc::LinuxReno($c) => $body,
             AnyCc::Vegas($c) => $body,
             AnyCc::VegasNs2($c) => $body,
             AnyCc::Cubic($c) => $body,
