@@ -232,3 +232,17 @@ def test_an_interrupted_emulation_leaves_no_namespace(tmp_path: Path, sig: int) 
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert theirs() == []
+
+
+@needs_emulation
+def test_strict_fails_a_run_whose_release_was_not_faithful(tmp_path: Path, capsys: Any) -> None:
+    # At 1 Gbit/s the bound is a tenth of 12 us: no machine releases that punctually through
+    # a system call, so the run warns, and with --strict exits with status 3.
+    link = link_file(tmp_path, rate="1Gbps", delay="1ms")
+    client = [sys.executable, "-c", RTT_CLIENT, str(tmp_path / "rtts")]
+    server = f"{sys.executable} -c '{ECHO_SERVER}'"
+    assert emulate(link, client, server=server, out=tmp_path / "o", quiet=True) == 0
+    assert "was not faithful" in capsys.readouterr().err
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["faithful"] is False and summary["lateness_limit_s"] == pytest.approx(1.2e-6)
+    assert emulate(link, client, server=server, strict=True, quiet=True) == 3
