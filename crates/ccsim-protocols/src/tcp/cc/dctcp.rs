@@ -15,7 +15,7 @@
 //! CHOICE: segments delivered by a SACK block count as delivered when the block arrives, as
 //! Linux's `tcp_count_delivered`.
 
-use super::reno::cong_avoid_ai;
+use super::reno::LinuxReno;
 use super::{AckEvent, CaState, CongestionControl, Delivery, Window};
 
 /// alpha's scale (Linux's `DCTCP_MAX_ALPHA`).
@@ -52,8 +52,8 @@ pub struct Dctcp {
     /// The same at the start of the observation window.
     old_delivered: u64,
     old_delivered_ce: u64,
-    /// Segments acknowledged toward the next congestion-avoidance increment.
-    cwnd_cnt: u64,
+    /// The window's growth: Linux's `tcp_reno_cong_avoid`, as `dctcp_cong_avoid` calls it.
+    growth: LinuxReno,
 }
 
 impl Dctcp {
@@ -68,7 +68,7 @@ impl Dctcp {
             delivered_ce: 0,
             old_delivered: 0,
             old_delivered_ce: 0,
-            cwnd_cnt: 0,
+            growth: LinuxReno::default(),
         }
     }
 
@@ -102,23 +102,7 @@ impl Dctcp {
 
 impl CongestionControl for Dctcp {
     fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
-        // tcp_reno_cong_avoid in whole segments.
-        if !w.cwnd_limited {
-            return;
-        }
-        let mss = w.mss;
-        let mut cwnd = (w.cwnd / mss).max(1);
-        let ssthresh = w.ssthresh / mss;
-        let mut acked = ack.acked_segments;
-        if cwnd < ssthresh {
-            let grown = (cwnd + acked).min(ssthresh);
-            acked -= grown - cwnd;
-            cwnd = grown;
-        }
-        if acked > 0 && cwnd >= ssthresh {
-            cwnd = cong_avoid_ai(cwnd, &mut self.cwnd_cnt, cwnd, acked);
-        }
-        w.cwnd = cwnd * mss;
+        self.growth.on_ack(w, ack);
     }
 
     /// The reduction on an ECN echo: cwnd (1 - alpha / 2), at least 2 segments.
@@ -138,10 +122,8 @@ impl CongestionControl for Dctcp {
         self.update_alpha(d.snd_una, d.snd_nxt);
     }
 
-    fn on_state(&mut self, _w: &mut Window, state: CaState, _snd_nxt: u64) {
-        if state != CaState::Open {
-            self.cwnd_cnt = 0; // Linux's tcp_init_cwnd_reduction
-        }
+    fn on_state(&mut self, w: &mut Window, state: CaState, snd_nxt: u64) {
+        self.growth.on_state(w, state, snd_nxt);
     }
 }
 

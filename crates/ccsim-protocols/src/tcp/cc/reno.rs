@@ -88,6 +88,12 @@ impl CongestionControl for LinuxReno {
         }
         w.cwnd = cong_avoid_ai(cwnd, &mut self.cwnd_cnt, cwnd, acked) * mss;
     }
+
+    fn on_state(&mut self, _w: &mut Window, state: super::CaState, _snd_nxt: u64) {
+        if state != super::CaState::Open {
+            self.cwnd_cnt = 0; // Linux's tcp_init_cwnd_reduction
+        }
+    }
 }
 
 #[cfg(test)]
