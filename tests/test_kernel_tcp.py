@@ -5,7 +5,10 @@ emulate`; ccsim simulates the same link with its CUBIC and SACK (Linux's loss re
 timestamps, delayed ACKs, an initial window of 10; Reno with `growth = "linux"`, as the kernel
 counts acknowledged segments). Compared: goodput over the run after its first 5 s, within 10 %;
 the cwnd sawtooth period (the median time between loss events, the kernel's cwnd read from
-TCP_INFO every 5 ms, the struct `ss -ti` prints), within 15 %. Cases: the 10 Mbit/s x 40 ms x
+TCP_INFO every 5 ms, the struct `ss -ti` prints), within 15 %. The kernel's algorithm is set on
+each socket (`TCP_CONGESTION`, which root may set to any available algorithm): a namespace's
+`net.ipv4.tcp_congestion_control` accepts only the init namespace's allowed list (reno and bbr
+on this machine), and widening that list would change the host. Cases: the 10 Mbit/s x 40 ms x
 1 BDP dumbbell with one flow and with two, and two of Pantheon's calibrated paths (research
 note modern-tcp.md section 4.2) with their mean rates as constant rates. docs/validation.md has
 the numbers (and a third Pantheon path, Nepal to India at 4.8 % loss, where the period is the
