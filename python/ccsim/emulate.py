@@ -175,7 +175,9 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
     check_machine()
     from . import _ccsim
 
-    rate = float(_rate_bps(spec["links"][0]["rate"]))
+    from .sweep import _RATE_UNITS, _quantity
+
+    rate = _quantity(spec["links"][0]["rate"], _RATE_UNITS)
     started = time.time()
     server_proc: subprocess.Popen[bytes] | None = None
     status = 0
@@ -242,15 +244,6 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
     if strict and not faithful:
         return UNFAITHFUL_STATUS
     return status
-
-
-def _rate_bps(rate: str) -> float:
-    """A canonical rate string ("10Mbps", as validate writes it) in bit/s."""
-    units = {"Tbps": 1e12, "Gbps": 1e9, "Mbps": 1e6, "kbps": 1e3, "Kbps": 1e3, "bps": 1.0}
-    for unit, scale in units.items():
-        if rate.endswith(unit):
-            return float(rate[: -len(unit)]) * scale
-    raise SpecError(f"cannot read the rate {rate!r}", "links[0].rate")
 
 
 def _write_summary(out: Path, summary: dict[str, Any]) -> None:

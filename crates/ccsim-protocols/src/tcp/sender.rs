@@ -899,8 +899,8 @@ impl TcpSender {
     ) {
         let now = ctx.now();
         let mut newly_sacked = 0;
-        // Whether the flow's short last segment is among those this ACK delivers.
-        let mut last_delivered = false;
+        // Whether this ACK newly SACKs the flow's short last segment (AccECN's byte count).
+        let mut last_sacked = false;
         let last = self.total_segments.wrapping_sub(1);
         let marked_lost = self.board.marked_lost();
         let prior_in_flight = if self.model_based {
@@ -929,7 +929,7 @@ impl TcpSender {
             let mut rack = self.rack.as_deref_mut();
             self.board.mark_sacked(blocks, |seq, s| {
                 newly_sacked += 1;
-                last_delivered |= seq == last;
+                last_sacked |= seq == last;
                 rate.on_delivered(seq, &s.snap, s.retx, now);
                 if let Some(r) = rack.as_mut() {
                     r.on_delivered(seq, s.snap.sent_time, s.retx, now);
@@ -950,12 +950,13 @@ impl TcpSender {
         let cumulative = (self.snd_una..ack.max(self.snd_una))
             .filter(|&q| !self.board.is_sacked(q))
             .count() as u64;
-        last_delivered |= (self.snd_una..ack).contains(&last) && !self.board.is_sacked(last);
         self.ack_delivered = newly_sacked + cumulative;
         // The segments this ACK reports CE-marked: AccECN's count, or (an RFC 3168 or
         // per-segment echo) every segment it delivered when it carries ECE.
         let (ece, ce) = match (self.accecn.as_mut(), ace) {
             (Some(a), Some(ace)) => {
+                let last_delivered = last_sacked
+                    || ((self.snd_una..ack).contains(&last) && !self.board.is_sacked(last));
                 let mut bytes = self.ack_delivered * self.mss;
                 if last_delivered {
                     bytes -= self.mss - u64::from(self.last_payload);
