@@ -15,8 +15,8 @@
 //! machine): each thread asks for `SCHED_FIFO` and a 1 ns timer slack, waits for its next
 //! deadline or an input packet with `ppoll`, and spins for the last 50 us. Every release's
 //! lateness (the instant its write starts minus its simulated arrival instant) goes into a
-//! histogram
-//! (`histogram.rs`), reported per direction.
+//! log-linear histogram (the engine's `dualpi2::Sojourn`, 64 buckets per octave, fixed size),
+//! reported per direction.
 //!
 //! CHOICE: a packet read in a batch enters at the instant of its read (the batch is read as
 //! it comes, one `read` per packet); the input side's own delay (the kernel queueing the
@@ -26,7 +26,6 @@
 //! CHOICE: a packet that is neither IPv4 nor IPv6 (none should come from a TUN device without
 //! packet information) crosses as Not-ECT.
 
-mod histogram;
 mod ip;
 mod sys;
 
@@ -39,9 +38,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use ccsim_core::{Addr, Agent, Ctx, Ecn, Header, Packet, SimTime, TimerSlot};
+use ccsim_engine::dualpi2::Sojourn;
 use ccsim_engine::{DropReason, LinkConfig, SeriesConfig, Sim};
-
-pub use histogram::Histogram;
 pub use sys::open_tun_in_netns;
 
 /// The last stretch before a deadline spent spinning rather than sleeping.
@@ -114,7 +112,7 @@ pub struct DirectionReport {
     pub write_errors: u64,
     /// Release lateness, nanoseconds: the instant a packet's write starts minus its
     /// simulated arrival instant.
-    pub lateness: Histogram,
+    pub lateness: Sojourn,
     /// Whether the thread ran under `SCHED_FIFO`.
     pub realtime: bool,
 }
@@ -203,7 +201,7 @@ fn forward(
         ecn_marks: 0,
         in_link_at_stop: 0,
         write_errors: 0,
-        lateness: Histogram::default(),
+        lateness: Sojourn::default(),
         realtime,
     };
     let mut buf = vec![0u8; MAX_PACKET];

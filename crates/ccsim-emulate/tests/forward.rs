@@ -103,7 +103,7 @@ fn a_burst_leaves_one_serialisation_time_apart_after_the_delay() {
         (up.packets_in, up.packets_out, up.bytes_out),
         (10, 10, 10_000)
     );
-    assert_eq!(up.lateness.count(), 10);
+    assert_eq!(up.lateness.count, 10);
     assert!(up.drops.is_empty());
     assert_eq!(reports[1].packets_in, 0);
 }

@@ -59,7 +59,7 @@ pub fn emulator_start(
 }
 
 fn report_json(r: &DirectionReport) -> serde_json::Value {
-    let q = |p: f64| r.lateness.quantile(p).map(|ns| ns as f64 / 1e9);
+    let q = |p: f64| r.lateness.quantile_s(p);
     serde_json::json!({
         "packets_in": r.packets_in,
         "bytes_in": r.bytes_in,
@@ -71,7 +71,7 @@ fn report_json(r: &DirectionReport) -> serde_json::Value {
         "write_errors": r.write_errors,
         "lateness_p50_s": q(0.5),
         "lateness_p99_s": q(0.99),
-        "lateness_max_s": (r.lateness.count() > 0).then(|| r.lateness.max() as f64 / 1e9),
+        "lateness_max_s": (r.lateness.count > 0).then(|| r.lateness.max_ns as f64 / 1e9),
         "realtime": r.realtime,
     })
 }
