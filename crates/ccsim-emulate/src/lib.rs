@@ -267,12 +267,13 @@ fn release(
         report
             .lateness
             .record(elapsed_ns(epoch).saturating_sub(r.at.0));
+        // A device takes a packet whole or not at all: a short write counts as an error.
         match output.write(&r.bytes) {
-            Ok(_) => {
+            Ok(n) if n == r.bytes.len() => {
                 report.packets_out += 1;
                 report.bytes_out += r.bytes.len() as u64;
             }
-            Err(_) => report.write_errors += 1,
+            Ok(_) | Err(_) => report.write_errors += 1,
         }
     }
 }
