@@ -4,7 +4,7 @@ Kernel TCP (CUBIC, and Reno with SACK) runs between two network namespaces throu
 emulate`; ccsim simulates the same link with its CUBIC and SACK (Linux's loss recovery,
 timestamps, delayed ACKs, an initial window of 10; Reno with `growth = "linux"`, as the kernel
 counts acknowledged segments). Compared: goodput over the run after its first 5 s, within 10 %;
-the cwnd sawtooth period (the median time between loss events, the kernel's cwnd read from
+the cwnd sawtooth period (the median time between loss events, pooled over the flows, the kernel's cwnd read from
 TCP_INFO every 5 ms, the struct `ss -ti` prints), within 15 %. The kernel's algorithm is set on
 each socket (`TCP_CONGESTION`, which root may set to any available algorithm): a namespace's
 `net.ipv4.tcp_congestion_control` accepts only the init namespace's allowed list (reno and bbr
@@ -100,10 +100,19 @@ def loss_events(samples: list[tuple[float, float]], start: float = WARMUP_S, dro
     return events
 
 
-def sawtooth_period(samples: list[tuple[float, float]]) -> float:
+def event_gaps(samples: list[tuple[float, float]]) -> list[float]:
+    """The times between one flow's consecutive loss events."""
     events = loss_events(samples)
-    assert len(events) >= 3, f"too few loss events to time the sawtooth: {events}"
-    return statistics.median(b - a for a, b in zip(events, events[1:]))
+    return [b - a for a, b in zip(events, events[1:])]
+
+
+def sawtooth_period(flows: list[tuple[float, list[float]]]) -> float:
+    """The median of the gaps between loss events, pooled over the flows: with two flows a
+    per-flow median of a 20 s run moved by 15 % between kernel runs; pooled over 40 s it
+    stays within 8 % (1.51-1.59 s in three runs)."""
+    gaps = [g for _, flow_gaps in flows for g in flow_gaps]
+    assert len(gaps) >= 2 * len(flows), f"too few loss events to time the sawtooth: {gaps}"
+    return statistics.median(gaps)
 
 
 def goodput_after_warmup(marks: list[list[float]]) -> float:
@@ -113,8 +122,9 @@ def goodput_after_warmup(marks: list[list[float]]) -> float:
     return (at(end) - at(WARMUP_S)) * 8 / (end - WARMUP_S)
 
 
-def kernel(tmp_path: Path, cc: str, flows: int, seconds: float, link: dict[str, Any]) -> list[tuple[float, float]]:
-    """(goodput, sawtooth period) of each kernel flow through the emulated link."""
+def kernel(tmp_path: Path, cc: str, flows: int, seconds: float,
+           link: dict[str, Any]) -> list[tuple[float, list[float]]]:
+    """(goodput, gaps between loss events) of each kernel flow through the emulated link."""
     (tmp_path / "sender.py").write_text(SENDER)
     (tmp_path / "receiver.py").write_text(RECEIVER)
     lines = ['[[links]]', 'between = ["client", "server"]'] + [f"{k} = {json.dumps(v)}" for k, v in link.items()]
@@ -128,11 +138,11 @@ def kernel(tmp_path: Path, cc: str, flows: int, seconds: float, link: dict[str, 
     out = []
     for i in range(flows):
         samples = [(t, float(c)) for t, c in json.loads((tmp_path / f"s{i}.json").read_text())]
-        out.append((goodput_after_warmup(marks[i]), sawtooth_period(samples)))
+        out.append((goodput_after_warmup(marks[i]), event_gaps(samples)))
     return out
 
 
-def simulated(cc: str, flows: int, seconds: float, link: dict[str, Any]) -> list[tuple[float, float]]:
+def simulated(cc: str, flows: int, seconds: float, link: dict[str, Any]) -> list[tuple[float, list[float]]]:
     spec = {"run": {"duration": f"{seconds}s", "seed": 1, "warmup": f"{WARMUP_S}s"},
             "links": [{"between": ["client", "server"], **link}],
             "flows": [{"name": f"f{i}", "from": "client", "to": "server", "packet_size": "1500B", "timestamps": True,
@@ -145,7 +155,7 @@ def simulated(cc: str, flows: int, seconds: float, link: dict[str, Any]) -> list
     for i in range(flows):
         flow = series[series["entity"] == f"f{i}"]
         samples = list(zip(flow["time"].tolist(), (flow["value"] / 1448).tolist()))
-        out.append((result.summary["flows"][f"f{i}"]["goodput_bps"], sawtooth_period(samples)))
+        out.append((result.summary["flows"][f"f{i}"]["goodput_bps"], event_gaps(samples)))
     return out
 
 
@@ -158,7 +168,7 @@ KOREA_TO_CHINA = {"rate": "77720kbps", "delay": "51ms", "queue": "94p", "loss": 
 @pytest.mark.parametrize("cc, flows, seconds, link", [
     ("cubic", 1, 20, DUMBBELL),
     ("reno", 1, 20, DUMBBELL),
-    ("cubic", 2, 20, DUMBBELL),
+    ("cubic", 2, 40, DUMBBELL),
     ("cubic", 1, 30, MEXICO_CELLULAR),
     ("cubic", 1, 30, KOREA_TO_CHINA),
 ], ids=["dumbbell-cubic", "dumbbell-reno", "dumbbell-two-cubic", "pantheon-mexico-cellular",
@@ -169,6 +179,5 @@ def test_simulated_tcp_matches_the_kernels(tmp_path: Path, cc: str, flows: int, 
     sim = simulated(cc, flows, seconds, link)
     real_goodput, sim_goodput = sum(g for g, _ in real), sum(g for g, _ in sim)
     assert abs(sim_goodput / real_goodput - 1) <= 0.10, (real, sim)
-    real_period = statistics.mean(p for _, p in real)
-    sim_period = statistics.mean(p for _, p in sim)
-    assert abs(sim_period / real_period - 1) <= 0.15, (real, sim)
+    real_period, sim_period = sawtooth_period(real), sawtooth_period(sim)
+    assert abs(sim_period / real_period - 1) <= 0.15, (real_period, sim_period, real, sim)
