@@ -6,6 +6,7 @@
 //! checks that an agent sees nothing but its context.
 
 pub mod agent;
+pub mod histogram;
 /// Elementary functions from `libm`, bit-identical on every platform (the standard library's
 /// defer to the system's, which may differ in the last bit).
 pub mod math {
@@ -20,6 +21,7 @@ pub mod rng;
 pub mod units;
 
 pub use agent::{trace_changes, traced_values, Agent, AgentStats, Ctx, TimerSlot, VarId};
+pub use histogram::LogHistogram;
 pub use packet::{Addr, Ecn, FlowId, Header, Packet};
 pub use rng::RngStream;
 pub use units::{Bytes, Dur, Rate, SimTime, UnitError};
