@@ -21,9 +21,14 @@ ALLOWED = {
     "ccsim-core": set(),
     "ccsim-engine": {"ccsim-core"},
     "ccsim-protocols": {"ccsim-core"},
-    "ccsim-scenario": {"ccsim-core", "ccsim-engine", "ccsim-protocols"},
+    # One encoding of every header, for pcap files and real datagrams alike.
+    "ccsim-wire": {"ccsim-core", "ccsim-protocols"},
+    # The driver of agents over real UDP sockets: the protocols and their encoding, never the
+    # engine, so that what runs over sockets is the agent alone (issue 29).
+    "ccsim-udp": {"ccsim-core", "ccsim-protocols", "ccsim-wire"},
+    "ccsim-scenario": {"ccsim-core", "ccsim-engine", "ccsim-protocols", "ccsim-wire", "ccsim-udp"},
     # The link emulator drives the engine in real time; it needs no protocol and no spec.
-    "ccsim-emulate": {"ccsim-core", "ccsim-engine"},
+    "ccsim-emulate": {"ccsim-core", "ccsim-engine", "ccsim-wire"},
     "ccsim-py": {"ccsim-scenario", "ccsim-emulate"},
 }
 
@@ -37,6 +42,18 @@ def deps(crate: str) -> set[str]:
 def test_crate_depends_only_on_lower_layers(crate: str) -> None:
     internal = {d for d in deps(crate) if d.startswith("ccsim-")}
     assert internal <= ALLOWED[crate], f"{crate} depends on {internal - ALLOWED[crate]}"
+
+
+def test_the_udp_driver_never_reaches_the_engine() -> None:
+    """Not even through a dependency: the closure of ccsim-udp's internal dependencies."""
+    seen, todo = set(), ["ccsim-udp"]
+    while todo:
+        crate = todo.pop()
+        for d in deps(crate):
+            if d.startswith("ccsim-") and d not in seen:
+                seen.add(d)
+                todo.append(d)
+    assert "ccsim-engine" not in seen and "ccsim-scenario" not in seen, seen
 
 
 def test_only_the_binding_crate_links_pyo3() -> None:

@@ -4,7 +4,7 @@ from typing import Any, Callable, final
 
 __all__ = ["EmulatorHandle", "RunData", "__version__", "_install_abort_handler", "_selftest_alloc_failure",
            "_selftest_panic", "bench_event_queue", "bench_names", "bench_spec", "build_profile", "emulator_start",
-           "full_spec", "load_toml", "run", "schema", "validate"]
+           "full_spec", "load_toml", "real_run", "run", "schema", "validate"]
 
 __version__: str
 build_profile: str
@@ -51,3 +51,6 @@ class EmulatorHandle:
     def stop(self) -> str: ...
 
 def emulator_start(spec_json: str, client_netns: str, server_netns: str, device: str) -> EmulatorHandle: ...
+def real_run(spec_json: str, role: str, bind: str, peer: str | None = None, flow: str | None = None,
+             idle_end_s: float = 3.0, first_arrival_timeout_s: float = 60.0
+             ) -> tuple[str, list[tuple[float, int, int, list[float]]]]: ...

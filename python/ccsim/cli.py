@@ -195,6 +195,16 @@ def _cmd_emulate(args: argparse.Namespace) -> int:
         return 1
 
 
+def _cmd_real(args: argparse.Namespace) -> int:
+    from .real import real
+
+    if args.role == "send":
+        return real("send", args.scenario, bind=args.bind, to=args.to, flow=args.flow, out=args.output,
+                    quiet=args.quiet)
+    return real("recv", args.scenario, bind=args.listen, flow=args.flow, out=args.output,
+                idle_end_s=args.idle_end, first_arrival_timeout_s=args.timeout, quiet=args.quiet)
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
@@ -418,8 +428,36 @@ def build_parser() -> argparse.ArgumentParser:
     em.add_argument("-q", "--quiet", action="store_true", help="no per-direction lines")
     em.add_argument("cmd", nargs="*", metavar="CMD", help="the client command and its arguments, after --")
     em.set_defaults(func=_cmd_emulate)
+    _add_real_parser(sub, common)
     _add_topology_parser(sub, common)
     return p
+
+
+def _add_real_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    from .real import FIRST_ARRIVAL_TIMEOUT_S, IDLE_END_S
+
+    r = sub.add_parser("real", help="run one end of a scenario's flow over real UDP sockets", parents=[common],
+                       description="Run the sender or the receiver of one flow of a scenario file over real UDP "
+                                   "sockets: the agent the simulator would run, with a real clock and network "
+                                   "(docs/real-networks.md). Start the receiver first.")
+    roles = r.add_subparsers(dest="role", required=True, metavar="ROLE")
+    out = argparse.ArgumentParser(add_help=False)
+    out.add_argument("scenario", metavar="SCENARIO", help="a scenario file (TOML or .json) with the flow")
+    out.add_argument("--flow", metavar="NAME", default=None, help="the flow to run (needed if the file has several)")
+    out.add_argument("-o", "--output", metavar="DIR", default=None, help="write DIR/summary.json and DIR/series.parquet")
+    out.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    s = roles.add_parser("send", parents=[common, out], help="run the flow's sender, sending to --to")
+    s.add_argument("--to", metavar="ADDR:PORT", required=True, help="the receiver's IPv4 address and port")
+    s.add_argument("--bind", metavar="ADDR:PORT", default="0.0.0.0:0",
+                   help="the local address and port (default: any, a free port)")
+    v = roles.add_parser("recv", parents=[common, out], help="run the flow's receiver on --listen")
+    v.add_argument("--listen", metavar="ADDR:PORT", required=True, help="the local IPv4 address and port to bind")
+    v.add_argument("--idle-end", metavar="SECONDS", type=float, default=IDLE_END_S,
+                   help=f"end after this long without a datagram (default {IDLE_END_S:g})")
+    v.add_argument("--timeout", metavar="SECONDS", type=float, default=FIRST_ARRIVAL_TIMEOUT_S,
+                   help=f"end if nothing arrives within this long (default {FIRST_ARRIVAL_TIMEOUT_S:g})")
+    for p in (s, v):
+        p.set_defaults(func=_cmd_real)
 
 
 def _add_topology_parser(sub: Any, common: argparse.ArgumentParser) -> None:

@@ -132,7 +132,7 @@ def _namespaces() -> Iterator[tuple[str, str]]:
 
 
 @contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
+def terminate_as_interrupt() -> Iterator[None]:
     """Turn SIGTERM into KeyboardInterrupt while the emulator runs, so cleanup runs."""
     def handler(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
@@ -182,7 +182,7 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
     server_proc: subprocess.Popen[bytes] | None = None
     status = 0
     dropped: dict[str, int | None] = {}
-    with _terminate_as_interrupt(), _namespaces() as (client_ns, server_ns):
+    with terminate_as_interrupt(), _namespaces() as (client_ns, server_ns):
         handle = _ccsim.emulator_start(json.dumps(spec), f"/run/netns/{client_ns}", f"/run/netns/{server_ns}",
                                        DEVICE)
         reports: dict[str, Any] | None = None

@@ -7,6 +7,7 @@
 mod emulate;
 mod errors;
 mod guard;
+mod real;
 
 use std::path::PathBuf;
 
@@ -333,6 +334,7 @@ fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_install_abort_handler, m)?)?;
     m.add_function(wrap_pyfunction!(emulate::emulator_start, m)?)?;
     m.add_class::<emulate::EmulatorHandle>()?;
+    m.add_function(wrap_pyfunction!(real::real_run, m)?)?;
     guard::install_panic_hook();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add(

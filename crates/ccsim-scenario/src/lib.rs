@@ -20,6 +20,7 @@ pub mod outputs;
 pub mod parquet;
 pub mod pcap;
 pub mod protocols;
+pub mod real;
 pub mod run;
 pub mod spec;
 pub mod summary;

@@ -1,0 +1,155 @@
+"""`ccsim real send|recv`: one end of a scenario's flow over real UDP sockets.
+
+On the loopback interface (everywhere): a CBR flow's receiver gets every packet its sender sent,
+at the source's rate, and both write a summary and series in the simulated run's layout; a bad
+option or flow is one line naming it (exit 2). Through `ccsim emulate` (root, namespaces, TUN;
+skipped elsewhere): TFRC between two real processes across an emulated link against TFRC in the
+simulator on the same link: mean rate within 10 % (issue 29, part 4).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import ccsim
+from ccsim.cli import main
+from ccsim.emulate import emulate
+
+from test_emulate import needs_emulation, our_namespaces
+
+CLI = [sys.executable, "-m", "ccsim.cli"]
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_bound(port: int, timeout_s: float = 20.0) -> None:
+    """Wait until a UDP socket is bound to ``port`` (the receiver is ready; a datagram sent
+    before would be refused and lost)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        lines = Path("/proc/net/udp").read_text().splitlines()[1:]
+        if any(int(line.split()[1].split(":")[1], 16) == port for line in lines):
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"nothing bound UDP port {port} within {timeout_s} s")
+
+
+def scenario(tmp_path: Path, flow: str, *, duration: str = "2s", warmup: str = "0.5s",
+             link: str = 'rate = "10Mbps"\ndelay = "10ms"\nqueue = "50p"') -> Path:
+    path = tmp_path / "flow.toml"
+    path.write_text(f'[run]\nduration = "{duration}"\nwarmup = "{warmup}"\nseed = 1\n\n'
+                    f'[[links]]\nbetween = ["client", "server"]\n{link}\n\n'
+                    f'[[flows]]\nname = "f"\nfrom = "client"\nto = "server"\n{flow}\n'
+                    '[output]\ninterval = "100ms"\n')
+    return path
+
+
+def test_cbr_over_loopback_every_packet_at_the_source_rate(tmp_path: Path) -> None:
+    spec = scenario(tmp_path, 'protocol = "cbr"\nrate = "2Mbps"\npacket_size = "1000B"\n')
+    port = free_port()
+    rx = subprocess.Popen([*CLI, "real", "recv", str(spec), "--listen", f"127.0.0.1:{port}",
+                           "-o", str(tmp_path / "rx"), "--idle-end", "1", "-q"])
+    try:
+        wait_bound(port)
+        status = main(["real", "send", str(spec), "--to", f"127.0.0.1:{port}", "-o", str(tmp_path / "tx"), "-q"])
+        assert status == 0
+        assert rx.wait(timeout=30) == 0
+    finally:
+        rx.kill()
+    tx = json.loads((tmp_path / "tx" / "summary.json").read_text())
+    rcv = json.loads((tmp_path / "rx" / "summary.json").read_text())
+    sent, got = tx["flows"]["f"], rcv["flows"]["f"]
+    # 2 Mbit/s of 1000-byte packets for 2 s: 500 packets; loopback loses none.
+    assert 498 <= sent["sent_packets"] <= 501
+    assert got["received_packets"] == sent["sent_packets"]
+    assert got["received_bytes"] == sent["sent_bytes"] == 1000 * sent["sent_packets"]
+    # Goodput over the window counts application bytes (972 of each 1000-byte packet).
+    assert got["goodput_bps"] == pytest.approx(2e6 * 972 / 1000, rel=0.03)
+    assert sent["send_rate_bps"] == pytest.approx(2e6, rel=0.03)
+    assert rcv["real"]["malformed"] == 0 and tx["real"]["send_errors"] == 0
+    series = pd.read_parquet(tmp_path / "rx" / "series.parquet")
+    assert list(series.columns) == ["time", "entity", "variable", "value"]
+    rate = series[series.variable == "rate"]
+    assert rate.value.iloc[3:-3].median() == pytest.approx(2e6 * 972 / 1000, rel=0.1)
+    assert (tmp_path / "rx" / ".ccsim-manifest").read_text().split() == ["series.parquet", "summary.json"]
+
+
+def test_bad_options_and_flows_are_one_line_naming_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = scenario(tmp_path, 'protocol = "tfrc"\n')
+    assert main(["real", "send", str(spec), "--to", "somewhere"]) == 2
+    assert "to: expected an IPv4 address and port" in capsys.readouterr().err
+    assert main(["real", "send", str(spec), "--to", "127.0.0.1:9", "--flow", "g"]) == 2
+    assert 'no flow named "g"' in capsys.readouterr().err
+    xcp = scenario(tmp_path, 'protocol = "xcp"\n')
+    assert main(["real", "recv", str(xcp), "--listen", "127.0.0.1:0"]) == 2
+    assert "cannot run over plain sockets" in capsys.readouterr().err
+    assert main(["real", "recv", str(spec), "--listen", "127.0.0.1:0", "--idle-end", "-1"]) == 2
+    assert "idle_end" in capsys.readouterr().err
+
+
+def _simulated_rate(spec_path: Path) -> float:
+    result = ccsim.run(str(spec_path), progress=False)
+    return float(result.summary["flows"]["f"]["goodput_bps"])
+
+
+@needs_emulation
+def test_tfrc_through_the_emulator_matches_the_simulator(tmp_path: Path) -> None:
+    # A 10 Mbit/s x 20 ms (one way) link with a 1-BDP DropTail queue (50 packets of 1000 B),
+    # one TFRC flow for 30 s, measured over [10 s, 30 s] in both.
+    link = 'rate = "10Mbps"\ndelay = "20ms"\nqueue = "50p"'
+    spec = scenario(tmp_path, 'protocol = "tfrc"\npacket_size = "1000B"\n', duration="30s", warmup="10s",
+                    link=link)
+    (tmp_path / "link.toml").write_text(f'[[links]]\nbetween = ["client", "server"]\n{link}\n')
+    simulated = _simulated_rate(spec)
+    py = sys.executable
+    server = f"{py} -m ccsim.cli real recv {spec} --listen 10.77.0.2:9000 -o {tmp_path / 'rx'} -q"
+    client = ["sh", "-c", f'{py} -m ccsim.cli real send {spec} --to "$CCSIM_SERVER:9000" -o {tmp_path / "tx"} -q'
+                          " && sleep 1"]
+    status = emulate(tmp_path / "link.toml", client, server=server, out=str(tmp_path / "emu"), quiet=True)
+    assert status == 0
+    assert our_namespaces() == []
+    rcv = json.loads((tmp_path / "rx" / "summary.json").read_text())
+    real = rcv["flows"]["f"]["goodput_bps"]
+    assert rcv["real"]["malformed"] == 0
+    assert real == pytest.approx(simulated, rel=0.10), f"real {real / 1e6:.3f} Mbit/s, simulated {simulated / 1e6:.3f}"
+
+
+@needs_emulation
+def test_dctcp_over_udp_gets_every_ce_mark_of_the_emulated_step_queue(tmp_path: Path) -> None:
+    # ccsim's own DCTCP, carried in UDP between two processes, across a step-marking queue
+    # (K = 20 packets) of the emulator: the packets the queue marked reach the receiver with
+    # CE in its IP header, and the sender, reacting to the echoed marks, keeps the link full
+    # without a drop, as it does in the simulator on the same link.
+    link = 'rate = "10Mbps"\ndelay = "20ms"\nqueue = { kind = "step", limit = "100p", threshold = 20 }'
+    spec = scenario(tmp_path, 'protocol = "dctcp"\npacket_size = "1000B"\n', duration="10s", warmup="3s",
+                    link=link)
+    (tmp_path / "link.toml").write_text(f'[[links]]\nbetween = ["client", "server"]\n{link}\n')
+    simulated = _simulated_rate(spec)
+    py = sys.executable
+    server = f"{py} -m ccsim.cli real recv {spec} --listen 10.77.0.2:9000 -o {tmp_path / 'rx'} -q"
+    client = ["sh", "-c", f'{py} -m ccsim.cli real send {spec} --to "$CCSIM_SERVER:9000" -o {tmp_path / "tx"} -q'
+                          " && sleep 1"]
+    assert emulate(tmp_path / "link.toml", client, server=server, out=str(tmp_path / "emu"), quiet=True) == 0
+    rcv = json.loads((tmp_path / "rx" / "summary.json").read_text())
+    emu = json.loads((tmp_path / "emu" / "summary.json").read_text())["directions"]["client->server"]
+    assert emu["ecn_marks"] > 100
+    # The receiver ends one one-way delay after the sender; the marked packets still queued or
+    # on the wire then (at most the queue's 100 and the 50 of a BDP) are marked, never received.
+    received = rcv["real"]["ce_received"]
+    assert emu["ecn_marks"] - 150 <= received <= emu["ecn_marks"]
+    assert emu["drops"] == {}
+    # The link's payload rate: 10 Mbit/s x 960 / 1000.
+    assert simulated == pytest.approx(9.6e6, rel=0.02)
+    assert rcv["flows"]["f"]["goodput_bps"] == pytest.approx(simulated, rel=0.02)
