@@ -25,7 +25,7 @@ import pytest
 
 from ccsim import SpecError
 from ccsim.cli import main
-from ccsim.emulate import emulate, load_link_file
+from ccsim.emulate import emulate, load_link_directions, load_link_file
 
 
 def _can_emulate() -> str | None:
@@ -134,6 +134,48 @@ def test_a_datagrams_round_trip_is_twice_the_delay_plus_two_serialisations(tmp_p
     assert up["packets"] == 20 and up["bytes"] == 20 * 128
     assert summary["exit_status"] == 0
     assert not our_namespaces()
+
+
+ASYMMETRIC = """[[links]]
+between = ["client", "server"]
+rate = "10Mbps"
+delay = "20ms"
+
+[links.server_to_client]
+rate = "2Mbps"
+delay = "5ms"
+"""
+
+
+def test_a_directions_table_overrides_its_keys_for_that_direction_only(tmp_path: Path) -> None:
+    path = tmp_path / "link.toml"
+    path.write_text(ASYMMETRIC)
+    up, down = load_link_directions(path)
+    assert (up["links"][0]["rate"], up["links"][0]["delay"]) == ("10Mbps", "20ms")
+    assert (down["links"][0]["rate"], down["links"][0]["delay"]) == ("2Mbps", "5ms")
+    path.write_text(ASYMMETRIC.replace('rate = "2Mbps"', 'rate = "slow"'))
+    with pytest.raises(SpecError) as e:
+        load_link_directions(path)
+    assert e.value.path == "links[0].server_to_client.rate"
+    path.write_text(ASYMMETRIC + '\n[links.client_to_server]\nbetween = ["a", "b"]\n')
+    with pytest.raises(SpecError, match="cannot change between"):
+        load_link_directions(path)
+
+
+@needs_emulation
+def test_each_direction_has_its_own_delay_and_rate(tmp_path: Path) -> None:
+    out = tmp_path / "rtts"
+    (tmp_path / "link.toml").write_text(ASYMMETRIC)
+    status = emulate(tmp_path / "link.toml", [sys.executable, "-c", RTT_CLIENT, str(out)],
+                     server=f"{sys.executable} -c '{ECHO_SERVER}'", out=tmp_path / "o", quiet=True)
+    assert status == 0
+    rtts = sorted(float(x) for x in out.read_text().split())
+    # 128-byte IP packets: 20 ms + 102.4 us out at 10 Mbit/s, 5 ms + 512 us back at 2 Mbit/s.
+    expected = 0.020 + 0.005 + 128 * 8 / 10e6 + 128 * 8 / 2e6
+    assert expected <= rtts[0] <= expected + 0.001, rtts[:3]
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    down = summary["directions"]["server->client"]
+    assert down["link"]["rate"] == "2Mbps" and down["lateness_limit_s"] == pytest.approx(0.1 * 1500 * 8 / 2e6)
 
 
 BULK_SERVER = r"""

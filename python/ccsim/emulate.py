@@ -10,7 +10,8 @@ exit status is returned. docs/real-networks.md has the details and the accuracy 
 
 CHOICE: IPv6 is disabled in both namespaces, so the path carries only the commands' own IPv4
 traffic (no router solicitations or duplicate-address probes).
-CHOICE: the server command is given 0.5 s to start listening before the client starts.
+CHOICE: the server command is given 0.5 s to start listening before the client starts, and, when
+the client command has exited, SIGTERM and 2 s to end before SIGKILL.
 CHOICE: a direction's release is faithful when its p99 lateness is at most a tenth of the time
 one 1500-byte packet takes at the link's rate (research note modern-tcp.md section 4.3); above
 it the run warns, and with ``strict`` fails (exit status 3, the summary still written).
@@ -38,6 +39,8 @@ SERVER_ADDRESS = "10.77.0.2"
 DEVICE = "ccsim0"
 #: Seconds the server command gets to start before the client runs.
 SERVER_START_S = 0.5
+#: Seconds the server command gets to end after SIGTERM before it is killed.
+SERVER_STOP_S = 2.0
 #: The faithful-release bound: this fraction of one 1500-byte packet time at the link rate.
 LATENESS_FRACTION = 0.1
 #: Exit status of a strict run whose release was not faithful.
@@ -60,10 +63,23 @@ def check_machine() -> None:
         raise EmulationError("ccsim emulate needs the ip command (Debian package iproute2)")
 
 
+#: The tables of a link file's ``[[links]]`` entry that give one direction keys of its own.
+DIRECTION_TABLES = {"client_to_server": "client->server", "server_to_client": "server->client"}
+
+
 def load_link_file(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The scenario spec of a LINK.toml: its one ``[[links]]`` entry between "client" and
-    "server" (the usual keys) and an optional ``[run]`` with a ``seed``; a :class:`SpecError`
-    naming the field otherwise."""
+    """The scenario spec of a LINK.toml's client-to-server direction: its one ``[[links]]``
+    entry between "client" and "server" (the usual keys, with those of its
+    ``client_to_server`` table) and an optional ``[run]`` with a ``seed``; a
+    :class:`SpecError` naming the field otherwise."""
+    return load_link_directions(path)[0]
+
+
+def load_link_directions(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The scenario specs of a LINK.toml's two directions, client to server and back. The
+    ``[[links]]`` entry's keys apply to both; its optional tables ``client_to_server`` and
+    ``server_to_client`` override them for one direction (e.g. ``[links.server_to_client]``
+    with ``rate = "50Mbps"``). A :class:`SpecError` names the field."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
@@ -86,10 +102,32 @@ def load_link_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     run = doc.get("run", {})
     if not isinstance(run, dict) or set(run) - {"seed"}:
         raise SpecError("[run] takes only seed in a link file", "run")
-    spec: dict[str, Any] = {"run": {"duration": "1s", **run}, "links": [link], "flows": []}
+    base = {k: v for k, v in link.items() if k not in DIRECTION_TABLES}
+    specs = []
+    for table in DIRECTION_TABLES:
+        override = link.get(table, {})
+        if not isinstance(override, dict):
+            raise SpecError(f"expected a table of link keys, found {override!r}", f"links[0].{table}")
+        if "between" in override:
+            raise SpecError("a direction's table cannot change between", f"links[0].{table}.between")
+        specs.append(_validated({"run": {"duration": "1s", **run}, "links": [{**base, **override}], "flows": []},
+                                table, set(override)))
+    return specs[0], specs[1]
+
+
+def _validated(spec: dict[str, Any], table: str, overridden: set[str]) -> dict[str, Any]:
+    """``spec`` validated; an error in a key the direction's table set names that table."""
     from . import _ccsim
 
-    return dict(json.loads(_ccsim.validate(json.dumps(spec))))
+    try:
+        return dict(json.loads(_ccsim.validate(json.dumps(spec))))
+    except SpecError as e:
+        path = e.path or ""
+        key = path.removeprefix("links[0].").split(".")[0].split("[")[0]
+        if path.startswith("links[0].") and key in overridden:
+            raise SpecError(str(e).removeprefix(f"{path}: "), f"links[0].{table}.{path.removeprefix('links[0].')}") \
+                from None
+        raise
 
 
 def _ip(*args: str) -> None:
@@ -166,7 +204,7 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
     ``out``, write ``out/summary.json``."""
     if not command:
         raise SpecError("name the command to run in the client namespace (after --)", "command")
-    spec = load_link_file(link_file)
+    spec, reverse = load_link_directions(link_file)
     out_dir = None
     if out is not None:
         from .results import prepare_output_dir
@@ -177,14 +215,15 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
 
     from .sweep import _RATE_UNITS, _quantity
 
-    rate = _quantity(spec["links"][0]["rate"], _RATE_UNITS)
+    rates = {"client->server": _quantity(spec["links"][0]["rate"], _RATE_UNITS),
+             "server->client": _quantity(reverse["links"][0]["rate"], _RATE_UNITS)}
     started = time.time()
     server_proc: subprocess.Popen[bytes] | None = None
     status = 0
     dropped: dict[str, int | None] = {}
     with terminate_as_interrupt(), _namespaces() as (client_ns, server_ns):
         handle = _ccsim.emulator_start(json.dumps(spec), f"/run/netns/{client_ns}", f"/run/netns/{server_ns}",
-                                       DEVICE)
+                                       DEVICE, json.dumps(reverse))
         reports: dict[str, Any] | None = None
         try:
             _configure(client_ns, CLIENT_ADDRESS, SERVER_ADDRESS)
@@ -205,16 +244,23 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
         finally:
             reports = json.loads(handle.stop())
             if server_proc is not None and server_proc.poll() is None:
-                os.killpg(server_proc.pid, signal.SIGKILL)
-                server_proc.wait()
+                # SIGTERM first, so a server that writes its results on it (ccsim real recv) can.
+                os.killpg(server_proc.pid, signal.SIGTERM)
+                try:
+                    server_proc.wait(timeout=SERVER_STOP_S)
+                except subprocess.TimeoutExpired:
+                    os.killpg(server_proc.pid, signal.SIGKILL)
+                    server_proc.wait()
     assert reports is not None
-    limit = lateness_limit_s(rate)
     faithful = True
     for name, r in reports.items():
         r["tun_tx_dropped"] = dropped.get(name)
+        r["link"] = (spec if name == "client->server" else reverse)["links"][0]
+        r["lateness_limit_s"] = lateness_limit_s(rates[name])
         p99 = r.get("lateness_p99_s")
-        r["faithful"] = p99 is None or p99 <= limit
+        r["faithful"] = p99 is None or p99 <= r["lateness_limit_s"]
         faithful &= r["faithful"]
+    limit = min(r["lateness_limit_s"] for r in reports.values())
     summary = {
         "link": spec["links"][0],
         "seed": spec["run"]["seed"],
@@ -232,7 +278,7 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
     for name, r in reports.items():
         if not r["faithful"]:
             print(f"ccsim: warning: {name}: p99 release lateness {r['lateness_p99_s'] * 1e6:.1f} us is above "
-                  f"{limit * 1e6:.1f} us (a tenth of a 1500-byte packet time): the emulated link was not "
+                  f"{r['lateness_limit_s'] * 1e6:.1f} us (a tenth of a 1500-byte packet time): the emulated link was not "
                   f"faithful", file=sys.stderr)
     if not quiet:
         for name, r in reports.items():

@@ -39,7 +39,8 @@ use std::time::{Duration, Instant};
 
 use ccsim_core::{Addr, Agent, Ctx, Ecn, Header, Packet, SimTime, TimerSlot};
 use ccsim_engine::dualpi2::Sojourn;
-use ccsim_engine::{DropReason, LinkConfig, SeriesConfig, Sim};
+pub use ccsim_engine::LinkConfig;
+use ccsim_engine::{DropReason, SeriesConfig, Sim};
 pub use sys::open_tun_in_netns;
 
 /// The last stretch before a deadline spent spinning rather than sleeping.
@@ -128,13 +129,27 @@ impl Emulator {
     /// `config` in each direction (each direction its own queue); `seed` seeds the random
     /// loss and the queues' random streams.
     pub fn start(config: &LinkConfig, seed: u64, client: File, server: File) -> io::Result<Self> {
+        Self::start_directions([config, config], seed, client, server)
+    }
+
+    /// [`Emulator::start`] with a link of its own in each direction: `configs[0]` from the
+    /// client to the server, `configs[1]` back.
+    pub fn start_directions(
+        configs: [&LinkConfig; 2],
+        seed: u64,
+        client: File,
+        server: File,
+    ) -> io::Result<Self> {
         let stop = Arc::new(AtomicBool::new(false));
         let epoch = Instant::now();
         let mut threads = Vec::new();
-        for (name, input, output) in [
+        for ((name, input, output), config) in [
             ("client->server", client.try_clone()?, server.try_clone()?),
             ("server->client", server, client),
-        ] {
+        ]
+        .into_iter()
+        .zip(configs)
+        {
             let config = config.clone();
             let stop = Arc::clone(&stop);
             threads.push(

@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use ccsim_emulate::{open_tun_in_netns, DirectionReport, Emulator};
+use ccsim_emulate::{open_tun_in_netns, DirectionReport, Emulator, LinkConfig};
 use ccsim_scenario::{parse_spec_json, ScenarioError};
 use pyo3::exceptions::{PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
@@ -17,17 +17,8 @@ pub struct EmulatorHandle {
     inner: Mutex<Option<Emulator>>,
 }
 
-/// Start an emulator for the one link of `spec_json` (a validated scenario whose
-/// `[[links]]` has one entry, `between = ["client", "server"]`): TUN devices named `device`
-/// in the network namespaces whose files are `client_netns` and `server_netns`.
-#[pyfunction]
-pub fn emulator_start(
-    py: Python<'_>,
-    spec_json: &str,
-    client_netns: &str,
-    server_netns: &str,
-    device: &str,
-) -> PyResult<EmulatorHandle> {
+/// The one link of `spec_json` (a scenario whose `[[links]]` has one entry), validated.
+fn one_link(py: Python<'_>, spec_json: &str) -> PyResult<(LinkConfig, u64)> {
     let spec = parse_spec_json(spec_json)
         .and_then(|s| ccsim_scenario::check(&s).map(|()| s))
         .map_err(|e| to_pyerr(py, &e))?;
@@ -37,6 +28,29 @@ pub fn emulator_start(
             message: format!("an emulated path has one link, found {}", spec.links.len()),
         };
         return Err(to_pyerr(py, &e));
+    };
+    Ok((link.config(), spec.run.seed))
+}
+
+/// Start an emulator for the one link of `spec_json` (a validated scenario whose
+/// `[[links]]` has one entry, `between = ["client", "server"]`), or, with
+/// `reverse_spec_json`, that link from the client to the server and the reverse spec's back:
+/// TUN devices named `device` in the network namespaces whose files are `client_netns` and
+/// `server_netns`. The random streams come from the first spec's seed.
+#[pyfunction]
+#[pyo3(signature = (spec_json, client_netns, server_netns, device, reverse_spec_json=None))]
+pub fn emulator_start(
+    py: Python<'_>,
+    spec_json: &str,
+    client_netns: &str,
+    server_netns: &str,
+    device: &str,
+    reverse_spec_json: Option<&str>,
+) -> PyResult<EmulatorHandle> {
+    let (forward, seed) = one_link(py, spec_json)?;
+    let reverse = match reverse_spec_json {
+        Some(text) => one_link(py, text)?.0,
+        None => forward.clone(),
     };
     let os = |what: &str, e: std::io::Error| PyOSError::new_err(format!("{what}: {e}"));
     let client = open_tun_in_netns(client_netns, device).map_err(|e| {
@@ -51,7 +65,7 @@ pub fn emulator_start(
             e,
         )
     })?;
-    let emulator = Emulator::start(&link.config(), spec.run.seed, client, server)
+    let emulator = Emulator::start_directions([&forward, &reverse], seed, client, server)
         .map_err(|e| os("cannot start the emulator threads", e))?;
     Ok(EmulatorHandle {
         inner: Mutex::new(Some(emulator)),
