@@ -29,7 +29,7 @@ ALLOWED = {
     "ccsim-scenario": {"ccsim-core", "ccsim-engine", "ccsim-protocols", "ccsim-wire", "ccsim-udp"},
     # The link emulator drives the engine in real time; it needs no protocol and no spec.
     "ccsim-emulate": {"ccsim-core", "ccsim-engine", "ccsim-wire"},
-    "ccsim-py": {"ccsim-scenario", "ccsim-emulate"},
+    "ccsim-py": {"ccsim-scenario", "ccsim-emulate", "ccsim-udp"},
 }
 
 

@@ -153,3 +153,78 @@ def test_dctcp_over_udp_gets_every_ce_mark_of_the_emulated_step_queue(tmp_path: 
     # The link's payload rate: 10 Mbit/s x 960 / 1000.
     assert simulated == pytest.approx(9.6e6, rel=0.02)
     assert rcv["flows"]["f"]["goodput_bps"] == pytest.approx(simulated, rel=0.02)
+
+
+# --- TICP as a deployable collector ---
+
+def ticp_files(tmp_path: Path, hosts: list[tuple[str, str]]) -> tuple[Path, Path, Path]:
+    key = tmp_path / "key"
+    key.write_bytes(bytes(range(32)))
+    report = tmp_path / "report.txt"
+    report.write_text("cpu 0.42\n")
+    sources = tmp_path / "sources.txt"
+    sources.write_text("# address ids\n" + "".join(f"{a} {ids}\n" for a, ids in hosts))
+    return key, report, sources
+
+
+def test_ticp_over_loopback_collects_every_report_once(tmp_path: Path) -> None:
+    ports = [free_port(), free_port()]
+    key, report, sources = ticp_files(tmp_path, [(f"127.0.0.1:{ports[0]}", "0-299"), (f"127.0.0.1:{ports[1]}", "300-499")])
+    cmd = [*CLI, "real", "ticp", "source", "--key-file", str(key), "--idle-end", "2", "-q"]
+    procs = [subprocess.Popen([*cmd, "--listen", f"127.0.0.1:{ports[0]}", "--ids", "0-299", "--report-file", str(report)]),
+             subprocess.Popen([*cmd, "--listen", f"127.0.0.1:{ports[1]}", "--ids", "300-499",
+                               "--report-command", "echo source $CCSIM_SOURCE_ID", "-o", str(tmp_path / "s2")])]
+    try:
+        for port in ports:
+            wait_bound(port)
+        status = main(["real", "ticp", "collect", "--sources", str(sources), "--key-file", str(key),
+                       "--initial-timeout", "0.5", "-o", str(tmp_path / "c"), "-q"])
+        assert status == 0
+        assert [p.wait(timeout=30) for p in procs] == [0, 0]
+    finally:
+        for p in procs:
+            p.kill()
+    summary = json.loads((tmp_path / "c" / "summary.json").read_text())["ticp"]
+    assert (summary["sources"], summary["reports"], summary["complete"]) == (500, 500, True)
+    assert summary["forged_reports"] == summary["replayed_reports"] == 0
+    reports = pd.read_parquet(tmp_path / "c" / "ticp_reports.parquet")
+    assert sorted(reports.source) == list(range(500))
+    content = dict(zip(reports.source, reports.content))
+    assert content[0] == b"cpu 0.42\n" and content[299] == b"cpu 0.42\n"
+    assert content[300] == b"source 300\n" and content[499] == b"source 499\n"
+    sources_summary = json.loads((tmp_path / "s2" / "summary.json").read_text())["ticp_sources"]
+    assert sources_summary["reports_sent"] >= 200 and sources_summary["requests_rejected"] == 0
+
+
+def test_ticp_sources_answer_no_collector_with_another_key(tmp_path: Path) -> None:
+    port = free_port()
+    key, report, sources = ticp_files(tmp_path, [(f"127.0.0.1:{port}", "0-9")])
+    other = tmp_path / "other-key"
+    other.write_bytes(bytes(range(1, 33)))
+    src = subprocess.Popen([*CLI, "real", "ticp", "source", "--key-file", str(other), "--listen", f"127.0.0.1:{port}",
+                            "--ids", "0-9", "--report-file", str(report), "--idle-end", "1", "-o", str(tmp_path / "s"),
+                            "-q"])
+    try:
+        wait_bound(port)
+        status = main(["real", "ticp", "collect", "--sources", str(sources), "--key-file", str(key),
+                       "--initial-timeout", "0.2", "--allotted", "1", "-o", str(tmp_path / "c"), "-q"])
+        assert src.wait(timeout=30) == 0
+    finally:
+        src.kill()
+    assert status == 1
+    assert json.loads((tmp_path / "c" / "summary.json").read_text())["ticp"]["reports"] == 0
+    sources = json.loads((tmp_path / "s" / "summary.json").read_text())["ticp_sources"]
+    assert sources["requests_rejected"] >= 1 and sources["reports_sent"] == 0
+
+
+def test_ticp_refuses_short_keys_and_bad_source_lists(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    key, report, sources = ticp_files(tmp_path, [("127.0.0.1:9", "0-9"), ("127.0.0.1:10", "20-29")])
+    assert main(["real", "ticp", "collect", "--sources", str(sources), "--key-file", str(key)]) == 2
+    assert "starts at ID 20, expected 10" in capsys.readouterr().err
+    (tmp_path / "short").write_bytes(b"short")
+    assert main(["real", "ticp", "source", "--key-file", str(tmp_path / "short"), "--listen", "127.0.0.1:0",
+                 "--ids", "0-9", "--report-file", str(report)]) == 2
+    assert "key_file" in capsys.readouterr().err
+    assert main(["real", "ticp", "source", "--key-file", str(key), "--listen", "127.0.0.1:0", "--ids", "9-0",
+                 "--report-file", str(report)]) == 2
+    assert "FIRST-LAST" in capsys.readouterr().err

@@ -4,7 +4,7 @@ from typing import Any, Callable, final
 
 __all__ = ["EmulatorHandle", "RunData", "__version__", "_install_abort_handler", "_selftest_alloc_failure",
            "_selftest_panic", "bench_event_queue", "bench_names", "bench_spec", "build_profile", "emulator_start",
-           "full_spec", "load_toml", "real_run", "run", "schema", "validate"]
+           "full_spec", "load_toml", "real_run", "run", "schema", "ticp_collect", "ticp_sources", "validate"]
 
 __version__: str
 build_profile: str
@@ -55,3 +55,9 @@ def emulator_start(spec_json: str, client_netns: str, server_netns: str, device:
 def real_run(spec_json: str, role: str, bind: str, peer: str | None = None, flow: str | None = None,
              idle_end_s: float = 3.0, first_arrival_timeout_s: float = 60.0
              ) -> tuple[str, list[tuple[float, int, int, list[float]]]]: ...
+def ticp_collect(bind: str, hosts: list[tuple[str, int, int]], secret: bytes, session: int, rs: int = 1,
+                 request_size: int = 64, initial_timeout_s: float = 3.0, allotted_s: float | None = None,
+                 end_s: float = 3600.0) -> tuple[str, list[tuple[int, float, bytes]]]: ...
+def ticp_sources(bind: str, first: int, count: int, secret: bytes, report_file: str | None = None,
+                 report_command: str | None = None, request_size: int = 64, report_size: int = 1000,
+                 idle_end_s: float = 10.0, first_arrival_timeout_s: float = 300.0) -> str: ...

@@ -196,8 +196,17 @@ def _cmd_emulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_real(args: argparse.Namespace) -> int:
-    from .real import real
+    from .real import real, ticp_collect, ticp_source
 
+    if args.role == "ticp":
+        if args.ticp_role == "collect":
+            return ticp_collect(args.sources, args.key_file, bind=args.listen, out=args.output, rs=args.rs,
+                                request_size=args.request_size, initial_timeout_s=args.initial_timeout,
+                                allotted_s=args.allotted, timeout_s=args.timeout, quiet=args.quiet)
+        return ticp_source(args.ids, args.key_file, bind=args.listen, report_file=args.report_file,
+                           report_command=args.report_command, report_size=args.report_size,
+                           request_size=args.request_size, idle_end_s=args.idle_end, timeout_s=args.timeout,
+                           out=args.output, quiet=args.quiet)
     if args.role == "send":
         return real("send", args.scenario, bind=args.bind, to=args.to, flow=args.flow, out=args.output,
                     quiet=args.quiet)
@@ -457,6 +466,43 @@ def _add_real_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     v.add_argument("--timeout", metavar="SECONDS", type=float, default=FIRST_ARRIVAL_TIMEOUT_S,
                    help=f"end if nothing arrives within this long (default {FIRST_ARRIVAL_TIMEOUT_S:g})")
     for p in (s, v):
+        p.set_defaults(func=_cmd_real)
+    t = roles.add_parser("ticp", parents=[common], help="TICP: collect one report from each of many sources",
+                         description="TICP (Barakat, Malli and Nonaka 2006) over UDP: a collector asks many "
+                                     "sources for one report each, at a TCP-friendly rate, with authenticated "
+                                     "reports (docs/real-networks.md).")
+    ticp = t.add_subparsers(dest="ticp_role", required=True, metavar="ROLE")
+    shared = argparse.ArgumentParser(add_help=False)
+    shared.add_argument("--key-file", metavar="KEY", required=True,
+                        help="the secret the collector and the sources share (at least 16 bytes)")
+    shared.add_argument("--request-size", metavar="BYTES", type=int, default=64,
+                        help="bytes of a request packet on the wire (default 64)")
+    shared.add_argument("-o", "--output", metavar="DIR", default=None, help="write DIR/summary.json (and reports)")
+    shared.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    c = ticp.add_parser("collect", parents=[common, shared], help="run a collection session")
+    c.add_argument("--sources", metavar="FILE", required=True,
+                   help="one source host per line: ADDR:PORT FIRST-LAST (the IDs it serves, from 0, in order)")
+    c.add_argument("--listen", metavar="ADDR:PORT", default="0.0.0.0:0", help="the local address (default: any)")
+    c.add_argument("--rs", type=int, default=1, help="RS, the window's floor in request messages (default 1)")
+    c.add_argument("--initial-timeout", metavar="SECONDS", type=float, default=3.0,
+                   help="the timer before the first round-trip sample (default 3, the paper's)")
+    c.add_argument("--allotted", metavar="SECONDS", type=float, default=None,
+                   help="end the session this long after it began, complete or not")
+    c.add_argument("--timeout", metavar="SECONDS", type=float, default=3600.0,
+                   help="end the run after this long whatever happens (default 3600)")
+    o = ticp.add_parser("source", parents=[common, shared], help="answer a collector for a block of source IDs")
+    o.add_argument("--listen", metavar="ADDR:PORT", required=True, help="the local address the collector sends to")
+    o.add_argument("--ids", metavar="FIRST-LAST", required=True, help="the source IDs served, e.g. 0-999")
+    o.add_argument("--report-file", metavar="FILE", default=None, help="each report is this file's bytes")
+    o.add_argument("--report-command", metavar="CMD", default=None,
+                   help="each report is this shell command's output (CCSIM_SOURCE_ID in its environment)")
+    o.add_argument("--report-size", metavar="BYTES", type=int, default=1000,
+                   help="bytes of a report datagram on the wire; longer contents are cut (default 1000)")
+    o.add_argument("--idle-end", metavar="SECONDS", type=float, default=10.0,
+                   help="end after this long without a request (default 10)")
+    o.add_argument("--timeout", metavar="SECONDS", type=float, default=300.0,
+                   help="end if no request arrives within this long (default 300)")
+    for p in (c, o):
         p.set_defaults(func=_cmd_real)
 
 

@@ -122,3 +122,151 @@ def real(role: str, scenario: str, *, bind: str, to: str | None = None, flow: st
               f"{what}; {r['datagrams_sent']} datagrams sent, {r['datagrams_received']} received, "
               f"{r['malformed']} malformed{late}", file=sys.stderr)
     return INTERRUPTED_STATUS if r["interrupted"] else 0
+
+
+# --- TICP as a deployable collector ---
+
+#: The shortest shared secret accepted, bytes.
+MIN_SECRET_BYTES = 16
+
+
+def read_secret(path: str) -> bytes:
+    """The shared secret in ``path`` (any bytes, at least :data:`MIN_SECRET_BYTES`); a
+    :class:`SpecError` naming ``key_file`` otherwise."""
+    from .errors import SpecError
+
+    try:
+        secret = Path(path).read_bytes()
+    except OSError as e:
+        raise SpecError(f"cannot read {path}: {e.strerror or e}", "key_file") from None
+    if len(secret) < MIN_SECRET_BYTES:
+        raise SpecError(f"{path} holds {len(secret)} bytes; a shared secret needs at least {MIN_SECRET_BYTES} "
+                        "(e.g. head -c 32 /dev/urandom > KEY)", "key_file")
+    return secret
+
+
+def parse_id_block(text: str, field: str) -> tuple[int, int]:
+    """``"FIRST-LAST"`` (or one ID) as (first, count); a :class:`SpecError` naming ``field``."""
+    from .errors import SpecError
+
+    parts = text.split("-")
+    try:
+        first, last = (int(parts[0]), int(parts[-1])) if len(parts) in (1, 2) else (-1, -2)
+    except ValueError:
+        first, last = -1, -2
+    if not 0 <= first <= last < 2**32 - 2:
+        raise SpecError(f"expected source IDs FIRST-LAST such as 0-999, found {text!r}", field)
+    return first, last - first + 1
+
+
+def read_sources_file(path: str) -> list[tuple[str, int, int]]:
+    """The source hosts of a sources file: one ``ADDR:PORT FIRST-LAST`` per line (``#``
+    starts a comment), the blocks covering IDs 0..n in order."""
+    from .errors import SpecError
+
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}", "sources") from None
+    hosts = []
+    for n, line in enumerate(lines, 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        if len(words) != 2:
+            raise SpecError(f"{path} line {n}: expected ADDR:PORT FIRST-LAST, found {line.strip()!r}", "sources")
+        first, count = parse_id_block(words[1], f"sources line {n}")
+        hosts.append((words[0], first, count))
+    if not hosts:
+        raise SpecError(f"{path} lists no source hosts", "sources")
+    return hosts
+
+
+def ticp_collect(sources: str, key_file: str, *, bind: str = "0.0.0.0:0", out: str | None = None, rs: int = 1,
+                 request_size: int = 64, initial_timeout_s: float = 3.0, allotted_s: float | None = None,
+                 timeout_s: float = 3600.0, quiet: bool = False) -> int:
+    """`ccsim real ticp collect`: one TICP session over UDP; exit status 0 when every report
+    arrived, 1 when the session ended without some, 130 when interrupted."""
+    import os
+
+    from . import _ccsim
+    from .emulate import terminate_as_interrupt
+    from .results import prepare_output_dir
+
+    hosts = read_sources_file(sources)
+    secret = read_secret(key_file)
+    names = {"summary.json", "ticp_reports.parquet"}
+    out_dir = prepare_output_dir(out, names) if out is not None else None
+    session = int.from_bytes(os.urandom(8), "big")
+    import time
+
+    started = time.time()
+    with terminate_as_interrupt():
+        text, reports = _ccsim.ticp_collect(bind, hosts, secret, session, rs, request_size, initial_timeout_s,
+                                            allotted_s, timeout_s)
+    summary: dict[str, Any] = json.loads(text)
+    t = summary["ticp"]
+    t["started_unix"] = started
+    if out_dir is not None:
+        _write_ticp(out_dir, summary, reports)
+    if not quiet:
+        took = f" in {t['duration_s']:.3f} s" if t["duration_s"] is not None else ""
+        print(f"ticp session {t['session']}: {t['reports']} of {t['sources']} reports{took}, {t['rounds']} round(s); "
+              f"{t['forged_reports']} forged and {t['replayed_reports']} replayed rejected", file=sys.stderr)
+    if t["interrupted"]:
+        return INTERRUPTED_STATUS
+    return 0 if t["complete"] else 1
+
+
+def _write_ticp(out: Path, summary: dict[str, Any], reports: list[tuple[int, float, bytes]]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .results import MANIFEST, atomic_write_text, previous_outputs, refuse_foreign_files
+
+    names = ["summary.json", "ticp_reports.parquet"]
+    refuse_foreign_files(out, names)
+    atomic_write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    table = pa.table({
+        "source": pa.array([r[0] for r in reports], pa.uint32()),
+        "arrived_s": pa.array([r[1] for r in reports], pa.float64()),
+        "content": pa.array([r[2] for r in reports], pa.binary()),
+    })
+    tmp = out / ".ticp_reports.parquet.tmp"
+    pq.write_table(table, tmp, compression="none")
+    tmp.replace(out / "ticp_reports.parquet")
+    known = previous_outputs(out) | set(names)
+    atomic_write_text(out / MANIFEST, "".join(f"{n}\n" for n in sorted(known)))
+
+
+def ticp_source(ids: str, key_file: str, *, bind: str, report_file: str | None = None,
+                report_command: str | None = None, report_size: int = 1000, request_size: int = 64,
+                idle_end_s: float = 10.0, timeout_s: float = 300.0, out: str | None = None,
+                quiet: bool = False) -> int:
+    """`ccsim real ticp source`: answer a collector's requests for the IDs ``ids``."""
+    from . import _ccsim
+    from .emulate import terminate_as_interrupt
+    from .errors import SpecError
+    from .results import MANIFEST, atomic_write_text, prepare_output_dir, previous_outputs, refuse_foreign_files
+
+    first, count = parse_id_block(ids, "ids")
+    if (report_file is None) == (report_command is None):
+        raise SpecError("give exactly one of --report-file and --report-command", "report")
+    if report_file is not None and not Path(report_file).is_file():
+        raise SpecError(f"no such report file: {report_file}", "report_file")
+    secret = read_secret(key_file)
+    out_dir = prepare_output_dir(out, {"summary.json"}) if out is not None else None
+    with terminate_as_interrupt():
+        text = _ccsim.ticp_sources(bind, first, count, secret, report_file, report_command, request_size,
+                                   report_size, idle_end_s, timeout_s)
+    summary: dict[str, Any] = json.loads(text)
+    s = summary["ticp_sources"]
+    if out_dir is not None:
+        refuse_foreign_files(out_dir, ["summary.json"])
+        atomic_write_text(out_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
+        known = previous_outputs(out_dir) | {"summary.json"}
+        atomic_write_text(out_dir / MANIFEST, "".join(f"{n}\n" for n in sorted(known)))
+    if not quiet:
+        print(f"ticp sources {first}-{first + count - 1} on {s['bound']}: {s['requests_received']} requests, "
+              f"{s['reports_sent']} reports, {s['requests_rejected']} requests rejected", file=sys.stderr)
+    return INTERRUPTED_STATUS if s["interrupted"] else 0

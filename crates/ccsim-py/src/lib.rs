@@ -335,6 +335,8 @@ fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(emulate::emulator_start, m)?)?;
     m.add_class::<emulate::EmulatorHandle>()?;
     m.add_function(wrap_pyfunction!(real::real_run, m)?)?;
+    m.add_function(wrap_pyfunction!(real::ticp_collect, m)?)?;
+    m.add_function(wrap_pyfunction!(real::ticp_sources, m)?)?;
     guard::install_panic_hook();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add(

@@ -11,6 +11,7 @@ use ccsim_scenario::real::{real_summary_json, run_real, RealError, RealOptions, 
 use ccsim_scenario::{parse_spec_json, ScenarioError};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use crate::errors::to_pyerr;
 
@@ -71,22 +72,8 @@ pub fn real_run(
         idle_end: secs("idle_end", idle_end_s)?,
         first_arrival_timeout: secs("first_arrival_timeout", first_arrival_timeout_s)?,
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    let worker = {
-        let stop = Arc::clone(&stop);
-        std::thread::spawn(move || run_real(&spec, &options, &stop))
-    };
-    // Watch for Ctrl-C (and whatever a Python signal handler raises) while the driver runs:
-    // it stops the driver, whose report then says `interrupted`.
-    while !worker.is_finished() {
-        py.allow_threads(|| std::thread::sleep(Duration::from_millis(20)));
-        if py.check_signals().is_err() {
-            stop.store(true, Ordering::Relaxed);
-        }
-    }
-    let outcome = py
-        .allow_threads(|| worker.join())
-        .map_err(|_| crate::errors::internal_error(py, "the UDP driver panicked"))?;
+    // Ctrl-C stops the driver, whose report then says `interrupted`.
+    let outcome = watched(py, move |stop| run_real(&spec, &options, stop))?;
     let outcome = match outcome {
         Ok(o) => o,
         Err(RealError::Scenario(e)) => return Err(to_pyerr(py, &e)),
@@ -111,4 +98,242 @@ pub fn real_run(
         })
         .collect();
     Ok((summary.to_string(), samples))
+}
+
+/// Run `body` on a thread of its own while this thread watches for Ctrl-C (and whatever a
+/// Python signal handler raises), which sets the stop flag `body` is given.
+fn watched<T: Send + 'static>(
+    py: Python<'_>,
+    body: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+) -> PyResult<T> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let worker = {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || body(&stop))
+    };
+    while !worker.is_finished() {
+        py.allow_threads(|| std::thread::sleep(Duration::from_millis(20)));
+        if py.check_signals().is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+    py.allow_threads(|| worker.join())
+        .map_err(|_| crate::errors::internal_error(py, "the UDP driver panicked"))
+}
+
+fn bind_socket(py: Python<'_>, bind: &str) -> PyResult<(std::net::UdpSocket, SocketAddrV4)> {
+    let at = address(py, "bind", bind)?;
+    let socket = std::net::UdpSocket::bind(at).map_err(|e| {
+        to_pyerr(
+            py,
+            &ScenarioError::spec("bind", format!("cannot bind {at}: {e}")),
+        )
+    })?;
+    match socket.local_addr() {
+        Ok(std::net::SocketAddr::V4(a)) => Ok((socket, a)),
+        _ => Err(to_pyerr(
+            py,
+            &ScenarioError::spec("bind", "an IPv4 address is needed"),
+        )),
+    }
+}
+
+fn secs_dur(py: Python<'_>, field: &str, v: f64) -> PyResult<ccsim_udp::Dur> {
+    if v.is_finite() && v > 0.0 && v < 1e9 {
+        Ok(ccsim_udp::Dur((v * 1e9) as u64))
+    } else {
+        Err(to_pyerr(
+            py,
+            &ScenarioError::spec(
+                field,
+                format!("expected a positive number of seconds, found {v}"),
+            ),
+        ))
+    }
+}
+
+fn lateness_json(r: &ccsim_udp::Report) -> serde_json::Value {
+    let q = |p: f64| r.timer_lateness.quantile_s(p);
+    serde_json::json!({
+        "timer_firings": r.timer_lateness.count,
+        "timer_lateness_p50_s": q(0.5),
+        "timer_lateness_p99_s": q(0.99),
+        "timer_lateness_max_s": (r.timer_lateness.count > 0).then(|| r.timer_lateness.max_ns as f64 / 1e9),
+    })
+}
+
+/// A TICP collector over UDP (`ccsim real ticp collect`): `hosts` are (address, first ID,
+/// count). Returns `(summary_json, reports)` with each report `(source, arrival s, content)`.
+#[pyfunction]
+#[pyo3(signature = (bind, hosts, secret, session, rs=1, request_size=64, initial_timeout_s=3.0, allotted_s=None, end_s=3600.0))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn ticp_collect(
+    py: Python<'_>,
+    bind: &str,
+    hosts: Vec<(String, u32, u32)>,
+    secret: Vec<u8>,
+    session: u64,
+    rs: u32,
+    request_size: u32,
+    initial_timeout_s: f64,
+    allotted_s: Option<f64>,
+    end_s: f64,
+) -> PyResult<(String, Vec<(u32, f64, Py<PyBytes>)>)> {
+    use ccsim_udp::ticp::{check_hosts, run_collector, SessionParams, SourceHost};
+    let mut list = Vec::with_capacity(hosts.len());
+    for (i, (addr, first, count)) in hosts.iter().enumerate() {
+        list.push(SourceHost {
+            address: address(py, &format!("sources[{i}].address"), addr)?,
+            first: *first,
+            count: *count,
+        });
+    }
+    check_hosts(&list).map_err(|m| to_pyerr(py, &ScenarioError::spec("sources", m)))?;
+    let params = SessionParams {
+        rs: rs.max(1),
+        request_size,
+        initial_timeout: secs_dur(py, "initial_timeout", initial_timeout_s)?,
+        allotted: allotted_s
+            .map(|a| secs_dur(py, "allotted", a))
+            .transpose()?,
+    };
+    let end = secs_dur(py, "timeout", end_s)?;
+    let (socket, bound) = bind_socket(py, bind)?;
+    let outcome = watched(py, move |stop| {
+        run_collector(socket, &list, params, &secret, session, end, stop)
+    })?
+    .map_err(|e| PyOSError::new_err(format!("TICP collector on {bound}: {e}")))?;
+    let r = &outcome.report;
+    let p = &outcome.payload;
+    let secs = |t: Option<ccsim_udp::SimTime>| t.map(|t| t.as_secs_f64());
+    let duration = match (outcome.began, outcome.completed) {
+        (Some(b), Some(c)) => Some((c.0 - b.0) as f64 / 1e9),
+        _ => None,
+    };
+    let report_bytes: u64 = r.received_bytes;
+    let summary = serde_json::json!({
+        "ticp": {
+            "session": format!("{:016x}", p.session()),
+            "bound": bound.to_string(),
+            "sources": outcome.expected,
+            "reports": outcome.received,
+            "complete": outcome.received == outcome.expected,
+            "began_s": secs(outcome.began),
+            "completed_s": secs(outcome.completed),
+            "duration_s": duration,
+            "rounds": outcome.rounds,
+            "request_messages": outcome.requests_sent.0,
+            "request_packets": outcome.requests_sent.1,
+            "halvings": outcome.reactions.0,
+            "timeouts": outcome.reactions.1,
+            "delayed_reports": outcome.delayed,
+            "duplicate_reports": outcome.duplicates,
+            "forged_reports": p.forged,
+            "replayed_reports": p.replayed,
+            "malformed": p.malformed + r.malformed,
+            "report_datagram_bytes": report_bytes,
+            "report_rate_bps": duration.filter(|d| *d > 0.0).map(|d| report_bytes as f64 * 8.0 / d),
+            "datagrams_sent": r.sent_packets,
+            "datagram_bytes_sent": r.sent_bytes,
+            "send_errors": r.send_errors,
+            "interrupted": r.interrupted,
+        },
+        "real": lateness_json(r),
+    });
+    let reports = p
+        .reports
+        .iter()
+        .map(|x| {
+            (
+                x.source,
+                x.at.as_secs_f64(),
+                PyBytes::new(py, &x.content).unbind(),
+            )
+        })
+        .collect();
+    Ok((summary.to_string(), reports))
+}
+
+/// A TICP source host over UDP (`ccsim real ticp source`): IDs `first..first + count`, each
+/// report the bytes of `report_file` (read at each report) or the standard output of the
+/// shell command `report_command` (run at each report, with `CCSIM_SOURCE_ID` set). Returns
+/// the summary as JSON.
+#[pyfunction]
+#[pyo3(signature = (bind, first, count, secret, report_file=None, report_command=None, request_size=64, report_size=1000, idle_end_s=10.0, first_arrival_timeout_s=300.0))]
+#[allow(clippy::too_many_arguments)]
+pub fn ticp_sources(
+    py: Python<'_>,
+    bind: &str,
+    first: u32,
+    count: u32,
+    secret: Vec<u8>,
+    report_file: Option<String>,
+    report_command: Option<String>,
+    request_size: u32,
+    report_size: u32,
+    idle_end_s: f64,
+    first_arrival_timeout_s: f64,
+) -> PyResult<String> {
+    use ccsim_udp::ticp::run_sources;
+    let idle = (
+        secs_dur(py, "idle_end", idle_end_s)?,
+        secs_dur(py, "timeout", first_arrival_timeout_s)?,
+    );
+    let (socket, bound) = bind_socket(py, bind)?;
+    let failures = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let failed = Arc::clone(&failures);
+    let content = move |id: u32| -> Vec<u8> {
+        let got = if let Some(path) = &report_file {
+            std::fs::read(path).ok()
+        } else if let Some(cmd) = &report_command {
+            std::process::Command::new("sh")
+                .arg("-c")
+                .arg(cmd)
+                .env("CCSIM_SOURCE_ID", id.to_string())
+                .stdin(std::process::Stdio::null())
+                .stderr(std::process::Stdio::inherit())
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| o.stdout)
+        } else {
+            Some(Vec::new())
+        };
+        got.unwrap_or_else(|| {
+            failed.fetch_add(1, Ordering::Relaxed);
+            Vec::new()
+        })
+    };
+    let outcome = watched(py, move |stop| {
+        run_sources(
+            socket,
+            first,
+            count,
+            (request_size, report_size),
+            &secret,
+            content,
+            idle,
+            stop,
+        )
+    })?
+    .map_err(|e| PyOSError::new_err(format!("TICP sources on {bound}: {e}")))?;
+    let (r, p) = outcome;
+    let summary = serde_json::json!({
+        "ticp_sources": {
+            "bound": bound.to_string(),
+            "first": first,
+            "count": count,
+            "requests_received": r.received_packets,
+            "requests_rejected": p.rejected_requests,
+            "reports_sent": p.reports,
+            "reports_truncated": p.truncated,
+            "reports_without_content": failures.load(Ordering::Relaxed),
+            "malformed": r.malformed,
+            "misaddressed": r.misaddressed,
+            "send_errors": r.send_errors,
+            "interrupted": r.interrupted,
+        },
+        "real": lateness_json(&r),
+    });
+    Ok(summary.to_string())
 }

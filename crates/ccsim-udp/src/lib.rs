@@ -34,6 +34,9 @@
 //! each such call is counted ([`Report::unsupported_calls`]) and otherwise ignored.
 
 pub mod sys;
+pub mod ticp;
+
+pub use ccsim_core::{Dur, SimTime};
 
 use std::io;
 use std::net::{SocketAddr, SocketAddrV4, UdpSocket};
@@ -42,8 +45,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ccsim_core::{
-    Addr, Agent, AgentStats, Ctx, Dur, Ecn, Header, LogHistogram, Packet, RngStream, SimTime,
-    TimerSlot, VarId,
+    Addr, Agent, AgentStats, Ctx, Ecn, Header, LogHistogram, Packet, RngStream, TimerSlot, VarId,
 };
 use ccsim_protocols::Hdr;
 use ccsim_wire::{decode_private, encode_private};
@@ -73,8 +75,8 @@ pub struct Schedule {
     pub end: Dur,
     /// The start of the measurement window: the agent's counters are kept at this time.
     pub warmup: Dur,
-    /// End the run once the agent has received something and then nothing for this long (a
-    /// receiver, which cannot know when its sender stops).
+    /// End the run once a datagram has come and then none for this long (a receiver, which
+    /// cannot know when its sender stops); any datagram counts, rejected and malformed ones too.
     pub idle_end: Option<Dur>,
     /// End the run when the agent says its work is done (a finite transfer acknowledged).
     pub end_when_finished: bool,
@@ -147,6 +149,8 @@ pub struct Report {
     pub malformed: u64,
     /// Well-formed datagrams addressed to another agent.
     pub misaddressed: u64,
+    /// Datagrams the [`Payload`] kept from the agent (a bad authentication tag, a replay).
+    pub rejected: u64,
     /// Multicast calls the agent made (module CHOICE).
     pub unsupported_calls: u64,
     /// How late each timer fired, ns.
@@ -191,6 +195,7 @@ impl Report {
             received_ce: 0,
             malformed: 0,
             misaddressed: 0,
+            rejected: 0,
             unsupported_calls: 0,
             timer_lateness: LogHistogram::default(),
             first_arrival: None,
@@ -205,14 +210,35 @@ impl Report {
     }
 }
 
+/// What a deployment carries after the private header of its datagrams, where a simulated
+/// packet has only zeros: a report's content, an authentication tag. It sees every packet the
+/// agent sends and every one it receives, and may keep a received packet from the agent.
+pub trait Payload {
+    /// Append the bytes that follow `pkt`'s private header (the driver pads with zeros to the
+    /// packet's size after them).
+    fn outgoing(&mut self, _pkt: &Packet<Hdr>, _buf: &mut Vec<u8>) {}
+    /// Whether a received packet, whose private header is followed by `trailing`, goes to the
+    /// agent (false: counted in [`Report::rejected`] and dropped).
+    fn incoming(&mut self, _pkt: &Packet<Hdr>, _trailing: &[u8], _now: SimTime) -> bool {
+        true
+    }
+}
+
+/// The payload of a simulated packet: zeros.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Zeros;
+
+impl Payload for Zeros {}
+
 /// One agent on one UDP socket.
-pub struct Driver<A> {
+pub struct Driver<A, P = Zeros> {
     agent: A,
     socket: UdpSocket,
     local: Addr,
     rng: RngStream,
     peers: Vec<(u32, SocketAddrV4)>,
     tracing: Tracing,
+    payload: P,
 }
 
 /// The context an agent acts through: what it does is collected, then carried out by the
@@ -303,15 +329,33 @@ struct Run {
     tos: u8,
     encoded: Vec<u8>,
     warm: bool,
+    /// When the latest datagram of any kind came.
+    last_datagram: Option<SimTime>,
 }
 
-impl<A: Agent<Hdr>> Driver<A> {
+impl<A: Agent<Hdr>> Driver<A, Zeros> {
     /// A driver for `agent`, known to its peers as agent number `local_agent`, on `socket`
-    /// (bound, IPv4), drawing from `rng`.
+    /// (bound, IPv4), drawing from `rng`; its datagrams are padded with zeros.
     ///
     /// # Errors
     /// If the socket is not IPv4 or refuses the options the driver needs.
     pub fn new(agent: A, local_agent: u32, socket: UdpSocket, rng: RngStream) -> io::Result<Self> {
+        Driver::with_payload(agent, local_agent, socket, rng, Zeros)
+    }
+}
+
+impl<A: Agent<Hdr>, P: Payload> Driver<A, P> {
+    /// [`Driver::new`] with `payload` carried after the private headers.
+    ///
+    /// # Errors
+    /// If the socket is not IPv4 or refuses the options the driver needs.
+    pub fn with_payload(
+        agent: A,
+        local_agent: u32,
+        socket: UdpSocket,
+        rng: RngStream,
+        payload: P,
+    ) -> io::Result<Self> {
         if !socket.local_addr()?.is_ipv4() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -327,7 +371,13 @@ impl<A: Agent<Hdr>> Driver<A> {
             rng,
             peers: Vec::new(),
             tracing: Tracing::default(),
+            payload,
         })
+    }
+
+    /// The payload (its state after a run).
+    pub fn payload(&self) -> &P {
+        &self.payload
     }
 
     /// Send what the agent addresses to agent number `agent` to `to` (until a datagram from
@@ -359,6 +409,20 @@ impl<A: Agent<Hdr>> Driver<A> {
     /// # Errors
     /// If the socket fails in a way other than a refused send (counted instead).
     pub fn run(&mut self, schedule: &Schedule, stop: &AtomicBool) -> io::Result<Report> {
+        self.run_while(schedule, stop, |_| true)
+    }
+
+    /// [`Driver::run`], also ending as soon as `going` says false of the agent (checked after
+    /// each of its inputs).
+    ///
+    /// # Errors
+    /// As [`Driver::run`].
+    pub fn run_while(
+        &mut self,
+        schedule: &Schedule,
+        stop: &AtomicBool,
+        mut going: impl FnMut(&A) -> bool,
+    ) -> io::Result<Report> {
         sys::tight_timer_slack();
         let origin = Instant::now();
         let now = || SimTime(u64::try_from(origin.elapsed().as_nanos()).unwrap_or(u64::MAX));
@@ -371,6 +435,7 @@ impl<A: Agent<Hdr>> Driver<A> {
             tos: 0,
             encoded: Vec::with_capacity(256),
             warm: false,
+            last_datagram: None,
         };
         let mut buf = vec![0u8; MAX_DATAGRAM];
         let (mut started, mut stopped) = (false, false);
@@ -409,7 +474,10 @@ impl<A: Agent<Hdr>> Driver<A> {
             if schedule.end_when_finished && run.finished {
                 break;
             }
-            if let (Some(idle), Some(last)) = (schedule.idle_end, run.report.last_arrival) {
+            if started && !going(&self.agent) {
+                break;
+            }
+            if let (Some(idle), Some(last)) = (schedule.idle_end, run.last_datagram) {
                 if t.0.saturating_sub(last.0) >= idle.0 {
                     break;
                 }
@@ -549,6 +617,7 @@ impl<A: Agent<Hdr>> Driver<A> {
         bytes: &[u8],
         r: sys::Received,
     ) -> io::Result<()> {
+        run.last_datagram = Some(t);
         if r.truncated {
             run.report.malformed += 1;
             return Ok(());
@@ -563,6 +632,10 @@ impl<A: Agent<Hdr>> Driver<A> {
         }
         self.learn(m.src_agent, r.from);
         let ecn = ecn_of_tos(r.tos);
+        // The private header's own length is its bytes 6-7 (docs/pcap.md); what follows is
+        // the payload.
+        let header_len = usize::from(u16::from_be_bytes([bytes[6], bytes[7]]));
+        let trailing = bytes.get(header_len..).unwrap_or(&[]);
         let pkt = Packet {
             src: addr_of(m.src_agent),
             dst: self.local,
@@ -572,6 +645,10 @@ impl<A: Agent<Hdr>> Driver<A> {
             ecn,
             header: m.header,
         };
+        if !self.payload.incoming(&pkt, trailing, t) {
+            run.report.rejected += 1;
+            return Ok(());
+        }
         let rep = &mut run.report;
         rep.received_packets += 1;
         rep.received_bytes += u64::from(pkt.size);
@@ -593,6 +670,7 @@ impl<A: Agent<Hdr>> Driver<A> {
             };
             run.encoded.clear();
             encode_private(&pkt, &mut run.encoded);
+            self.payload.outgoing(&pkt, &mut run.encoded);
             let payload =
                 (pkt.size.saturating_sub(IP_UDP_HEADER_BYTES) as usize).min(MAX_DATAGRAM - 8);
             if run.encoded.len() < payload {

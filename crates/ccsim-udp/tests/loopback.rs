@@ -224,3 +224,71 @@ fn the_ecn_field_set_on_one_socket_is_read_on_the_other() {
         assert_eq!((got.len, got.tos & 0b11, got.from), (1, tos, v4(&a)));
     }
 }
+
+#[test]
+fn a_ticp_session_collects_every_report_of_two_source_hosts() {
+    use ccsim_udp::ticp::{run_collector, run_sources, SessionParams, SourceHost};
+    let secret = b"the session's shared secret".to_vec();
+    let (a, b) = (socket(), socket());
+    let hosts = [
+        SourceHost {
+            address: v4(&a),
+            first: 0,
+            count: 300,
+        },
+        SourceHost {
+            address: v4(&b),
+            first: 300,
+            count: 200,
+        },
+    ];
+    let stop = AtomicBool::new(false);
+    let params = SessionParams {
+        rs: 1,
+        request_size: 100,
+        initial_timeout: Dur::from_secs(1),
+        allotted: None,
+    };
+    let content = |id: u32| format!("source {id}: load 0.{id}").into_bytes();
+    let idle = (Dur::from_secs(3), Dur::from_secs(10));
+    let outcome = thread::scope(|scope| {
+        let s1 = scope.spawn(|| run_sources(a, 0, 300, (100, 500), &secret, content, idle, &stop));
+        let s2 =
+            scope.spawn(|| run_sources(b, 300, 200, (100, 500), &secret, content, idle, &stop));
+        let c = run_collector(
+            socket(),
+            &hosts,
+            params,
+            &secret,
+            42,
+            Dur::from_secs(20),
+            &stop,
+        )
+        .expect("collector");
+        let (r1, p1) = s1.join().expect("thread").expect("sources 1");
+        let (r2, p2) = s2.join().expect("thread").expect("sources 2");
+        assert!(
+            p1.reports >= 300 && p2.reports >= 200,
+            "{} {}",
+            p1.reports,
+            p2.reports
+        );
+        assert_eq!(r1.rejected + r2.rejected, 0);
+        c
+    });
+    assert_eq!((outcome.expected, outcome.received), (500, 500));
+    assert!(outcome.completed.is_some());
+    let p = &outcome.payload;
+    assert_eq!((p.forged, p.replayed, p.malformed), (0, 0, 0));
+    let mut ids: Vec<u32> = p.reports.iter().map(|r| r.source).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..500).collect::<Vec<_>>(), "each source once");
+    for r in &p.reports {
+        assert_eq!(r.content, content(r.source));
+    }
+    // Every report datagram is 500 bytes on the wire.
+    assert_eq!(
+        outcome.report.received_bytes,
+        500 * outcome.report.received_packets
+    );
+}

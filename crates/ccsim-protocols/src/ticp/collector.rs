@@ -322,6 +322,11 @@ impl TicpCollector {
     pub fn finished(&self) -> Option<SimTime> {
         self.finished
     }
+    /// Whether the session is over: every report in, or the allotted time spent.
+    #[must_use]
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
     /// Reports that arrived after their deadline.
     #[must_use]
     pub fn delayed_reports(&self) -> u64 {
