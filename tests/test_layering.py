@@ -21,9 +21,12 @@ ALLOWED = {
     "ccsim-core": set(),
     "ccsim-engine": {"ccsim-core"},
     "ccsim-protocols": {"ccsim-core"},
-    "ccsim-scenario": {"ccsim-core", "ccsim-engine", "ccsim-protocols"},
-    # The link emulator drives the engine in real time; it needs no protocol and no spec.
-    "ccsim-emulate": {"ccsim-core", "ccsim-engine"},
+    # Wire formats see the packets and headers only: never the engine or a scenario.
+    "ccsim-wire": {"ccsim-core", "ccsim-protocols"},
+    "ccsim-scenario": {"ccsim-core", "ccsim-engine", "ccsim-protocols", "ccsim-wire"},
+    # The link emulator drives the engine in real time; it needs no spec, and reads the ECN
+    # field through ccsim-wire.
+    "ccsim-emulate": {"ccsim-core", "ccsim-engine", "ccsim-wire"},
     "ccsim-py": {"ccsim-scenario", "ccsim-emulate"},
 }
 
