@@ -21,13 +21,14 @@ ALLOWED = {
     "ccsim-core": set(),
     "ccsim-engine": {"ccsim-core"},
     "ccsim-protocols": {"ccsim-core"},
-    # One encoding of every header, for pcap files and real datagrams alike.
+    # Wire formats see the packets and headers only: never the engine or a scenario.
     "ccsim-wire": {"ccsim-core", "ccsim-protocols"},
     # The driver of agents over real UDP sockets: the protocols and their encoding, never the
     # engine, so that what runs over sockets is the agent alone (issue 29).
     "ccsim-udp": {"ccsim-core", "ccsim-protocols", "ccsim-wire"},
     "ccsim-scenario": {"ccsim-core", "ccsim-engine", "ccsim-protocols", "ccsim-wire", "ccsim-udp"},
-    # The link emulator drives the engine in real time; it needs no protocol and no spec.
+    # The link emulator drives the engine in real time; it needs no spec, and reads the ECN
+    # field through ccsim-wire.
     "ccsim-emulate": {"ccsim-core", "ccsim-engine", "ccsim-wire"},
     "ccsim-py": {"ccsim-scenario", "ccsim-emulate", "ccsim-udp"},
 }

@@ -9,7 +9,7 @@
 //! at the instant it is read, and leaves at its simulated arrival instant at the far end. So
 //! the emulated link is exactly the simulated one: the serialiser counts the bytes of the IP
 //! packet (what a TUN device carries), and a queue marks CE in the packet itself (the IPv4
-//! checksum kept valid, `ip.rs`).
+//! checksum kept valid by ccsim-wire's `ecn`).
 //!
 //! Real-time release (research note modern-tcp.md section 4.3, measured on this kind of
 //! machine): each thread asks for `SCHED_FIFO` and a 1 ns timer slack, waits for its next
@@ -23,10 +23,10 @@
 //! packet on the TUN device) is not measured.
 //! CHOICE: the threads look at the stop flag at least every 10 ms; packets still in the
 //! emulated link when they stop are discarded and counted (`in_link_at_stop`).
-//! CHOICE: a packet that is neither IPv4 nor IPv6 (none should come from a TUN device without
-//! packet information) crosses as Not-ECT.
+//! CHOICE: a packet that is neither a well-formed IPv4 packet nor IPv6 (none should come from
+//! a TUN device without packet information) crosses as Not-ECT; its ECN field is read and
+//! marked by ccsim-wire (`ecn`).
 
-mod ip;
 mod sys;
 
 use std::fs::File;
@@ -241,7 +241,7 @@ fn forward(
                 flow,
                 size: u32::try_from(n).expect("a TUN packet fits u32"),
                 sent_at: SimTime::ZERO,
-                ecn: ip::ecn_of(&bytes).unwrap_or(Ecn::NotEct),
+                ecn: ccsim_wire::ecn::ecn_of(&bytes).unwrap_or(Ecn::NotEct),
                 header: RawIp(bytes),
             };
             sim.send_from(entry, pkt);
@@ -275,7 +275,7 @@ fn release(
     };
     for mut r in out.drain(..) {
         if r.ce {
-            ip::mark_ce(&mut r.bytes);
+            ccsim_wire::ecn::mark_ce(&mut r.bytes);
         }
         // The release instant is the write's start: the write itself hands the packet to
         // the receiving kernel, which may process it (TCP, an ACK) before returning.

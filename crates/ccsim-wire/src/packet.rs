@@ -4,7 +4,12 @@
 //! records these bytes; a real-socket driver sends the same UDP payloads.
 //!
 //! CHOICE: the segment-to-byte numbering of TCP ([`TcpNumbering`]) lives here with the TCP
-//! encoder that needs it; the pcap writer keeps the per-flow table of numberings.
+//! encoder that needs it; the pcap writer keeps the per-flow table of numberings. A TCP
+//! packet encoded without one numbers [`FALLBACK_MSS`]-byte segments of an unbounded flow.
+//! CHOICE: the IPv4 total length (and UDP length) is the simulated size, or the encoding's
+//! length if that is longer, so that every field of a short message is there; the checksums
+//! are computed as if the bytes past the headers were zeros (docs/pcap.md, Checksums).
+//! CHOICE: an AccECN option is written with at most 3 counters, whatever its `fields` says.
 
 use ccsim_core::{Addr, Packet};
 use ccsim_protocols::{AckOptions, Hdr, ACCECN_OPTION_KIND};

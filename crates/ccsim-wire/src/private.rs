@@ -13,6 +13,10 @@
 //! 36 plus 4 per ID, and the ID count must match; for a TCP-M ACK, 32 plus 16 per SACK
 //! block, at most 3), a flag byte must be 0 or 1 (the TCP types: only their defined bits),
 //! an ACE at most 7 and AccECN fields at most 3. Padding bytes are not read.
+//! CHOICE: TCP over UDP (types 17 to 19) goes to the receiving agent's own port, as plain
+//! datagrams do ([`family_port`]): a TCP flow's two agents are a connection's two ends.
+//! CHOICE: a TICP request whose IDs would take its IPv4 packet past 65535 bytes is cut there
+//! by the encoder (its count still the full list's); the decoder refuses it.
 //! CHOICE: a TCP-M ACK without SACK blocks decodes as `sack: None` (the layout has a count
 //! only); a TCP ACK records whether its options are there, so `Some` of no blocks survives.
 

@@ -33,8 +33,9 @@
 //! (which add nothing to a ones'-complement sum), so a fully captured packet (an ACK, a
 //! private message) verifies, and a truncated one is consistent with a zero payload.
 //!
-//! The file format and the writer are here; the IPv4, TCP and UDP encoders are in `ip`, the
-//! simulator's private header in `private`.
+//! The file format and the writer are here; the IPv4, TCP and UDP encoders and the
+//! simulator's private header are in ccsim-wire (named here by `ip` and `private`), which a
+//! real-socket driver shares.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -49,7 +50,7 @@ mod private;
 #[cfg(test)]
 mod tests;
 
-use ip::encode;
+use ip::{encode, TcpNumbering};
 
 pub use ip::{internet_checksum, ipv4_of, port_of, AGENT_PORTS, AGENT_PORT_BASE, TCP_WINDOW, TTL};
 pub use private::{
@@ -69,26 +70,7 @@ pub const FILE_HEADER_BYTES: usize = 24;
 pub const RECORD_HEADER_BYTES: usize = 16;
 /// Segment size assumed for a TCP flow whose first packet in the capture is an ACK and of
 /// which the writer was not told (the payload of the default 1000-byte packet).
-pub const FALLBACK_MSS: u32 = 960;
-
-/// How a TCP flow's segment numbers become byte numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct TcpNumbering {
-    /// Payload bytes of a full segment.
-    pub(super) mss: u32,
-    /// Application bytes of the whole flow, if finite and known.
-    pub(super) size: Option<u64>,
-}
-
-impl TcpNumbering {
-    /// The byte number of the start of segment `seg` (or of the end of the flow).
-    pub(super) fn byte(self, seg: u64) -> u32 {
-        let b = seg.saturating_mul(u64::from(self.mss));
-        let b = self.size.map_or(b, |s| b.min(s));
-        // Sequence space is 32 bits (RFC 793 section 3.3): keep the low bits.
-        (b & 0xffff_ffff) as u32
-    }
-}
+pub const FALLBACK_MSS: u32 = ccsim_wire::packet::FALLBACK_MSS;
 
 /// Writes one classic pcap file of IPv4 packets.
 ///
