@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -104,6 +105,21 @@ def _simulated_rate(spec_path: Path) -> float:
     return float(result.summary["flows"]["f"]["goodput_bps"])
 
 
+def real_through_emulator(tmp_path: Path, spec: Path, link: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run the flow of ``spec`` between two processes (``ccsim real``) across ``ccsim emulate``'s
+    ``link``; (the receiver's summary, the emulator's)."""
+    (tmp_path / "link.toml").write_text(f'[[links]]\nbetween = ["client", "server"]\n{link}\n')
+    py = sys.executable
+    server = f"{py} -m ccsim.cli real recv {spec} --listen 10.77.0.2:9000 -o {tmp_path / 'rx'} -q"
+    # The sender ends at the run's duration; the second lets the receiver end its window too.
+    client = ["sh", "-c", f'{py} -m ccsim.cli real send {spec} --to "$CCSIM_SERVER:9000" -o {tmp_path / "tx"} -q'
+                          " && sleep 1"]
+    assert emulate(tmp_path / "link.toml", client, server=server, out=str(tmp_path / "emu"), quiet=True) == 0
+    assert our_namespaces() == []
+    return (json.loads((tmp_path / "rx" / "summary.json").read_text()),
+            json.loads((tmp_path / "emu" / "summary.json").read_text()))
+
+
 @needs_emulation
 def test_tfrc_through_the_emulator_matches_the_simulator(tmp_path: Path) -> None:
     # A 10 Mbit/s x 20 ms (one way) link with a 1-BDP DropTail queue (50 packets of 1000 B),
@@ -111,16 +127,8 @@ def test_tfrc_through_the_emulator_matches_the_simulator(tmp_path: Path) -> None
     link = 'rate = "10Mbps"\ndelay = "20ms"\nqueue = "50p"'
     spec = scenario(tmp_path, 'protocol = "tfrc"\npacket_size = "1000B"\n', duration="30s", warmup="10s",
                     link=link)
-    (tmp_path / "link.toml").write_text(f'[[links]]\nbetween = ["client", "server"]\n{link}\n')
     simulated = _simulated_rate(spec)
-    py = sys.executable
-    server = f"{py} -m ccsim.cli real recv {spec} --listen 10.77.0.2:9000 -o {tmp_path / 'rx'} -q"
-    client = ["sh", "-c", f'{py} -m ccsim.cli real send {spec} --to "$CCSIM_SERVER:9000" -o {tmp_path / "tx"} -q'
-                          " && sleep 1"]
-    status = emulate(tmp_path / "link.toml", client, server=server, out=str(tmp_path / "emu"), quiet=True)
-    assert status == 0
-    assert our_namespaces() == []
-    rcv = json.loads((tmp_path / "rx" / "summary.json").read_text())
+    rcv, _ = real_through_emulator(tmp_path, spec, link)
     real = rcv["flows"]["f"]["goodput_bps"]
     assert rcv["real"]["malformed"] == 0
     assert real == pytest.approx(simulated, rel=0.10), f"real {real / 1e6:.3f} Mbit/s, simulated {simulated / 1e6:.3f}"
@@ -135,15 +143,9 @@ def test_dctcp_over_udp_gets_every_ce_mark_of_the_emulated_step_queue(tmp_path: 
     link = 'rate = "10Mbps"\ndelay = "20ms"\nqueue = { kind = "step", limit = "100p", threshold = 20 }'
     spec = scenario(tmp_path, 'protocol = "dctcp"\npacket_size = "1000B"\n', duration="10s", warmup="3s",
                     link=link)
-    (tmp_path / "link.toml").write_text(f'[[links]]\nbetween = ["client", "server"]\n{link}\n')
     simulated = _simulated_rate(spec)
-    py = sys.executable
-    server = f"{py} -m ccsim.cli real recv {spec} --listen 10.77.0.2:9000 -o {tmp_path / 'rx'} -q"
-    client = ["sh", "-c", f'{py} -m ccsim.cli real send {spec} --to "$CCSIM_SERVER:9000" -o {tmp_path / "tx"} -q'
-                          " && sleep 1"]
-    assert emulate(tmp_path / "link.toml", client, server=server, out=str(tmp_path / "emu"), quiet=True) == 0
-    rcv = json.loads((tmp_path / "rx" / "summary.json").read_text())
-    emu = json.loads((tmp_path / "emu" / "summary.json").read_text())["directions"]["client->server"]
+    rcv, summary = real_through_emulator(tmp_path, spec, link)
+    emu = summary["directions"]["client->server"]
     assert emu["ecn_marks"] > 100
     # The receiver ends one one-way delay after the sender; the marked packets still queued or
     # on the wire then (at most the queue's 100 and the 50 of a BDP) are marked, never received.
@@ -228,3 +230,118 @@ def test_ticp_refuses_short_keys_and_bad_source_lists(tmp_path: Path, capsys: py
     assert main(["real", "ticp", "source", "--key-file", str(key), "--listen", "127.0.0.1:0", "--ids", "9-0",
                  "--report-file", str(report)]) == 2
     assert "FIRST-LAST" in capsys.readouterr().err
+
+
+TCP_RECEIVER = r"""
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", 9001)); s.listen(1)
+c, _ = s.accept()
+n, last, f = 0, 0.0, open(sys.argv[1], "w")
+while True:
+    b = c.recv(1 << 16)
+    if not b:
+        break
+    n += len(b)
+    t = time.time()
+    if t - last > 0.05:
+        f.write(f"{t} {n}\n"); f.flush(); last = t
+"""
+
+TCP_SENDER = r"""
+import socket, sys, time
+t0 = time.time()
+while True:
+    try:
+        s = socket.create_connection((sys.argv[1], 9001), timeout=1); break
+    except OSError:
+        if time.time() - t0 > 10: raise
+        time.sleep(0.1)
+s.settimeout(None)
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"reno")
+chunk = bytes(1 << 16)
+while time.time() - t0 < float(sys.argv[2]):
+    s.send(chunk)
+"""
+
+
+TICP_LINK = '[[links]]\nbetween = ["client", "server"]\nrate = "1Mbps"\ndelay = "20ms"\nqueue = "10p"\n'
+
+
+def ticp_through_emulator(tmp_path: Path, with_tcp: bool) -> dict[str, Any]:
+    """1000 sources in one host (the server namespace) report 1000-byte datagrams (900 bytes
+    of content) to a collector (the client namespace) across 1 Mbit/s x 20 ms with a 10-packet
+    queue; with ``with_tcp``, a kernel Reno flow in the same direction has had the link to
+    itself for 5 s. The collector's summary, with ``tcp_wire_bps``: the TCP flow's rate on the
+    wire over the session (1500 of every 1448 payload bytes, timestamps on)."""
+    d = tmp_path
+    (d / "link.toml").write_text(TICP_LINK)
+    key, report, sources = ticp_files(d, [("10.77.0.2:9100", "0-999")])
+    report.write_text("x" * 900)
+    (d / "rx.py").write_text(TCP_RECEIVER)
+    (d / "tx.py").write_text(TCP_SENDER)
+    py = sys.executable
+    tcp_tx = f" & {py} {d}/tx.py 10.77.0.1 120" if with_tcp else ""
+    tcp_rx = f"{py} {d}/rx.py {d}/tcp.txt & RX=$!; sleep 5; " if with_tcp else ""
+    server = (f"{py} -m ccsim.cli real ticp source --listen 10.77.0.2:9100 --ids 0-999 --key-file {key} "
+              f"--report-file {report} --idle-end 30 -o {d}/src -q{tcp_tx} & wait")
+    end_rx = " kill $RX;" if with_tcp else ""
+    client = ["sh", "-c", f"{tcp_rx}{py} -m ccsim.cli real ticp collect --sources {sources} --key-file {key} "
+                          f"--timeout 100 -o {d}/col -q; S=$?;{end_rx} exit $S"]
+    assert emulate(d / "link.toml", client, server=server, out=str(d / "emu"), quiet=True) == 0
+    t: dict[str, Any] = json.loads((d / "col" / "summary.json").read_text())["ticp"]
+    assert (t["sources"], t["reports"], t["complete"]) == (1000, 1000, True)
+    assert t["forged_reports"] == t["replayed_reports"] == t["malformed"] == 0
+    if with_tcp:
+        marks = [tuple(map(float, line.split())) for line in (d / "tcp.txt").read_text().splitlines() if line]
+        began, ended = t["started_unix"] + t["began_s"], t["started_unix"] + t["completed_s"]
+
+        def delivered(at: float) -> float:
+            return max((n for when, n in marks if when <= at), default=0.0)
+
+        t["tcp_wire_bps"] = (delivered(ended) - delivered(began)) * 8 / (ended - began) * 1500 / 1448
+    return t
+
+
+def simulated_ticp(with_tcp: bool) -> tuple[float, float | None]:
+    """The same session in the simulator (ccsim's SACK with Linux's growth for the kernel's
+    Reno): (session duration, the TCP flow's rate on the wire over it)."""
+    spec: dict[str, Any] = {
+        "run": {"duration": "60s", "seed": 1},
+        "links": [{"between": ["client", "server"], "rate": "1Mbps", "delay": "20ms", "queue": "10p"}],
+        "ticp": [{"name": "ticp", "collector": "client", "sources": {"server": 1000}, "rs": 1,
+                  "request_size": "64B", "report_size": "1000B", "delivery": "unicast", "start": "5s"}],
+        "output": {"series": ["rate"], "interval": "100ms"}}
+    if with_tcp:
+        spec["flows"] = [{"name": "tcp", "from": "server", "to": "client", "protocol": "sack", "growth": "linux",
+                          "timestamps": True, "delayed_ack": True, "initial_window": 10, "recovery": "linux",
+                          "packet_size": "1500B"}]
+    result = ccsim.run(spec, progress=False)
+    duration = float(result.summary["ticp"]["ticp"]["duration_s"])
+    if not with_tcp:
+        return duration, None
+    s = result.series("rate")
+    tcp = s[(s.entity == "tcp") & (s.time > 5.0) & (s.time <= 5.0 + duration)]["value"].mean()
+    return duration, float(tcp) * 1500 / 1448
+
+
+@needs_emulation
+def test_ticp_alone_through_the_emulator_takes_the_simulators_time(tmp_path: Path) -> None:
+    # The collector and 1000 sources, real processes across the emulated bottleneck, against the
+    # same session in the simulator: every report, and the session's duration within 10 %.
+    # Measured: 8.21 s real (4 rounds), 8.13 s simulated (3 rounds).
+    real = ticp_through_emulator(tmp_path, with_tcp=False)
+    simulated, _ = simulated_ticp(with_tcp=False)
+    assert real["duration_s"] == pytest.approx(simulated, rel=0.10)
+
+
+@needs_emulation
+def test_ticp_collects_1000_sources_beside_a_kernel_tcp_flow(tmp_path: Path) -> None:
+    # With a kernel Reno flow on the bottleneck, every report still arrives and none is
+    # rejected, and the two fill the link between them. TCP-friendliness is not asserted: over
+    # six runs the collector's rate over its session was 0.52, 0.75, 0.76, 2.5 and 7.7 times
+    # the TCP flow's, and once the TCP flow got 0.13 of the link (bimodal, cause not found;
+    # docs/real-networks.md), where the simulator's same set-up gives 1.09 and the paper's
+    # Fig. 9 "about as one TCP flow".
+    t = ticp_through_emulator(tmp_path, with_tcp=True)
+    assert t["report_rate_bps"] + t["tcp_wire_bps"] >= 0.85e6, t

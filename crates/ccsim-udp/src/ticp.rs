@@ -658,32 +658,6 @@ mod tests {
         assert!(!host.incoming(&request, &bad, SimTime::ZERO));
         assert_eq!(host.rejected_requests, 1);
         // Without a verified request, a report carries nothing.
-        let mut out = Vec::new();
-        host.outgoing(
-            &packet(
-                Hdr::TicpReport {
-                    source: 0,
-                    echo: SimTime(1),
-                },
-                1000,
-            ),
-            &mut out,
-        );
-        assert!(out.is_empty());
-        assert!(host.incoming(&request, &tagged, SimTime::ZERO));
-        host.outgoing(
-            &packet(
-                Hdr::TicpReport {
-                    source: 0,
-                    echo: SimTime(1),
-                },
-                1000,
-            ),
-            &mut out,
-        );
-        // 1000 bytes on the wire: 28 of IPv4 and UDP, 32 of private header, the rest here.
-        assert_eq!(out.len(), 1000 - 28 - REPORT_HEADER_BYTES);
-        assert_eq!(host.truncated, 1);
         let report = packet(
             Hdr::TicpReport {
                 source: 0,
@@ -691,6 +665,14 @@ mod tests {
             },
             1000,
         );
+        let mut out = Vec::new();
+        host.outgoing(&report, &mut out);
+        assert!(out.is_empty());
+        assert!(host.incoming(&request, &tagged, SimTime::ZERO));
+        host.outgoing(&report, &mut out);
+        // 1000 bytes on the wire: 28 of IPv4 and UDP, 32 of private header, the rest here.
+        assert_eq!(out.len(), 1000 - 28 - REPORT_HEADER_BYTES);
+        assert_eq!(host.truncated, 1);
         assert!(c.incoming(&report, &out, SimTime(2)));
         assert_eq!(c.reports[0].content.len(), 1000 - 28 - 32 - REPORT_OVERHEAD);
     }
