@@ -65,6 +65,7 @@ impl LinkSpec {
             limit,
             loss: self.loss,
             discipline,
+            trace: None,
         }
     }
 }
