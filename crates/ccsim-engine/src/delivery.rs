@@ -117,6 +117,17 @@ impl DeliveryTrace {
         self.at.len() as f64 * f64::from(OPPORTUNITY_BYTES * 8) * 1e9 / self.period as f64
     }
 
+    /// Opportunities at instants `t` with `from_ns < t <= to_ns` (a leading 0 at time 0
+    /// counts for neither), times 1504: the most the schedule can carry in that time.
+    #[must_use]
+    pub fn capacity_bytes(&self, from_ns: u64, to_ns: u64) -> u64 {
+        let upto = |t: u64| {
+            let n = self.at.len() as u64;
+            (t / self.period) * n + self.at.partition_point(|&a| a <= t % self.period) as u64
+        };
+        (upto(to_ns).saturating_sub(upto(from_ns))) * u64::from(OPPORTUNITY_BYTES)
+    }
+
     fn time(&self, cycle: u64, idx: usize) -> u64 {
         cycle
             .saturating_mul(self.period)
@@ -218,6 +229,18 @@ mod tests {
         let e = DeliveryTrace::from_ms(&[1, 3, 2]).unwrap_err();
         assert!(e.contains("[2] = 2 follows 3"), "{e}");
         assert!(DeliveryTrace::from_ms(&[MAX_TIMESTAMP_MS + 1]).is_err());
+        let e = DeliveryTrace::from_ms(&vec![1; MAX_OPPORTUNITIES + 1]).unwrap_err();
+        assert!(e.contains("at most 10000000"), "{e}");
+    }
+
+    #[test]
+    fn capacity_counts_the_opportunities_in_a_window() {
+        // 0, 2, 2, 5 ms, period 5: in (0, 5 ms] the 2, 2, 5 and the next period's 0 at 5 ms.
+        let t = DeliveryTrace::from_ms(&[0, 2, 2, 5]).unwrap();
+        assert_eq!(t.capacity_bytes(0, 5 * MS), 4 * 1504);
+        assert_eq!(t.capacity_bytes(0, 5 * MS - 1), 2 * 1504);
+        assert_eq!(t.capacity_bytes(5 * MS, 10 * MS), 4 * 1504);
+        assert_eq!(t.capacity_bytes(3 * MS, 3 * MS), 0);
     }
 
     #[test]
