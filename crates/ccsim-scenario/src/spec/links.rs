@@ -35,8 +35,11 @@ pub struct LinkSpec {
     pub assist: bool,
     /// A mahimahi packet-delivery trace timing each direction (`ccsim_engine::delivery`):
     /// millisecond timestamps, non-decreasing, the last positive, each one opportunity of
-    /// 1504 bytes; repeated with period the last. `rate` stays the nominal rate. The Python
-    /// loader replaces `trace = "FILE"` with the file's list.
+    /// 1504 bytes; repeated with period the last. The Python loader replaces
+    /// `trace = "FILE"` with the file's list.
+    /// CHOICE: `rate` stays required and is the nominal rate: RED's parameters, the BDP of
+    /// `initial_ssthresh = "bdp"`, the emulator's lateness bound and the reading of
+    /// `utilization` use it; the trace's mean is not substituted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<Vec<u64>>,
 }
