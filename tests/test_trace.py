@@ -88,3 +88,14 @@ def test_a_link_files_direction_table_takes_a_trace_file(tmp_path: Path) -> None
     with pytest.raises(SpecError) as e:
         load_link_directions(path)
     assert e.value.path == "links[0].server_to_client.trace"
+
+
+def test_the_builder_takes_a_trace_file_or_its_numbers(tmp_path: Path) -> None:
+    (tmp_path / "t.trace").write_text("1\n2\n")
+    built = ccsim.Scenario("1s").link("a", "b", rate="1Mbps", delay="1ms", trace=tmp_path / "t.trace").validate()
+    assert built["links"][0]["trace"] == [1, 2]
+    inline = ccsim.Scenario("1s").link("a", "b", rate="1Mbps", delay="1ms", trace=[1, 2]).validate()
+    assert inline == built
+    with pytest.raises(SpecError) as e:
+        ccsim.Scenario("1s").link("a", "b", rate="1Mbps", delay="1ms", trace=tmp_path / "none.trace")
+    assert e.value.path == "links[0].trace"

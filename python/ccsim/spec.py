@@ -78,13 +78,20 @@ class Scenario:
         self._spec: dict[str, Any] = {"run": run, "links": [], "flows": []}
 
     def link(self, a: str, b: str, *, rate: str, delay: Duration, queue: str | dict[str, Any] | None = None,
-             loss: float | None = None, assist: bool | None = None) -> Scenario:
+             loss: float | None = None, assist: bool | None = None,
+             trace: list[int] | str | os.PathLike[str] | None = None) -> Scenario:
         """Add a duplex link between nodes ``a`` and ``b`` (created by naming them): the TOML
         keys of ``[[links]]`` (docs/scenarios.md). ``queue`` is a DropTail limit ("100p",
         "20kB") or a RED table (``{"kind": "red", ...}``); ``loss`` the probability that a
         packet is lost; ``assist=False`` leaves the headers of router-assisted protocols (XCP,
-        OBP) untouched on this link (partial deployment; default true)."""
+        OBP) untouched on this link (partial deployment; default true); ``trace`` a mahimahi
+        delivery trace timing the link (its millisecond timestamps, or the path of its file,
+        read now)."""
         link: dict[str, Any] = {"between": [a, b], "rate": rate, "delay": delay}
+        if isinstance(trace, (str, os.PathLike)):
+            link["trace"] = read_trace_file(Path(trace), f"links[{len(self._spec['links'])}].trace")
+        elif trace is not None:
+            link["trace"] = list(trace)
         if queue is not None:
             link["queue"] = queue
         if loss is not None:
