@@ -99,3 +99,15 @@ def test_the_builder_takes_a_trace_file_or_its_numbers(tmp_path: Path) -> None:
     with pytest.raises(SpecError) as e:
         ccsim.Scenario("1s").link("a", "b", rate="1Mbps", delay="1ms", trace=tmp_path / "none.trace")
     assert e.value.path == "links[0].trace"
+
+
+def test_ccsim_run_reads_the_trace_file_and_spec_json_holds_its_numbers(tmp_path: Path) -> None:
+    from ccsim.cli import main
+
+    path = scenario(tmp_path, '"t.trace"', (DATA / "cellular-2s.trace").read_text())
+    assert main(["run", str(path), "-o", str(tmp_path / "out"), "--no-plots", "-q"]) == 0
+    written = json.loads((tmp_path / "out" / "spec.json").read_text())
+    assert written["links"][0]["trace"] == ccsim.load(path)["links"][0]["trace"]
+    # Goodput below the trace's mean capacity (7.05 Mbit/s).
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert 0 < summary["flows"]["f"]["goodput_bps"] < 7.05e6

@@ -231,7 +231,7 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     except OSError as e:
         raise SpecError(f"cannot read scenario file {str(p)[:80]!r}: {e.strerror or e}", "(document)") from None
     is_json = p.suffix.lower() == ".json"
-    resolved = _with_trace_files(text, p.parent, is_json) if "trace" in text else None
+    resolved = with_trace_files(text, p.parent, is_json) if "trace" in text else None
     if resolved is not None:
         canonical = _ccsim.validate(resolved)
     else:
@@ -244,7 +244,7 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
 TRACE_TABLES = ("client_to_server", "server_to_client")
 
 
-def _with_trace_files(text: str, base: Path, is_json: bool) -> str | None:
+def with_trace_files(text: str, base: Path, is_json: bool) -> str | None:
     """The scenario as JSON text with each link's ``trace = "FILE"`` replaced by the file's
     timestamps, or None when no link names a file (or the text does not parse: the usual
     loader then reports it)."""
