@@ -288,3 +288,17 @@ def test_strict_fails_a_run_whose_release_was_not_faithful(tmp_path: Path, capsy
     summary = json.loads((tmp_path / "o" / "summary.json").read_text())
     assert summary["faithful"] is False and summary["lateness_limit_s"] == pytest.approx(1.2e-6)
     assert emulate(link, client, server=server, strict=True, quiet=True) == 3
+
+
+@needs_emulation
+def test_a_kernel_tcp_transfer_over_a_trace_link_gets_the_traces_capacity(tmp_path: Path) -> None:
+    # mahimahi's fixed-rate trace "1": one 1504-byte opportunity a millisecond, 12.032 Mbit/s
+    # (traces/README); the nominal rate is set far from it, so only the trace can explain
+    # the goodput.
+    (tmp_path / "one.trace").write_text("1\n")
+    goodput, summary = bulk(tmp_path, 3.0, rate="30Mbps", delay="10ms", queue="40p", trace="one.trace")
+    ceiling = 1504 * 8 * 1000 * 1448 / 1500
+    assert 0.85 * ceiling <= goodput <= ceiling * 1.01, goodput
+    up = summary["directions"]["client->server"]
+    assert up["bytes"] * 8 <= 1504 * 8 * 1000 * (summary["duration_s"] + 0.001) + 40 * 1500 * 8
+    assert not our_namespaces()

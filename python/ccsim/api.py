@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .results import Result
 from .runner import ProgressCallback, run_text
-from .spec import SpecLike, to_json_text
+from .spec import SpecLike, to_json_text, with_trace_files
 
 
 def _native_input(spec: SpecLike) -> tuple[str, bool]:
@@ -18,7 +18,11 @@ def _native_input(spec: SpecLike) -> tuple[str, bool]:
         path = Path(spec)
         try:
             if path.is_file():
-                return path.read_text(encoding="utf-8"), path.suffix.lower() != ".json"
+                text = path.read_text(encoding="utf-8")
+                is_json = path.suffix.lower() == ".json"
+                # A link's `trace = "FILE"` is replaced by the file's numbers first.
+                resolved = with_trace_files(text, path.parent, is_json) if "trace" in text else None
+                return (resolved, False) if resolved is not None else (text, not is_json)
         except (OSError, UnicodeDecodeError, ValueError):
             pass
     return to_json_text(spec), False

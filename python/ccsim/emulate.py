@@ -102,6 +102,9 @@ def load_link_directions(path: str | os.PathLike[str]) -> tuple[dict[str, Any], 
     run = doc.get("run", {})
     if not isinstance(run, dict) or set(run) - {"seed"}:
         raise SpecError("[run] takes only seed in a link file", "run")
+    from .spec import resolve_trace_files
+
+    resolve_trace_files(doc, Path(path).parent)
     base = {k: v for k, v in link.items() if k not in DIRECTION_TABLES}
     specs = []
     for table in DIRECTION_TABLES:

@@ -78,13 +78,20 @@ class Scenario:
         self._spec: dict[str, Any] = {"run": run, "links": [], "flows": []}
 
     def link(self, a: str, b: str, *, rate: str, delay: Duration, queue: str | dict[str, Any] | None = None,
-             loss: float | None = None, assist: bool | None = None) -> Scenario:
+             loss: float | None = None, assist: bool | None = None,
+             trace: list[int] | str | os.PathLike[str] | None = None) -> Scenario:
         """Add a duplex link between nodes ``a`` and ``b`` (created by naming them): the TOML
         keys of ``[[links]]`` (docs/scenarios.md). ``queue`` is a DropTail limit ("100p",
         "20kB") or a RED table (``{"kind": "red", ...}``); ``loss`` the probability that a
         packet is lost; ``assist=False`` leaves the headers of router-assisted protocols (XCP,
-        OBP) untouched on this link (partial deployment; default true)."""
+        OBP) untouched on this link (partial deployment; default true); ``trace`` a mahimahi
+        delivery trace timing the link (its millisecond timestamps, or the path of its file,
+        read now)."""
         link: dict[str, Any] = {"between": [a, b], "rate": rate, "delay": delay}
+        if isinstance(trace, (str, os.PathLike)):
+            link["trace"] = read_trace_file(Path(trace), f"links[{len(self._spec['links'])}].trace")
+        elif trace is not None:
+            link["trace"] = list(trace)
         if queue is not None:
             link["queue"] = queue
         if loss is not None:
@@ -223,9 +230,101 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise SpecError(f"{p} is not UTF-8 text ({e.reason})", str(p)) from None
     except OSError as e:
         raise SpecError(f"cannot read scenario file {str(p)[:80]!r}: {e.strerror or e}", "(document)") from None
-    canonical = _ccsim.validate(text) if p.suffix.lower() == ".json" else _ccsim.load_toml(text)
+    is_json = p.suffix.lower() == ".json"
+    resolved = with_trace_files(text, p.parent, is_json) if "trace" in text else None
+    if resolved is not None:
+        canonical = _ccsim.validate(resolved)
+    else:
+        canonical = _ccsim.validate(text) if is_json else _ccsim.load_toml(text)
     result: dict[str, Any] = json.loads(canonical)
     return result
+
+
+#: Tables of a link entry whose keys apply to one direction (``ccsim emulate``'s link files).
+TRACE_TABLES = ("client_to_server", "server_to_client")
+
+
+def with_trace_files(text: str, base: Path, is_json: bool) -> str | None:
+    """The scenario as JSON text with each link's ``trace = "FILE"`` replaced by the file's
+    timestamps, or None when no link names a file (or the text does not parse: the usual
+    loader then reports it)."""
+    try:
+        if is_json:
+            doc = json.loads(text)
+        else:
+            import tomllib
+
+            doc = tomllib.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict) or not resolve_trace_files(doc, base):
+        return None
+    try:
+        return json.dumps(doc, allow_nan=False)
+    except (ValueError, TypeError):
+        return None
+
+
+def resolve_trace_files(doc: dict[str, Any], base: Path) -> bool:
+    """Replace, in place, every ``links[i].trace`` (and ``links[i].<direction>.trace``) that
+    is a string by the timestamps of the mahimahi trace file it names, relative to ``base``;
+    return whether any was. So the canonical spec, and the result cache's key, holds the
+    trace's content, never a path whose file may change."""
+    links = doc.get("links")
+    if not isinstance(links, list):
+        return False
+    found = False
+    for i, link in enumerate(links):
+        if not isinstance(link, dict):
+            continue
+        places = [(link, f"links[{i}].trace")]
+        places += [(link[t], f"links[{i}].{t}.trace") for t in TRACE_TABLES if isinstance(link.get(t), dict)]
+        for table, field in places:
+            value = table.get("trace")
+            if isinstance(value, str):
+                table["trace"] = read_trace_file(base / value, field)
+                found = True
+    return found
+
+
+#: A trace file's size bound: 10 000 000 lines (the engine's bound on opportunities) of up
+#: to 13 digits.
+MAX_TRACE_FILE_BYTES = 150_000_000
+
+
+def read_trace_file(path: Path, field: str) -> list[int]:
+    """A mahimahi trace file's timestamps (ms, one a line, as mm-link reads them: an empty
+    line is an error; surrounding spaces and a final newline are allowed). A SpecError naming
+    ``field``, the file and the line otherwise; the order, bounds and length are checked by
+    the spec's validation, which names ``field`` too."""
+    shown = str(path)
+    try:
+        if path.stat().st_size > MAX_TRACE_FILE_BYTES:
+            raise SpecError(f"trace file {shown} is larger than {MAX_TRACE_FILE_BYTES} bytes", field)
+        data = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecError(f"no such trace file: {shown}", field) from None
+    except IsADirectoryError:
+        raise SpecError(f"trace file {shown} is a folder", field) from None
+    except UnicodeDecodeError as e:
+        raise SpecError(f"trace file {shown} is not UTF-8 text ({e.reason})", field) from None
+    except OSError as e:
+        raise SpecError(f"cannot read trace file {shown}: {e.strerror or e}", field) from None
+    lines = data.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines:
+        raise SpecError(f"trace file {shown} is empty: a trace needs at least one timestamp", field)
+    out = []
+    for n, line in enumerate(lines, 1):
+        word = line.strip()
+        if not word.isascii() or not word.isdigit():
+            what = "an empty line" if not word else f"{word[:40]!r}"
+            raise SpecError(f"{shown} line {n}: expected a whole number of milliseconds, found {what}", field)
+        if len(word) > 20:
+            raise SpecError(f"{shown} line {n}: {word[:20]}... is too large for a timestamp", field)
+        out.append(int(word))
+    return out
 
 
 def _looks_like_toml(text: str) -> bool:

@@ -56,6 +56,7 @@ fn link(limit: u64, discipline: Discipline) -> LinkConfig {
         limit: QueueLimit::Packets(limit),
         loss: 0.0,
         discipline,
+        trace: None,
     }
 }
 

@@ -13,9 +13,11 @@
 //! the offer path's slow branch ([`Link::guard`]), so DropTail links pay nothing for it.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use ccsim_core::{Dur, FlowId, Packet, Rate, RngStream};
 
+use crate::delivery::{DeliveryTrace, TraceCursor};
 use crate::dualpi2::{DualPi2, DualPi2Config};
 use crate::red::{Red, RedConfig};
 
@@ -140,6 +142,9 @@ pub struct LinkConfig {
     pub loss: f64,
     /// Queue discipline; the physical `limit` applies under every discipline.
     pub discipline: Discipline,
+    /// A mahimahi delivery schedule ([`crate::delivery`]): when set, it times serialisation
+    /// and `rate` is only the nominal rate (RED's parameters, the BDP, utilisation's reading).
+    pub trace: Option<Arc<DeliveryTrace>>,
 }
 
 /// What a router function decides about a packet offered to an egress port.
@@ -293,6 +298,8 @@ pub struct Link<H> {
     pub queue_changed_at: u64,
     /// Bytes offered so far (for router functions).
     pub bytes_offered: u64,
+    /// The position in the delivery schedule, for links with one.
+    pub cursor: Option<Box<TraceCursor>>,
 }
 
 impl<H> Link<H> {
@@ -322,6 +329,10 @@ impl<H> Link<H> {
             _ => None,
         };
         let guard = dual.is_some();
+        let cursor = config
+            .trace
+            .as_ref()
+            .map(|t| Box::new(TraceCursor::new(Arc::clone(t))));
         Link {
             from,
             to,
@@ -346,6 +357,19 @@ impl<H> Link<H> {
             stats: LinkStats::default(),
             queue_changed_at: 0,
             bytes_offered: 0,
+            cursor,
+        }
+    }
+
+    /// When a packet of `size` bytes whose transmission starts at `now` has been serialised:
+    /// `size` x 8 / `rate` later, or when the delivery schedule has carried its last byte.
+    /// The one place serialisation is timed. `follows`: the packet was taken from the queue
+    /// as the previous one finished (the schedule's leftover bytes are its to use).
+    #[inline]
+    pub fn tx_end(&mut self, now: u64, size: u32, follows: bool) -> u64 {
+        match self.cursor.as_deref_mut() {
+            None => now + self.config.rate.tx_time(u64::from(size)).0,
+            Some(c) => c.finish(now, size, follows),
         }
     }
 

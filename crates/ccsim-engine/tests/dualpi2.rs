@@ -351,6 +351,7 @@ fn run_limit(
             limit: QueueLimit::Packets(limit),
             loss: 0.0,
             discipline: Discipline::DualPi2(config),
+            trace: None,
         },
     );
     let n = sources.len();

@@ -161,6 +161,7 @@ fn cfg(rate_bps: u64, delay_ns: u64) -> LinkConfig {
         limit: QueueLimit::Packets(10_000),
         loss: 0.0,
         discipline: Discipline::DropTail,
+        trace: None,
     }
 }
 

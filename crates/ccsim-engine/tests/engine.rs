@@ -73,6 +73,7 @@ fn link(rate_bps: u64, delay_ns: u64) -> LinkConfig {
         limit: QueueLimit::Packets(100),
         loss: 0.0,
         discipline: ccsim_engine::Discipline::DropTail,
+        trace: None,
     }
 }
 

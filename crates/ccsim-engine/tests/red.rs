@@ -446,6 +446,7 @@ fn red_run(seed: u64, discipline: Discipline, sources: &[(Ecn, f64)], access_los
             limit: QueueLimit::Packets(10_000),
             loss: access_loss,
             discipline: Discipline::DropTail,
+            trace: None,
         },
     );
     let bottleneck = sim.add_link(
@@ -457,6 +458,7 @@ fn red_run(seed: u64, discipline: Discipline, sources: &[(Ecn, f64)], access_los
             limit: QueueLimit::Packets(200),
             loss: 0.0,
             discipline,
+            trace: None,
         },
     );
     let offered = Arc::new(Mutex::new(Vec::new()));

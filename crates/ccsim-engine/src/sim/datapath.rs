@@ -213,7 +213,7 @@ impl<H: Header> Core<H> {
             if let Some(tap) = link.tap.as_deref_mut() {
                 tap.on_transmit(now, &self.pool[idx as usize]);
             }
-            let done = now + link.config.rate.tx_time(u64::from(size)).0;
+            let done = link.tx_end(now, size, false);
             let epoch = link.epoch;
             self.events.push(done, Event::TxDone { link: l, epoch });
         } else if link.fits(size) {
@@ -299,7 +299,7 @@ impl<H: Header> Core<H> {
             if let Some(tap) = link.tap.as_deref_mut() {
                 tap.on_transmit(now, &self.pool[next as usize]);
             }
-            let done = now + link.config.rate.tx_time(u64::from(next_size)).0;
+            let done = link.tx_end(now, next_size, true);
             self.events.push(done, Event::TxDone { link: l, epoch });
         } else if link.dual.is_some() {
             self.dual_dequeue(l, epoch);
@@ -309,8 +309,9 @@ impl<H: Header> Core<H> {
         }
     }
 
-    /// Start serialising `idx` on link `l` (idle) at `now`.
-    fn start_service(&mut self, l: u32, idx: u32, epoch: u32) {
+    /// Start serialising `idx` on link `l` (idle) at `now`; `follows`: as the previous
+    /// packet's transmission ends.
+    fn start_service(&mut self, l: u32, idx: u32, epoch: u32, follows: bool) {
         let now = self.now;
         let link = &mut self.links[l as usize];
         let size = self.pool[idx as usize].size;
@@ -319,7 +320,7 @@ impl<H: Header> Core<H> {
         if let Some(tap) = link.tap.as_deref_mut() {
             tap.on_transmit(now, &self.pool[idx as usize]);
         }
-        let done = now + link.config.rate.tx_time(u64::from(size)).0;
+        let done = link.tx_end(now, size, follows);
         self.events.push(done, Event::TxDone { link: l, epoch });
     }
 
@@ -350,7 +351,7 @@ impl<H: Header> Core<H> {
                 port.dual.bypass(ecn);
             }
             let epoch = link.epoch;
-            return self.start_service(l, idx, epoch);
+            return self.start_service(l, idx, epoch, false);
         }
         if !link.fits_dual(size) {
             return self.drop_at(l, idx, DropReason::QueueFull);
@@ -412,7 +413,7 @@ impl<H: Header> Core<H> {
                         self.pool[e.idx as usize].ecn = ccsim_core::Ecn::Ce;
                         link.stats.ecn_marks += 1;
                     }
-                    return self.start_service(l, e.idx, epoch);
+                    return self.start_service(l, e.idx, epoch, true);
                 }
             }
         }

@@ -298,6 +298,9 @@ impl<H: Header> Core<H> {
         let link = &mut self.links[l as usize];
         link.account_queue(now);
         link.epoch = link.epoch.wrapping_add(1);
+        if let Some(c) = link.cursor.as_deref_mut() {
+            c.reset();
+        }
         let mut queue: Vec<u32> = std::mem::take(&mut link.queue).into();
         if let Some(port) = link.dual.as_deref_mut() {
             port.dual.advance(now);

@@ -33,6 +33,15 @@ pub struct LinkSpec {
     /// leaves their headers untouched here (partial deployment).
     #[serde(default = "default_true", skip_serializing_if = "is_yes")]
     pub assist: bool,
+    /// A mahimahi packet-delivery trace timing each direction (`ccsim_engine::delivery`):
+    /// millisecond timestamps, non-decreasing, the last positive, each one opportunity of
+    /// 1504 bytes; repeated with period the last. The Python loader replaces
+    /// `trace = "FILE"` with the file's list.
+    /// CHOICE: `rate` stays required and is the nominal rate: RED's parameters, the BDP of
+    /// `initial_ssthresh = "bdp"`, the emulator's lateness bound and the reading of
+    /// `utilization` use it; the trace's mean is not substituted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Vec<u64>>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
@@ -65,6 +74,12 @@ impl LinkSpec {
             limit,
             loss: self.loss,
             discipline,
+            trace: self.trace.as_deref().map(|ms| {
+                std::sync::Arc::new(
+                    ccsim_engine::DeliveryTrace::from_ms(ms)
+                        .expect("invariant: validate checked the trace"),
+                )
+            }),
         }
     }
 }
@@ -805,6 +820,11 @@ pub(crate) fn validate(
             validate_red_limit(i, &r, &config)?;
         }
         validate_link_size(i, l)?;
+        if let Some(ms) = &l.trace {
+            if let Err(e) = ccsim_engine::DeliveryTrace::from_ms(ms) {
+                return err(format!("links[{i}].trace"), e);
+            }
+        }
         if !(0.0..1.0).contains(&l.loss) || l.loss.is_nan() {
             return err(
                 format!("links[{i}].loss"),
