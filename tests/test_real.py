@@ -125,9 +125,11 @@ def real_through_emulator(tmp_path: Path, spec: Path, link: str) -> tuple[dict[s
 @needs_emulation
 def test_tfrc_through_the_emulator_matches_the_simulator(tmp_path: Path) -> None:
     # A 10 Mbit/s x 20 ms (one way) link with a 1-BDP DropTail queue (50 packets of 1000 B),
-    # one TFRC flow for 30 s, measured over [10 s, 30 s] in both.
+    # one TFRC flow for 20 s, measured over [5 s, 20 s] in both. Measured: 0.944 of the
+    # simulator's goodput (30 s runs over [10 s, 30 s]: 0.962 and 0.942); the sender's late
+    # timers cost the real flow sending time (docs/real-networks.md).
     link = 'rate = "10Mbps"\ndelay = "20ms"\nqueue = "50p"'
-    spec = scenario(tmp_path, 'protocol = "tfrc"\npacket_size = "1000B"\n', duration="30s", warmup="10s",
+    spec = scenario(tmp_path, 'protocol = "tfrc"\npacket_size = "1000B"\n', duration="20s", warmup="5s",
                     link=link)
     simulated = _simulated_rate(spec)
     rcv, _ = real_through_emulator(tmp_path, spec, link)
