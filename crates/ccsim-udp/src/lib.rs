@@ -239,6 +239,7 @@ pub struct Driver<A, P = Zeros> {
     peers: Vec<(u32, SocketAddrV4)>,
     tracing: Tracing,
     payload: P,
+    any_destination: bool,
 }
 
 /// The context an agent acts through: what it does is collected, then carried out by the
@@ -372,7 +373,14 @@ impl<A: Agent<Hdr>, P: Payload> Driver<A, P> {
             peers: Vec::new(),
             tracing: Tracing::default(),
             payload,
+            any_destination: false,
         })
+    }
+
+    /// Hand the agent datagrams addressed to any agent number (a TICP landmark, which answers
+    /// whoever probes it, whatever number the prober gave it), not only its own.
+    pub fn accept_any_destination(&mut self) {
+        self.any_destination = true;
     }
 
     /// The payload (its state after a run).
@@ -626,7 +634,7 @@ impl<A: Agent<Hdr>, P: Payload> Driver<A, P> {
             run.report.malformed += 1;
             return Ok(());
         };
-        if m.dst_agent != self.local.agent {
+        if m.dst_agent != self.local.agent && !self.any_destination {
             run.report.misaddressed += 1;
             return Ok(());
         }

@@ -22,6 +22,9 @@
 //! CHOICE: a report's content is cut to fit the source's report size (`report_size` less the
 //! IPv4, UDP and private headers and the 42 bytes of session, length and tag), so that every
 //! report datagram has that size on the wire; a cut report says so (`truncated`).
+//! CHOICE: binning's messages (landmark probes and their answers, a host's bin registration
+//! and its acknowledgement) are not authenticated: a forged one can change only the order in
+//! which clusters are probed, never what a report says.
 //! CHOICE: a source does not remember requests: a request of an earlier session, replayed,
 //! is answered (under that session's key, which the collector no longer accepts).
 
@@ -31,8 +34,10 @@ use std::net::{SocketAddrV4, UdpSocket};
 use std::sync::atomic::AtomicBool;
 
 use ccsim_core::{Dur, FlowId, Packet, RngStream, SimTime};
-use ccsim_protocols::ticp::{ClusterInfo, Clustering, Delivery, Directory, HostInfo, TicpConfig};
-use ccsim_protocols::{Hdr, TicpCollector, TicpSourceHost};
+use ccsim_protocols::ticp::{
+    BinningConfig, ClusterInfo, Clustering, Delivery, Directory, HostInfo, TicpConfig,
+};
+use ccsim_protocols::{Hdr, LandmarkEcho, TicpCollector, TicpSourceHost};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
@@ -157,9 +162,14 @@ impl Payload for CollectorPayload {
     }
 
     fn incoming(&mut self, pkt: &Packet<Hdr>, trailing: &[u8], now: SimTime) -> bool {
-        let Hdr::TicpReport { source, echo } = pkt.header else {
-            self.malformed += 1;
-            return false;
+        let (source, echo) = match pkt.header {
+            Hdr::TicpReport { source, echo } => (source, echo),
+            // Binning's messages are not authenticated (module CHOICE).
+            Hdr::TicpRegister { .. } | Hdr::TicpPing { reply: true, .. } => return true,
+            _ => {
+                self.malformed += 1;
+                return false;
+            }
         };
         let Some(session) = read_u64(trailing) else {
             self.malformed += 1;
@@ -278,9 +288,14 @@ impl<R: ReportContent> Payload for SourcePayload<R> {
     }
 
     fn incoming(&mut self, pkt: &Packet<Hdr>, trailing: &[u8], _now: SimTime) -> bool {
-        let Hdr::TicpRequest(r) = &pkt.header else {
-            self.rejected_requests += 1;
-            return false;
+        let r = match &pkt.header {
+            Hdr::TicpRequest(r) => r,
+            // Binning's messages are not authenticated (module CHOICE).
+            Hdr::TicpRegisterAck | Hdr::TicpPing { reply: true, .. } => return true,
+            _ => {
+                self.rejected_requests += 1;
+                return false;
+            }
         };
         let (Some(session), Some(tag)) = (
             read_u64(trailing),
@@ -304,6 +319,49 @@ impl<R: ReportContent> Payload for SourcePayload<R> {
 
 /// The agent number of the collector.
 pub const COLLECTOR_AGENT: u32 = 1;
+/// The most landmarks a session may name.
+pub const MAX_LANDMARKS: u32 = 16;
+
+/// The agent number the probers give landmark `k` (counted down from the top, above every
+/// source host's; a landmark answers whatever number it is given).
+#[must_use]
+pub const fn landmark_agent(k: u32) -> u32 {
+    u32::MAX - k
+}
+
+/// Landmark binning over sockets (TICP section III.1): the landmarks' addresses and the
+/// paper's settings, the same at the collector and at every source.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Binning {
+    /// The landmarks (`ccsim real ticp landmark`), at most [`MAX_LANDMARKS`].
+    pub landmarks: Vec<SocketAddrV4>,
+    /// RTT level thresholds, ascending.
+    pub thresholds: Vec<Dur>,
+    /// Probes per landmark.
+    pub probes: u32,
+    /// The binning phase before the session proper.
+    pub phase: Dur,
+}
+
+impl Binning {
+    fn config(&self) -> BinningConfig {
+        BinningConfig {
+            landmarks: (0..self.landmarks.len())
+                .map(|k| addr_of(landmark_agent(u32::try_from(k).unwrap_or(0))))
+                .collect(),
+            thresholds: self.thresholds.clone(),
+            probes: self.probes,
+            phase: self.phase,
+            group_base: 0,
+        }
+    }
+
+    fn add_peers<A: ccsim_core::Agent<Hdr>, P: Payload>(&self, driver: &mut Driver<A, P>) {
+        for (k, at) in self.landmarks.iter().enumerate() {
+            driver.add_peer(landmark_agent(u32::try_from(k).unwrap_or(0)), *at);
+        }
+    }
+}
 
 /// The agent number of the source host whose first source ID is `first` (module CHOICE: both
 /// ends compute it from the ID block, so a source needs to know nothing but its block).
@@ -357,6 +415,8 @@ pub struct CollectorOutcome {
     pub requests_sent: (u64, u64),
     /// Window halvings and timeouts.
     pub reactions: (u64, u64),
+    /// Each source host's bin as it registered it (binning only).
+    pub host_bins: Vec<Option<u32>>,
     /// Reports that arrived after their deadline, and duplicates.
     pub delayed: u64,
     /// See `delayed`.
@@ -383,7 +443,7 @@ pub fn check_hosts(hosts: &[SourceHost]) -> Result<u32, String> {
         next = h
             .first
             .checked_add(h.count)
-            .filter(|n| host_agent(*n).is_some())
+            .filter(|n| host_agent(*n).is_some_and(|a| a < landmark_agent(MAX_LANDMARKS)))
             .ok_or_else(|| format!("source host {i} ({}): too many source IDs", h.address))?;
     }
     if hosts.is_empty() {
@@ -403,6 +463,7 @@ pub fn run_collector(
     params: SessionParams,
     secret: &[u8],
     session: u64,
+    binning: Option<&Binning>,
     end: Dur,
     stop: &AtomicBool,
 ) -> io::Result<CollectorOutcome> {
@@ -432,12 +493,19 @@ pub fn run_collector(
     );
     cfg.initial_to = params.initial_timeout;
     cfg.allotted = params.allotted;
-    let collector = TicpCollector::new(cfg, dir, Clustering::Explicit(clusters));
+    let clustering = match binning {
+        Some(b) => Clustering::Binning(b.config()),
+        None => Clustering::Explicit(clusters),
+    };
+    let collector = TicpCollector::new(cfg, dir, clustering);
     let payload = CollectorPayload::new(secret, session);
     let rng = RngStream::new(session, "ticp/collector");
     let mut driver = Driver::with_payload(collector, COLLECTOR_AGENT, socket, rng, payload)?;
     for (h, info) in hosts.iter().zip(&infos) {
         driver.add_peer(info.addr.agent, h.address);
+    }
+    if let Some(b) = binning {
+        b.add_peers(&mut driver);
     }
     let schedule = Schedule {
         start: Dur::ZERO,
@@ -452,6 +520,7 @@ pub fn run_collector(
     let report = driver.run_while(&schedule, stop, |c| !c.ended())?;
     let c = driver.agent();
     Ok(CollectorOutcome {
+        host_bins: c.host_bins().to_vec(),
         expected,
         received: c.received(),
         rounds: c.round(),
@@ -480,6 +549,7 @@ pub fn run_sources<R: ReportContent>(
     sizes: (u32, u32),
     secret: &[u8],
     content: R,
+    binning: Option<(&Binning, SocketAddrV4)>,
     (idle_end, first_timeout): (Dur, Dur),
     stop: &AtomicBool,
 ) -> io::Result<(Report, SourcePayload<R>)> {
@@ -509,11 +579,16 @@ pub fn run_sources<R: ReportContent>(
         (FlowId(0), FlowId(1)),
         sizes,
         Directory::new(hosts),
-        None,
+        binning.map(|(b, _)| b.config()),
     );
     let payload = SourcePayload::new(secret, content);
     let rng = RngStream::new(u64::from(first), "ticp/sources");
     let mut driver = Driver::with_payload(host, agent, socket, rng, payload)?;
+    if let Some((b, collector)) = binning {
+        // The host registers its bin with the collector before any request comes.
+        driver.add_peer(COLLECTOR_AGENT, collector);
+        b.add_peers(&mut driver);
+    }
     let schedule = Schedule {
         start: Dur::ZERO,
         stop: None,
@@ -527,6 +602,27 @@ pub fn run_sources<R: ReportContent>(
     let report = driver.run(&schedule, stop)?;
     let Driver { payload, .. } = driver;
     Ok((report, payload))
+}
+
+/// Run a TICP landmark on `socket`, answering every binning probe, until `stop`.
+///
+/// # Errors
+/// A socket failure.
+pub fn run_landmark(socket: UdpSocket, stop: &AtomicBool) -> io::Result<Report> {
+    let rng = RngStream::new(0, "ticp/landmark");
+    let mut driver = Driver::new(LandmarkEcho, landmark_agent(0), socket, rng)?;
+    driver.accept_any_destination();
+    let schedule = Schedule {
+        start: Dur::ZERO,
+        stop: None,
+        end: Dur(u64::MAX / 2),
+        warmup: Dur::ZERO,
+        idle_end: None,
+        end_when_finished: false,
+        from_first_arrival: false,
+        first_arrival_timeout: None,
+    };
+    driver.run(&schedule, stop)
 }
 
 #[cfg(test)]

@@ -225,11 +225,15 @@ fn the_ecn_field_set_on_one_socket_is_read_on_the_other() {
     }
 }
 
-#[test]
-fn a_ticp_session_collects_every_report_of_two_source_hosts() {
-    use ccsim_udp::ticp::{run_collector, run_sources, SessionParams, SourceHost};
+/// A TICP session between a collector and two source hosts on loopback (with `binning`, two
+/// landmarks answer the hosts' and the collector's probes first); the collector's outcome.
+fn ticp_session(binning: bool) -> ccsim_udp::ticp::CollectorOutcome {
+    use ccsim_udp::ticp::{
+        run_collector, run_landmark, run_sources, Binning, SessionParams, SourceHost,
+    };
     let secret = b"the session's shared secret".to_vec();
-    let (a, b) = (socket(), socket());
+    let (a, b, c) = (socket(), socket(), socket());
+    let collector_at = v4(&c);
     let hosts = [
         SourceHost {
             address: v4(&a),
@@ -242,7 +246,16 @@ fn a_ticp_session_collects_every_report_of_two_source_hosts() {
             count: 200,
         },
     ];
+    let (l1, l2) = (socket(), socket());
+    let bins = Binning {
+        landmarks: vec![v4(&l1), v4(&l2)],
+        thresholds: vec![Dur::from_millis(100), Dur::from_millis(200)],
+        probes: 3,
+        phase: Dur::from_millis(500),
+    };
+    let binning = binning.then_some(&bins);
     let stop = AtomicBool::new(false);
+    let landmarks_stop = AtomicBool::new(false);
     let params = SessionParams {
         rs: 1,
         request_size: 100,
@@ -251,22 +264,53 @@ fn a_ticp_session_collects_every_report_of_two_source_hosts() {
     };
     let content = |id: u32| format!("source {id}: load 0.{id}").into_bytes();
     let idle = (Dur::from_secs(3), Dur::from_secs(10));
-    let outcome = thread::scope(|scope| {
-        let s1 = scope.spawn(|| run_sources(a, 0, 300, (100, 500), &secret, content, idle, &stop));
-        let s2 =
-            scope.spawn(|| run_sources(b, 300, 200, (100, 500), &secret, content, idle, &stop));
-        let c = run_collector(
-            socket(),
+    let source_binning = binning.map(|b| (b, collector_at));
+    thread::scope(|scope| {
+        let lm1 = scope.spawn(|| run_landmark(l1, &landmarks_stop));
+        let lm2 = scope.spawn(|| run_landmark(l2, &landmarks_stop));
+        let s1 = scope.spawn(|| {
+            run_sources(
+                a,
+                0,
+                300,
+                (100, 500),
+                &secret,
+                content,
+                source_binning,
+                idle,
+                &stop,
+            )
+        });
+        let s2 = scope.spawn(|| {
+            run_sources(
+                b,
+                300,
+                200,
+                (100, 500),
+                &secret,
+                content,
+                source_binning,
+                idle,
+                &stop,
+            )
+        });
+        let outcome = run_collector(
+            c,
             &hosts,
             params,
             &secret,
             42,
+            binning,
             Dur::from_secs(20),
             &stop,
         )
         .expect("collector");
         let (r1, p1) = s1.join().expect("thread").expect("sources 1");
         let (r2, p2) = s2.join().expect("thread").expect("sources 2");
+        landmarks_stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for lm in [lm1, lm2] {
+            lm.join().expect("thread").expect("landmark");
+        }
         assert!(
             p1.reports >= 300 && p2.reports >= 200,
             "{} {}",
@@ -274,21 +318,41 @@ fn a_ticp_session_collects_every_report_of_two_source_hosts() {
             p2.reports
         );
         assert_eq!(r1.rejected + r2.rejected, 0);
-        c
-    });
-    assert_eq!((outcome.expected, outcome.received), (500, 500));
-    assert!(outcome.completed.is_some());
-    let p = &outcome.payload;
-    assert_eq!((p.forged, p.replayed, p.malformed), (0, 0, 0));
-    let mut ids: Vec<u32> = p.reports.iter().map(|r| r.source).collect();
-    ids.sort_unstable();
-    assert_eq!(ids, (0..500).collect::<Vec<_>>(), "each source once");
-    for r in &p.reports {
-        assert_eq!(r.content, content(r.source));
-    }
+        let p = &outcome.payload;
+        assert_eq!((outcome.expected, outcome.received), (500, 500));
+        assert!(outcome.completed.is_some());
+        assert_eq!((p.forged, p.replayed, p.malformed), (0, 0, 0));
+        let mut ids: Vec<u32> = p.reports.iter().map(|r| r.source).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, (0..500).collect::<Vec<_>>(), "each source once");
+        for r in &p.reports {
+            assert_eq!(r.content, content(r.source));
+        }
+        outcome
+    })
+}
+
+#[test]
+fn a_ticp_session_collects_every_report_of_two_source_hosts() {
+    let outcome = ticp_session(false);
     // Every report datagram is 500 bytes on the wire.
     assert_eq!(
         outcome.report.received_bytes,
         500 * outcome.report.received_packets
+    );
+    assert_eq!(outcome.host_bins, vec![None, None]);
+}
+
+#[test]
+fn with_binning_each_host_registers_its_bin_before_the_session() {
+    // On loopback every round trip is far below the first threshold (100 ms): both hosts
+    // measure level 0 to both landmarks, bin 0, and register it before the collector begins
+    // (half a phase after their start; the collector begins a phase after its own).
+    let outcome = ticp_session(true);
+    assert_eq!(outcome.host_bins, vec![Some(0), Some(0)]);
+    let began = outcome.began.expect("began").as_secs_f64();
+    assert!(
+        (0.5..0.6).contains(&began),
+        "the session began {began} s after the collector started"
     );
 }
