@@ -384,3 +384,37 @@ def test_ticp_beside_ccsims_tcp_over_udp_is_tcp_friendly(tmp_path: Path) -> None
     half = 1e6 / 2
     assert 0.7 <= t["report_rate_bps"] / half <= 1.3, t
     assert 0.7 <= t["tcp_wire_bps"] / half <= 1.3, t
+
+
+def test_ticp_with_landmark_binning_over_loopback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Two landmark daemons; a source host that bins itself against them and registers its bin
+    # with the collector before the session; a collector that bins itself too. On loopback
+    # every round trip is under the first threshold: level 0 everywhere, bin 0.
+    ports = [free_port() for _ in range(4)]
+    landmarks = f"127.0.0.1:{ports[0]},127.0.0.1:{ports[1]}"
+    key, report, sources = ticp_files(tmp_path, [(f"127.0.0.1:{ports[2]}", "0-99")])
+    procs = [subprocess.Popen([*CLI, "real", "ticp", "landmark", "--listen", f"127.0.0.1:{p}", "-q"]) for p in ports[:2]]
+    procs.append(subprocess.Popen([*CLI, "real", "ticp", "source", "--key-file", str(key), "--listen",
+                                   f"127.0.0.1:{ports[2]}", "--ids", "0-99", "--report-file", str(report),
+                                   "--landmarks", landmarks, "--collector", f"127.0.0.1:{ports[3]}",
+                                   "--binning-phase", "500ms", "--idle-end", "2", "-q"]))
+    try:
+        for port in ports[:3]:
+            wait_bound(port)
+        status = main(["real", "ticp", "collect", "--sources", str(sources), "--key-file", str(key), "--listen",
+                       f"127.0.0.1:{ports[3]}", "--landmarks", landmarks, "--binning-phase", "500ms",
+                       "--initial-timeout", "0.5", "-o", str(tmp_path / "c"), "-q"])
+        assert status == 0
+        assert procs[2].wait(timeout=30) == 0
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.wait(timeout=10)
+    summary = json.loads((tmp_path / "c" / "summary.json").read_text())["ticp"]
+    assert (summary["reports"], summary["host_bins"]) == (100, [0])
+    assert summary["began_s"] == pytest.approx(0.5, abs=0.1)
+    # A source that bins needs the collector's address to register.
+    assert main(["real", "ticp", "source", "--key-file", str(key), "--listen", "127.0.0.1:0", "--ids", "0-9",
+                 "--report-file", str(report), "--landmarks", landmarks]) == 2
+    assert "collector" in capsys.readouterr().err

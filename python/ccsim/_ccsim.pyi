@@ -4,7 +4,7 @@ from typing import Any, Callable, final
 
 __all__ = ["EmulatorHandle", "RunData", "__version__", "_install_abort_handler", "_selftest_alloc_failure",
            "_selftest_panic", "bench_event_queue", "bench_names", "bench_spec", "build_profile", "emulator_start",
-           "full_spec", "load_toml", "real_run", "run", "schema", "ticp_collect", "ticp_sources", "validate"]
+           "full_spec", "load_toml", "real_run", "run", "schema", "ticp_collect", "ticp_landmark", "ticp_sources", "validate"]
 
 __version__: str
 build_profile: str
@@ -57,7 +57,12 @@ def real_run(spec_json: str, role: str, bind: str, peer: str | None = None, flow
              ) -> tuple[str, list[tuple[float, int, int, list[float]]]]: ...
 def ticp_collect(bind: str, hosts: list[tuple[str, int, int]], secret: bytes, session: int, rs: int = 1,
                  request_size: int = 64, initial_timeout_s: float = 3.0, allotted_s: float | None = None,
-                 end_s: float = 3600.0) -> tuple[str, list[tuple[int, float, bytes]]]: ...
+                 end_s: float = 3600.0, landmarks: list[str] | None = None,
+                 bin_thresholds_s: list[float] = ..., probes: int = 3,
+                 binning_phase_s: float = 2.0) -> tuple[str, list[tuple[int, float, bytes]]]: ...
+def ticp_landmark(bind: str) -> str: ...
 def ticp_sources(bind: str, first: int, count: int, secret: bytes, report_file: str | None = None,
                  report_command: str | None = None, request_size: int = 64, report_size: int = 1000,
-                 idle_end_s: float = 10.0, first_arrival_timeout_s: float = 300.0) -> str: ...
+                 idle_end_s: float = 10.0, first_arrival_timeout_s: float = 300.0, collector: str | None = None,
+                 landmarks: list[str] | None = None, bin_thresholds_s: list[float] = ..., probes: int = 3,
+                 binning_phase_s: float = 2.0) -> str: ...

@@ -199,14 +199,19 @@ def _cmd_real(args: argparse.Namespace) -> int:
     from .real import real, ticp_collect, ticp_source
 
     if args.role == "ticp":
+        from .real import parse_binning, ticp_landmark
+
+        if args.ticp_role == "landmark":
+            return ticp_landmark(args.listen, quiet=args.quiet)
+        binning = parse_binning(args.landmarks, args.bin_thresholds, args.probes, args.binning_phase)
         if args.ticp_role == "collect":
             return ticp_collect(args.sources, args.key_file, bind=args.listen, out=args.output, rs=args.rs,
                                 request_size=args.request_size, initial_timeout_s=args.initial_timeout,
-                                allotted_s=args.allotted, timeout_s=args.timeout, quiet=args.quiet)
+                                allotted_s=args.allotted, timeout_s=args.timeout, binning=binning, quiet=args.quiet)
         return ticp_source(args.ids, args.key_file, bind=args.listen, report_file=args.report_file,
                            report_command=args.report_command, report_size=args.report_size,
                            request_size=args.request_size, idle_end_s=args.idle_end, timeout_s=args.timeout,
-                           out=args.output, quiet=args.quiet)
+                           out=args.output, collector=args.collector, binning=binning, quiet=args.quiet)
     if args.role == "send":
         return real("send", args.scenario, bind=args.bind, to=args.to, flow=args.flow, out=args.output,
                     quiet=args.quiet)
@@ -479,6 +484,14 @@ def _add_real_parser(sub: Any, common: argparse.ArgumentParser) -> None:
                         help="bytes of a request packet on the wire (default 64)")
     shared.add_argument("-o", "--output", metavar="DIR", default=None, help="write DIR/summary.json (and reports)")
     shared.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    shared.add_argument("--landmarks", metavar="ADDR:PORT,...", default=None,
+                        help="landmark binning (TICP section III.1): the landmarks, the same list at the "
+                             "collector and every source")
+    shared.add_argument("--bin-thresholds", metavar="DURATIONS", default="100ms,200ms",
+                        help="round-trip level thresholds, ascending (default 100ms,200ms)")
+    shared.add_argument("--probes", type=int, default=3, help="probes per landmark (default 3)")
+    shared.add_argument("--binning-phase", metavar="DURATION", default="2s",
+                        help="the binning phase before the session (default 2s)")
     c = ticp.add_parser("collect", parents=[common, shared], help="run a collection session")
     c.add_argument("--sources", metavar="FILE", required=True,
                    help="one source host per line: ADDR:PORT FIRST-LAST (the IDs it serves, from 0, in order)")
@@ -502,7 +515,12 @@ def _add_real_parser(sub: Any, common: argparse.ArgumentParser) -> None:
                    help="end after this long without a request (default 10)")
     o.add_argument("--timeout", metavar="SECONDS", type=float, default=300.0,
                    help="end if no request arrives within this long (default 300)")
-    for p in (c, o):
+    o.add_argument("--collector", metavar="ADDR:PORT", default=None,
+                   help="the collector's address (with --landmarks: the host registers its bin there)")
+    lm = ticp.add_parser("landmark", parents=[common], help="answer TICP binning probes")
+    lm.add_argument("--listen", metavar="ADDR:PORT", required=True, help="the local address")
+    lm.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    for p in (c, o, lm):
         p.set_defaults(func=_cmd_real)
 
 

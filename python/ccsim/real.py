@@ -186,9 +186,29 @@ def read_sources_file(path: str) -> list[tuple[str, int, int]]:
     return hosts
 
 
+def parse_binning(landmarks: str | None, thresholds: str, probes: int, phase: str) -> dict[str, Any]:
+    """Keyword arguments of the native TICP functions for landmark binning: ``landmarks`` a
+    comma-separated list of ADDR:PORT (None: no binning), ``thresholds`` and ``phase``
+    durations such as ``100ms,200ms`` and ``2s``."""
+    from .errors import SpecError
+    from .sweep import _TIME_UNITS, _quantity
+
+    def seconds(text: str, field: str) -> float:
+        value = _quantity(text.strip(), _TIME_UNITS)
+        if value <= 0:
+            raise SpecError(f"expected a positive duration such as 100ms, found {text!r}", field)
+        return value
+
+    if landmarks is None:
+        return {}
+    return {"landmarks": [a.strip() for a in landmarks.split(",") if a.strip()],
+            "bin_thresholds_s": [seconds(t, "bin_thresholds") for t in thresholds.split(",")],
+            "probes": probes, "binning_phase_s": seconds(phase, "binning_phase")}
+
+
 def ticp_collect(sources: str, key_file: str, *, bind: str = "0.0.0.0:0", out: str | None = None, rs: int = 1,
                  request_size: int = 64, initial_timeout_s: float = 3.0, allotted_s: float | None = None,
-                 timeout_s: float = 3600.0, quiet: bool = False) -> int:
+                 timeout_s: float = 3600.0, binning: dict[str, Any] | None = None, quiet: bool = False) -> int:
     """`ccsim real ticp collect`: one TICP session over UDP; exit status 0 when every report
     arrived, 1 when the session ended without some, 130 when interrupted."""
     import os
@@ -205,7 +225,7 @@ def ticp_collect(sources: str, key_file: str, *, bind: str = "0.0.0.0:0", out: s
     started = time.time()
     with terminate_as_interrupt():
         text, reports = _ccsim.ticp_collect(bind, hosts, secret, session, rs, request_size, initial_timeout_s,
-                                            allotted_s, timeout_s)
+                                            allotted_s, timeout_s, **(binning or {}))
     summary: dict[str, Any] = json.loads(text)
     t = summary["ticp"]
     t["started_unix"] = started
@@ -244,7 +264,7 @@ def _write_ticp(out: Path, summary: dict[str, Any], reports: list[tuple[int, flo
 def ticp_source(ids: str, key_file: str, *, bind: str, report_file: str | None = None,
                 report_command: str | None = None, report_size: int = 1000, request_size: int = 64,
                 idle_end_s: float = 10.0, timeout_s: float = 300.0, out: str | None = None,
-                quiet: bool = False) -> int:
+                collector: str | None = None, binning: dict[str, Any] | None = None, quiet: bool = False) -> int:
     """`ccsim real ticp source`: answer a collector's requests for the IDs ``ids``."""
     from . import _ccsim
     from .emulate import terminate_as_interrupt
@@ -260,7 +280,7 @@ def ticp_source(ids: str, key_file: str, *, bind: str, report_file: str | None =
     out_dir = prepare_output_dir(out, {"summary.json"}) if out is not None else None
     with terminate_as_interrupt():
         text = _ccsim.ticp_sources(bind, first, count, secret, report_file, report_command, request_size,
-                                   report_size, idle_end_s, timeout_s)
+                                   report_size, idle_end_s, timeout_s, collector, **(binning or {}))
     summary: dict[str, Any] = json.loads(text)
     s = summary["ticp_sources"]
     if out_dir is not None:
@@ -272,3 +292,16 @@ def ticp_source(ids: str, key_file: str, *, bind: str, report_file: str | None =
         print(f"ticp sources {first}-{first + count - 1} on {s['bound']}: {s['requests_received']} requests, "
               f"{s['reports_sent']} reports, {s['requests_rejected']} requests rejected", file=sys.stderr)
     return INTERRUPTED_STATUS if s["interrupted"] else 0
+
+
+def ticp_landmark(bind: str, *, quiet: bool = False) -> int:
+    """`ccsim real ticp landmark`: answer binning probes until Ctrl-C or SIGTERM."""
+    from . import _ccsim
+    from .emulate import terminate_as_interrupt
+
+    with terminate_as_interrupt():
+        text = _ccsim.ticp_landmark(bind)
+    if not quiet:
+        s = json.loads(text)["ticp_landmark"]
+        print(f"ticp landmark on {s['bound']}: {s['probes_answered']} probes answered", file=sys.stderr)
+    return 0

@@ -337,6 +337,7 @@ fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(real::real_run, m)?)?;
     m.add_function(wrap_pyfunction!(real::ticp_collect, m)?)?;
     m.add_function(wrap_pyfunction!(real::ticp_sources, m)?)?;
+    m.add_function(wrap_pyfunction!(real::ticp_landmark, m)?)?;
     guard::install_panic_hook();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add(

@@ -162,10 +162,60 @@ fn lateness_json(r: &ccsim_udp::Report) -> serde_json::Value {
     })
 }
 
+/// Landmark binning's settings from Python: addresses, thresholds (s), probes, phase (s).
+fn binning_of(
+    py: Python<'_>,
+    landmarks: Option<Vec<String>>,
+    thresholds_s: Vec<f64>,
+    probes: u32,
+    phase_s: f64,
+) -> PyResult<Option<ccsim_udp::ticp::Binning>> {
+    let Some(landmarks) = landmarks else {
+        return Ok(None);
+    };
+    let spec = |field: &str, m: String| to_pyerr(py, &ScenarioError::spec(field, m));
+    if landmarks.is_empty() || landmarks.len() > ccsim_udp::ticp::MAX_LANDMARKS as usize {
+        return Err(spec(
+            "landmarks",
+            format!(
+                "expected 1 to {} landmark addresses, found {}",
+                ccsim_udp::ticp::MAX_LANDMARKS,
+                landmarks.len()
+            ),
+        ));
+    }
+    let mut addrs = Vec::with_capacity(landmarks.len());
+    for (i, l) in landmarks.iter().enumerate() {
+        addrs.push(address(py, &format!("landmarks[{i}]"), l)?);
+    }
+    let mut thresholds = Vec::with_capacity(thresholds_s.len());
+    for (i, t) in thresholds_s.iter().enumerate() {
+        thresholds.push(secs_dur(py, &format!("bin_thresholds[{i}]"), *t)?);
+    }
+    if thresholds.is_empty() || thresholds.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(spec(
+            "bin_thresholds",
+            format!("expected ascending round-trip thresholds, found {thresholds_s:?}"),
+        ));
+    }
+    if !(1..=10).contains(&probes) {
+        return Err(spec(
+            "probes",
+            format!("expected 1 to 10 probes per landmark, found {probes}"),
+        ));
+    }
+    Ok(Some(ccsim_udp::ticp::Binning {
+        landmarks: addrs,
+        thresholds,
+        probes,
+        phase: secs_dur(py, "binning_phase", phase_s)?,
+    }))
+}
+
 /// A TICP collector over UDP (`ccsim real ticp collect`): `hosts` are (address, first ID,
 /// count). Returns `(summary_json, reports)` with each report `(source, arrival s, content)`.
 #[pyfunction]
-#[pyo3(signature = (bind, hosts, secret, session, rs=1, request_size=64, initial_timeout_s=3.0, allotted_s=None, end_s=3600.0))]
+#[pyo3(signature = (bind, hosts, secret, session, rs=1, request_size=64, initial_timeout_s=3.0, allotted_s=None, end_s=3600.0, landmarks=None, bin_thresholds_s=vec![0.1, 0.2], probes=3, binning_phase_s=2.0))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn ticp_collect(
     py: Python<'_>,
@@ -178,7 +228,12 @@ pub fn ticp_collect(
     initial_timeout_s: f64,
     allotted_s: Option<f64>,
     end_s: f64,
+    landmarks: Option<Vec<String>>,
+    bin_thresholds_s: Vec<f64>,
+    probes: u32,
+    binning_phase_s: f64,
 ) -> PyResult<(String, Vec<(u32, f64, Py<PyBytes>)>)> {
+    let binning = binning_of(py, landmarks, bin_thresholds_s, probes, binning_phase_s)?;
     use ccsim_udp::ticp::{check_hosts, run_collector, SessionParams, SourceHost};
     let mut list = Vec::with_capacity(hosts.len());
     for (i, (addr, first, count)) in hosts.iter().enumerate() {
@@ -200,7 +255,16 @@ pub fn ticp_collect(
     let end = secs_dur(py, "timeout", end_s)?;
     let (socket, bound) = bind_socket(py, bind)?;
     let outcome = watched(py, move |stop| {
-        run_collector(socket, &list, params, &secret, session, end, stop)
+        run_collector(
+            socket,
+            &list,
+            params,
+            &secret,
+            session,
+            binning.as_ref(),
+            end,
+            stop,
+        )
     })?
     .map_err(|e| PyOSError::new_err(format!("TICP collector on {bound}: {e}")))?;
     let r = &outcome.report;
@@ -222,6 +286,7 @@ pub fn ticp_collect(
             "completed_s": secs(outcome.completed),
             "duration_s": duration,
             "rounds": outcome.rounds,
+            "host_bins": outcome.host_bins,
             "request_messages": outcome.requests_sent.0,
             "request_packets": outcome.requests_sent.1,
             "halvings": outcome.reactions.0,
@@ -259,7 +324,7 @@ pub fn ticp_collect(
 /// shell command `report_command` (run at each report, with `CCSIM_SOURCE_ID` set). Returns
 /// the summary as JSON.
 #[pyfunction]
-#[pyo3(signature = (bind, first, count, secret, report_file=None, report_command=None, request_size=64, report_size=1000, idle_end_s=10.0, first_arrival_timeout_s=300.0))]
+#[pyo3(signature = (bind, first, count, secret, report_file=None, report_command=None, request_size=64, report_size=1000, idle_end_s=10.0, first_arrival_timeout_s=300.0, collector=None, landmarks=None, bin_thresholds_s=vec![0.1, 0.2], probes=3, binning_phase_s=2.0))]
 #[allow(clippy::too_many_arguments)]
 pub fn ticp_sources(
     py: Python<'_>,
@@ -273,8 +338,27 @@ pub fn ticp_sources(
     report_size: u32,
     idle_end_s: f64,
     first_arrival_timeout_s: f64,
+    collector: Option<String>,
+    landmarks: Option<Vec<String>>,
+    bin_thresholds_s: Vec<f64>,
+    probes: u32,
+    binning_phase_s: f64,
 ) -> PyResult<String> {
     use ccsim_udp::ticp::run_sources;
+    let binning = binning_of(py, landmarks, bin_thresholds_s, probes, binning_phase_s)?;
+    let collector = match (&binning, collector) {
+        (Some(_), Some(c)) => Some(address(py, "collector", &c)?),
+        (Some(_), None) => {
+            return Err(to_pyerr(
+                py,
+                &ScenarioError::spec(
+                    "collector",
+                    "binning needs the collector's address (it registers its bin)",
+                ),
+            ))
+        }
+        (None, _) => None,
+    };
     let idle = (
         secs_dur(py, "idle_end", idle_end_s)?,
         secs_dur(py, "timeout", first_arrival_timeout_s)?,
@@ -312,6 +396,7 @@ pub fn ticp_sources(
             (request_size, report_size),
             &secret,
             content,
+            binning.as_ref().zip(collector),
             idle,
             stop,
         )
@@ -336,4 +421,22 @@ pub fn ticp_sources(
         "real": lateness_json(&r),
     });
     Ok(summary.to_string())
+}
+
+/// A TICP landmark over UDP (`ccsim real ticp landmark`): answers every binning probe until
+/// Ctrl-C or SIGTERM. Returns the summary as JSON.
+#[pyfunction]
+pub fn ticp_landmark(py: Python<'_>, bind: &str) -> PyResult<String> {
+    let (socket, bound) = bind_socket(py, bind)?;
+    let r = watched(py, move |stop| ccsim_udp::ticp::run_landmark(socket, stop))?
+        .map_err(|e| PyOSError::new_err(format!("TICP landmark on {bound}: {e}")))?;
+    Ok(serde_json::json!({
+        "ticp_landmark": {
+            "bound": bound.to_string(),
+            "probes_answered": r.received_packets,
+            "malformed": r.malformed,
+            "send_errors": r.send_errors,
+        }
+    })
+    .to_string())
 }
