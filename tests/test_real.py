@@ -311,6 +311,8 @@ def ticp_through_emulator(tmp_path: Path, tcp: str | None) -> dict[str, Any]:
     t: dict[str, Any] = json.loads((d / "col" / "summary.json").read_text())["ticp"]
     assert (t["sources"], t["reports"], t["complete"]) == (1000, 1000, True)
     assert t["forged_reports"] == t["replayed_reports"] == t["malformed"] == 0
+    # The collector's report rate over its session cannot exceed the 1 Mbit/s link.
+    assert t["report_rate_bps"] <= 1e6, t
     began, ended = t["started_unix"] + t["began_s"], t["started_unix"] + t["completed_s"]
     if tcp == "kernel":
         marks = [tuple(map(float, line.split())) for line in (d / "tcp.txt").read_text().splitlines() if line]

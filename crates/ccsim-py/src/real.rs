@@ -274,7 +274,17 @@ pub fn ticp_collect(
         (Some(b), Some(c)) => Some((c.0 - b.0) as f64 / 1e9),
         _ => None,
     };
-    let report_bytes: u64 = r.received_bytes;
+    // The report rate counts the reports accepted within the session, never duplicates, late
+    // arrivals after it or binning's messages, so it cannot exceed what the path carried.
+    let report_bytes: u64 = match (outcome.began, outcome.completed) {
+        (Some(b), Some(c)) => p
+            .reports
+            .iter()
+            .filter(|x| x.at >= b && x.at <= c)
+            .map(|x| u64::from(x.size))
+            .sum(),
+        _ => 0,
+    };
     let summary = serde_json::json!({
         "ticp": {
             "session": format!("{:016x}", p.session()),

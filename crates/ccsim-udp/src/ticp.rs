@@ -110,6 +110,8 @@ pub struct CollectedReport {
     pub at: SimTime,
     /// The request timestamp it echoed.
     pub echo: SimTime,
+    /// Its size as an IP packet, bytes.
+    pub size: u32,
     /// Its content.
     pub content: Vec<u8>,
 }
@@ -206,6 +208,7 @@ impl Payload for CollectorPayload {
             source,
             at: now,
             echo,
+            size: pkt.size,
             content: content.to_vec(),
         });
         true
