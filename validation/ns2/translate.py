@@ -1,0 +1,382 @@
+"""A ccsim spec as an ns-2.35 Tcl script: the subset the ns-2 papers' baselines use.
+
+`translate(spec)` takes any spec form ccsim accepts, fills in every default through ccsim's
+own validator (`_ccsim.full_spec`, what `ccsim validate --print` shows), and returns a
+`Translation`: the Tcl text and the names of the flows and link directions it measures. What
+ns-2.35 cannot run as ccsim does is refused with `Untranslatable`, whose message names the
+key (`flows[2].protocol: ...`), never approximated silently.
+
+The script writes one JSON object on stdout at the end of the run with the same measures as
+ccsim's summary over the window [warmup, duration]: per flow the in-order goodput (the sink's
+`bytes_`, which counts whole packets handed up in order, times payload / packet size), the
+timeouts (`nrexmit_`) and the retransmitted segments (`nrexmitpack_`); per link direction the
+utilisation (bytes dequeued for transmission over rate x window), the drops and the mean
+waiting queue (a QueueMonitor's packet integrator). With `trace=True` every TCP agent's
+`cwnd_`, `ssthresh_` and `rto` ... are written by `trace-var` to a file per flow.
+
+Every mapping choice is here, each as a CHOICE line, and listed in docs/validation.md
+("ns-2.35 as a second oracle"):
+
+CHOICE: ccsim's `packet_size` is the whole packet; ns-2's `packetSize_` is the payload and it
+adds `tcpip_base_hdr_size_` (40 B, ccsim's TCP header without options) on the wire, so
+packetSize_ = packet_size - 40. ACKs are 40 B in both. UDP sources send `packetSize_` as the
+wire size in both.
+CHOICE: DropTail's `queue-limit` L drops an arrival when L - 1 packets wait (drop-tail.cc
+`q_->length() + 1 >= qlim_`); ccsim's `queue = "Np"` holds N waiting packets, so L = N + 1.
+A byte limit maps to `queue-in-bytes_` with `limit_` in `mean_pktsize_` units only when it is
+a whole multiple; otherwise it is refused.
+CHOICE: ns-2's agents start sending at the flow's start without a handshake when ccsim's
+`handshake = false` (`syn_ false`, so `delay_growth_` has nothing to delay); `handshake =
+true` maps to ns-2's default one-way SYN (`syn_ true`, `delay_growth_ true`: a 40 B first
+packet, growth after its ACK), which is a SYN and its ACK, not a three-way handshake.
+CHOICE: `window_` (ns-2's receiver window, 20 by default) is ccsim's `max_window`, or
+1 000 000 segments when ccsim's is unbounded; `maxburst_ 0`, as ns-2's default.
+CHOICE: the delayed-ACK sink's `interval_` is ccsim's 200 ms (ns-2's default is 100 ms).
+CHOICE: ns-2's timer constants are the flow's `tick`, `initial_rto`, `min_rto` (absent:
+ns-2.35's 10 ms, 3 s, 200 ms, which are ccsim's `rto = "ns2"` defaults too); a flow on any
+other timer is refused: ns-2.35 has only its own.
+CHOICE: ns-2's static routing takes the fewest hops; a topology with more than one path
+between two nodes is refused rather than routed differently from ccsim's delay routing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Any
+
+from ccsim import _ccsim
+from ccsim.spec import to_json_text
+
+#: ns-2's TCP/IP header without options, ccsim's TCP header without options.
+TCPIP_HEADER = 40
+#: `window_` when ccsim's receiver window is unbounded.
+UNBOUNDED_WINDOW = 1_000_000
+#: ccsim's delayed-ACK timer (RFC 1122's 200 ms; docs/protocols.md).
+DELACK_INTERVAL_S = 0.2
+
+TCP_AGENTS = {
+    "tahoe": "Agent/TCP",
+    "reno": "Agent/TCP/Reno",
+    "newreno": "Agent/TCP/Newreno",
+    "sack": "Agent/TCP/Sack1",
+    "vegas": "Agent/TCP/Vegas",
+}
+
+
+class Untranslatable(ValueError):
+    """A spec ns-2.35 cannot run as ccsim does; the message names the key."""
+
+
+@dataclasses.dataclass
+class Translation:
+    tcl: str
+    flows: list[str]
+    links: list[str]  # "a->b", the directions measured
+    trace_files: dict[str, str]  # flow name -> file trace-var writes (with trace=True)
+
+
+_UNITS_S = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
+_UNITS_BPS = {"bps": 1.0, "kbps": 1e3, "Kbps": 1e3, "Mbps": 1e6, "Gbps": 1e9, "Tbps": 1e12}
+_UNITS_B = {"B": 1, "kB": 1000, "KB": 1000, "MB": 10**6, "GB": 10**9}
+
+
+def _split(text: str) -> tuple[float, str]:
+    m = re.fullmatch(r"([0-9.eE+-]+)\s*([A-Za-zµ]*)", str(text))
+    if not m:
+        raise ValueError(f"cannot read {text!r}")
+    return float(m.group(1)), m.group(2)
+
+
+def seconds(text: str) -> float:
+    v, u = _split(text)
+    return v * _UNITS_S[u]
+
+
+def bps(text: str) -> float:
+    v, u = _split(text)
+    return v * _UNITS_BPS[u]
+
+
+def nbytes(text: str) -> int:
+    v, u = _split(text)
+    return int(round(v * _UNITS_B[u]))
+
+
+def full_spec(spec: Any) -> dict[str, Any]:
+    """Every key with its value, defaults included (raises ccsim.SpecError on bad input)."""
+    result: dict[str, Any] = json.loads(_ccsim.full_spec(to_json_text(spec)))
+    return result
+
+
+def _num(x: float) -> str:
+    return repr(float(x))
+
+
+def _refuse_unless(cond: bool, key: str, why: str) -> None:
+    if not cond:
+        raise Untranslatable(f"{key}: {why}")
+
+
+def _tree_check(links: list[dict[str, Any]]) -> None:
+    parent: dict[str, str] = {}
+
+    def find(a: str) -> str:
+        while parent.setdefault(a, a) != a:
+            a = parent[a]
+        return a
+
+    for i, link in enumerate(links):
+        a, b = (find(x) for x in link["between"])
+        if a == b:
+            raise Untranslatable(f"links[{i}].between: a second path between {link['between'][0]} and "
+                                 f"{link['between'][1]}; ns-2 routes by hop count, ccsim by delay")
+        parent[a] = b
+
+
+def _queue(i: int, link: dict[str, Any], rate: float, delay: float) -> tuple[str, list[str]]:
+    """The queue class and the Tcl lines that configure one direction's queue `$q`."""
+    q = link["queue"]
+    key = f"links[{i}].queue"
+    if isinstance(q, str):
+        v, unit = _split(q)
+        if unit == "p":
+            return "DropTail", [f"$q set limit_ {int(v) + 1}"]
+        raise Untranslatable(f"{key}: a byte limit ({q}) is not translated; ns-2's DropTail counts bytes "
+                             f"in mean_pktsize_ units")
+    _refuse_unless(q.get("kind") == "red", f"{key}.kind", f"ns-2.35 has no {q.get('kind')!r} queue here")
+    _refuse_unless(q.get("profile") == "ns2.35", f"{key}.profile",
+                   "only profile = \"ns2.35\" is ns-2.35's RED (fj93 counts and spaces drops otherwise)")
+    lines = []
+    mean = nbytes(q["mean_packet_size"]) if q.get("mean_packet_size") else 500
+    lines.append(f"$q set mean_pktsize_ {mean}")
+    byte_mode = True if q.get("bytes") is None else bool(q["bytes"])
+    lines.append(f"$q set bytes_ {'true' if byte_mode else 'false'}")
+    lines.append(f"$q set queue_in_bytes_ {'true' if byte_mode else 'false'}")
+    limit = q["limit"]["value"] if isinstance(q.get("limit"), dict) else q.get("limit", "100p")
+    v, unit = _split(limit)
+    if byte_mode:
+        if unit == "p":
+            raise Untranslatable(f"{key}.limit: {limit} in packets; ns-2.35's RED in byte mode counts "
+                                 f"limit_ x mean_pktsize_ bytes: write it in bytes (e.g. \"25kB\")")
+        total = nbytes(limit)
+        _refuse_unless(total % mean == 0, f"{key}.limit",
+                       f"{limit} is not a whole number of mean_pktsize_ ({mean} B)")
+        lines.append(f"$q set limit_ {total // mean}")
+    else:
+        _refuse_unless(unit == "p", f"{key}.limit", "a byte limit needs bytes = true")
+        lines.append(f"$q set limit_ {int(v)}")
+    for ours, theirs in (("min_th", "thresh_"), ("max_th", "maxthresh_"), ("w_q", "q_weight_")):
+        if q.get(ours) is not None:
+            lines.append(f"$q set {theirs} {_num(q[ours])}")
+    if q.get("max_p") is not None:
+        _refuse_unless(q["max_p"] > 0, f"{key}.max_p", "0 has no linterm_")
+        lines.append(f"$q set linterm_ {_num(1.0 / q['max_p'])}")
+    if q.get("gentle") is not None:
+        lines.append(f"$q set gentle_ {'true' if q['gentle'] else 'false'}")
+    if q.get("ecn"):
+        lines.append("$q set setbit_ true")
+    if q.get("mark_p") is not None:
+        lines.append(f"$q set mark_p_ {_num(q['mark_p'])}")
+    return "RED", lines
+
+
+_TCP_DEFAULTS: dict[str, Any] = {
+    "recovery": None, "clock_granularity": None, "accecn": None,
+    "prr": None, "rescue_retransmission": None, "rack": None, "timestamps": False, "pacing": False,
+    "tlp": None, "hystart": None, "growth": None, "xcp": None, "paced_slow_start": False,
+    "pacing_spacing": None, "cubic": None, "prague": None,
+}
+
+
+def _tcp(i: int, f: dict[str, Any]) -> tuple[str, str, list[str]]:
+    """Agent class, sink class and the agent's settings."""
+    key = f"flows[{i}]"
+    proto = f["protocol"]
+    for k, default in _TCP_DEFAULTS.items():
+        if k == "recovery" and proto == "sack":
+            continue
+        _refuse_unless(f.get(k) == default, f"{key}.{k}",
+                       f"{f.get(k)!r} has no counterpart in ns-2.35's {TCP_AGENTS[proto]}")
+    _refuse_unless((f.get("rto") or "linux") == "ns2", f"{key}.rto",
+                   f"{f.get('rto') or 'linux'!r}: ns-2.35 has only its own timer; run the flow with rto = \"ns2\"")
+    size = nbytes(f["packet_size"])
+    _refuse_unless(size > TCPIP_HEADER, f"{key}.packet_size", f"{f['packet_size']} leaves no payload")
+    lines = [
+        f"$a set packetSize_ {size - TCPIP_HEADER}",
+        f"$a set window_ {f['max_window'] or UNBOUNDED_WINDOW}",
+        f"$a set windowInit_ {f['initial_window']}",
+        "$a set maxburst_ 0",
+        f"$a set tcpTick_ {_num(seconds(f['tick']) if f.get('tick') else 0.01)}",
+        f"$a set rtxcur_init_ {_num(seconds(f['initial_rto']) if f.get('initial_rto') else 3.0)}",
+        f"$a set minrto_ {_num(seconds(f['min_rto']) if f.get('min_rto') else 0.2)}",
+        f"$a set syn_ {'true' if f['handshake'] else 'false'}",
+        f"$a set delay_growth_ {'true' if f['handshake'] else 'false'}",
+        # ns-2.35's `singledup_` (1 by default) is RFC 3042's limited transmit.
+        f"$a set singledup_ {1 if f['limited_transmit'] else 0}",
+    ]
+    if f.get("initial_ssthresh") is not None:
+        ss = f["initial_ssthresh"]
+        _refuse_unless(ss != "bdp", f"{key}.initial_ssthresh", "\"bdp\" is not translated; give a size")
+        lines.append(f"$a set ssthresh_ {max(1, nbytes(ss) // (size - TCPIP_HEADER))}")
+    if f["ecn"]:
+        lines.append("$a set ecn_ 1")
+    if proto == "vegas":
+        v = f.get("vegas") or {}
+        _refuse_unless(v.get("variant", "ns2") == "ns2", f"{key}.vegas.variant",
+                       "only variant = \"ns2\" is ns-2.35's Agent/TCP/Vegas")
+        for ours, theirs in (("alpha", "v_alpha_"), ("beta", "v_beta_"), ("gamma", "v_gamma_")):
+            if v.get(ours) is not None:
+                lines.append(f"$a set {theirs} {v[ours]}")
+    sink = "Agent/TCPSink/Sack1" if proto == "sack" else "Agent/TCPSink"
+    if f["delayed_ack"]:
+        sink += "/DelAck"
+    return TCP_AGENTS[proto], sink, lines
+
+
+def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Translation:
+    """The ns-2.35 script of `spec` (see the module docs); raises Untranslatable."""
+    full = full_spec(spec)
+    run = full["run"]
+    duration = seconds(run["duration"])
+    warmup = seconds(run["warmup"]) if run.get("warmup") else 0.0
+    for k in ("failures", "drops", "ticp", "tcpm", "traffic", "multicast"):
+        if full.get(k):
+            raise Untranslatable(f"{k}: not translated to ns-2.35")
+    links = full["links"]
+    _tree_check(links)
+    out = [
+        "# Generated from a ccsim spec by validation/ns2/translate.py",
+        "set ns [new Simulator]",
+        f"global defaultRNG; $defaultRNG seed {int(run['seed']) % 2147483647 + 1}",
+        "proc ccsim_json_num {x} { if {[string is double -strict $x]} { return $x } else { return null } }",
+    ]
+    nodes: dict[str, None] = {}
+    for link in links:
+        for n in link["between"]:
+            nodes.setdefault(n, None)
+    for n in nodes:
+        out.append(f"set n({n}) [$ns node]")
+    directions: list[tuple[str, str, float]] = []
+    for i, link in enumerate(links):
+        _refuse_unless(not link.get("trace"), f"links[{i}].trace", "a delivery trace has no ns-2 counterpart")
+        _refuse_unless(float(link.get("loss", 0.0)) == 0.0, f"links[{i}].loss", "random loss is not translated")
+        a, b = link["between"]
+        rate, delay = bps(link["rate"]), seconds(link["delay"])
+        qclass, qlines = _queue(i, link, rate, delay)
+        out.append(f"$ns duplex-link $n({a}) $n({b}) {_num(rate)} {_num(delay)} {qclass}")
+        for x, y in ((a, b), (b, a)):
+            out.append(f"set q [[$ns link $n({x}) $n({y})] queue]")
+            out.extend(qlines)
+            out.append(f"set qm({x}->{y}) [$ns monitor-queue $n({x}) $n({y}) 0]")
+            directions.append((x, y, rate))
+    flows: list[str] = []
+    trace_files: dict[str, str] = {}
+    sends: list[tuple[str, str, int]] = []  # (name, kind, payload per packet)
+    for i, f in enumerate(full["flows"]):
+        name, proto = f["name"], f["protocol"]
+        key = f"flows[{i}]"
+        _refuse_unless(f["from"] in nodes and f["to"] in nodes, key, "endpoint not on any link")
+        start = seconds(f["start"])
+        stop = seconds(f["stop"]) if f.get("stop") else None
+        if proto in TCP_AGENTS:
+            agent, sink, lines = _tcp(i, f)
+            out.append(f"set a [new {agent}]")
+            out.extend(lines)
+            out.append(f"$a set fid_ {i}")
+            out.append(f"set s [new {sink}]")
+            if f["delayed_ack"]:
+                out.append(f"$s set interval_ {DELACK_INTERVAL_S}")
+            if f["ecn"]:
+                out.append("$s set ecn_ 1")
+            out.append(f"$ns attach-agent $n({f['from']}) $a; $ns attach-agent $n({f['to']}) $s; $ns connect $a $s")
+            out.append(f"set agent({name}) $a; set sink({name}) $s")
+            out.append(f"set app({name}) [new Application/FTP]; $app({name}) attach-agent $a")
+            if f.get("size") is not None:
+                payload = nbytes(f["packet_size"]) - TCPIP_HEADER
+                segments = -(-nbytes(f["size"]) // payload)
+                out.append(f"$ns at {_num(start)} \"$app({name}) produce {segments}\"")
+            else:
+                out.append(f"$ns at {_num(start)} \"$app({name}) start\"")
+            if stop is not None:
+                out.append(f"$ns at {_num(stop)} \"$app({name}) stop\"")
+            if trace:
+                path = f"{trace_dir}/{name}.ns2trace"
+                trace_files[name] = path
+                out.append(f"set tf({name}) [open {{{path}}} w]")
+                out.append(f"$a attach $tf({name}); $a trace cwnd_; $a trace ssthresh_; $a trace srtt_; $a trace rttvar_; $a trace backoff_")
+            sends.append((name, "tcp", nbytes(f["packet_size"]) - TCPIP_HEADER))
+        elif proto in ("cbr", "poisson"):
+            size = nbytes(f["packet_size"])
+            rate = bps(f["rate"])
+            out.append("set a [new Agent/UDP]")
+            out.append(f"$a set fid_ {i}; $a set packetSize_ {size}")
+            out.append("set s [new Agent/LossMonitor]")
+            out.append(f"$ns attach-agent $n({f['from']}) $a; $ns attach-agent $n({f['to']}) $s; $ns connect $a $s")
+            if proto == "cbr":
+                out.append(f"set app({name}) [new Application/Traffic/CBR]")
+                out.append(f"$app({name}) set packetSize_ {size}; $app({name}) set rate_ {_num(rate)}")
+                out.append(f"$app({name}) set random_ 0")
+            else:
+                # CHOICE: a Poisson source is ns-2's Exponential on/off source with bursts of
+                # zero length (one packet each) and idle_time_ the mean gap.
+                out.append(f"set app({name}) [new Application/Traffic/Exponential]")
+                out.append(f"$app({name}) set packetSize_ {size}; $app({name}) set burst_time_ 0")
+                out.append(f"$app({name}) set idle_time_ {_num(size * 8 / rate)}; $app({name}) set rate_ {_num(rate * 1000)}")
+            out.append(f"$app({name}) attach-agent $a")
+            out.append(f"set agent({name}) $a; set sink({name}) $s")
+            out.append(f"$ns at {_num(start)} \"$app({name}) start\"")
+            if stop is not None:
+                out.append(f"$ns at {_num(stop)} \"$app({name}) stop\"")
+            sends.append((name, "udp", size))
+        else:
+            raise Untranslatable(f"{key}.protocol: {proto!r} is not translated to ns-2.35")
+        flows.append(name)
+
+    # Snapshots at the window's edges, then one JSON object on stdout.
+    out.append("proc snap {tag} {")
+    out.append("  global agent sink qm snapshot ns")
+    for name, kind, payload in sends:
+        if kind == "tcp":
+            out.append(f"  set snapshot($tag,{name}) [list [$sink({name}) set bytes_] "
+                       f"[$agent({name}) set nrexmit_] [$agent({name}) set nrexmitpack_] [$agent({name}) set ndatapack_]]")
+        else:
+            out.append(f"  set snapshot($tag,{name}) [list [$sink({name}) set bytes_] 0 0 [$sink({name}) set npkts_]]")
+    for x, y, _ in directions:
+        d = f"{x}->{y}"
+        # The integrator's sum stops at its last update: bring it to now first.
+        out.append(f"  [$qm({d}) get-pkts-integrator] newpoint [$ns now] [$qm({d}) set pkts_]")
+        out.append(f"  set snapshot($tag,{d}) [list [$qm({d}) set bdepartures_] [$qm({d}) set pdepartures_] "
+                   f"[$qm({d}) set pdrops_] [[$qm({d}) get-pkts-integrator] set sum_] [$qm({d}) set pkts_]]")
+    out.append("}")
+    span = duration - warmup
+    out.append("proc finish {} {")
+    out.append("  global snapshot ns")
+    out.append("  snap end")
+    out.append(f"  set T {_num(duration)}; set W {_num(warmup)}; set span {_num(span)}")
+    out.append("  set parts {}")
+    for name, kind, payload in sends:
+        wire = payload + (TCPIP_HEADER if kind == "tcp" else 0)
+        out.append(f"  set b $snapshot(warm,{name}); set e $snapshot(end,{name})")
+        out.append(f"  set good [expr {{([lindex $e 0] - [lindex $b 0]) * 8.0 * {payload} / {wire} / $span}}]")
+        out.append(f"  lappend parts \"\\\"flow:{name}\\\": {{\\\"goodput_bps\\\": $good, "
+                   f"\\\"timeouts\\\": [expr {{[lindex $e 1] - [lindex $b 1]}}], "
+                   f"\\\"retransmitted_packets\\\": [expr {{[lindex $e 2] - [lindex $b 2]}}], "
+                   f"\\\"sent_packets\\\": [expr {{[lindex $e 3] - [lindex $b 3]}}]}}\"")
+    for x, y, rate in directions:
+        d = f"{x}->{y}"
+        out.append(f"  set b $snapshot(warm,{d}); set e $snapshot(end,{d})")
+        out.append(f"  set qsum [expr {{[lindex $e 3] - [lindex $b 3]}}]")
+        out.append(f"  lappend parts \"\\\"link:{d}\\\": {{\\\"utilization\\\": "
+                   f"[expr {{([lindex $e 0] - [lindex $b 0]) * 8.0 / ({_num(rate)} * $span)}}], "
+                   f"\\\"drops\\\": [expr {{[lindex $e 2] - [lindex $b 2]}}], "
+                   f"\\\"tx_packets\\\": [expr {{[lindex $e 1] - [lindex $b 1]}}], "
+                   f"\\\"mean_queue_packets\\\": [expr {{$qsum / $span}}]}}\"")
+    out.append("  puts \"CCSIM-NS2-RESULT {[join $parts {, }]}\"")
+    out.append("  exit 0")
+    out.append("}")
+    out.append(f"$ns at {_num(warmup)} \"snap warm\"")
+    out.append(f"$ns at {_num(duration)} \"finish\"")
+    out.append("$ns run")
+    return Translation("\n".join(out) + "\n", flows, [f"{x}->{y}" for x, y, _ in directions], trace_files)
