@@ -3,13 +3,15 @@
 # make test  : install (the module with debug assertions), then run every Rust and Python test
 # make validate-ns3 : ccsim against ns-3 3.44 on every scenario of validation/ns3/run.py (about
 #              half an hour; not part of make test, which runs the quick suite)
+# make validate-ns2 : ccsim's ns-2 modes against ns-2.35 (Debian's ns2) on every twin of
+#              validation/ns2/run.py (a few minutes; make test runs the quick subset)
 VENV   ?= .venv
 PYTHON ?= python3
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: system-deps install demo test test-rust test-python bench lint clean validate-ns3 validate-ns3-quick
+.PHONY: system-deps install demo test test-rust test-python bench lint clean validate-ns3 validate-ns3-quick validate-ns2
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,14 +23,17 @@ $(VENV)/.deps: pyproject.toml | $(PY)
 
 # tshark (Wireshark's reader, Debian package) checks the pcap files in the tests;
 # chromium (Debian package) loads the HTML report in the tests (tests/test_report.py);
-# ip (Debian package iproute2) makes the network namespaces of `ccsim emulate`.
+# ip (Debian package iproute2) makes the network namespaces of `ccsim emulate`;
+# ns (Debian package ns2, ns-2.35) is the second oracle of validation/ns2 (tests/test_ns2_validation.py).
 TSHARK_APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -q tshark
 CHROMIUM_APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
 IPROUTE_APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -q iproute2
+NS2_APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -q ns2
 system-deps:
 	@command -v tshark >/dev/null || $(TSHARK_APT) || (apt-get update -q && $(TSHARK_APT))
 	@command -v chromium >/dev/null || $(CHROMIUM_APT) || (apt-get update -q && $(CHROMIUM_APT))
 	@command -v ip >/dev/null || $(IPROUTE_APT) || (apt-get update -q && $(IPROUTE_APT))
+	@command -v ns >/dev/null || $(NS2_APT) || (apt-get update -q && $(NS2_APT))
 
 install: $(VENV)/.deps system-deps
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release -q
@@ -66,6 +71,10 @@ validate-ns3: install
 
 validate-ns3-quick: install
 	$(PY) validation/ns3/run.py --quick
+
+validate-ns2: install
+	mkdir -p out
+	$(PY) validation/ns2/run.py --json out/validate-ns2.json | tee out/validate-ns2.md
 
 clean:
 	rm -rf $(VENV) target out

@@ -194,8 +194,12 @@ def _tcp(i: int, f: dict[str, Any]) -> tuple[str, str, list[str]]:
     """Agent class, sink class and the agent's settings."""
     key = f"flows[{i}]"
     proto = f["protocol"]
+    if proto in ("tahoe", "reno", "newreno"):
+        # ns-2.35's agents always run `bug_fix_ true`; ccsim matches them with recovery = "ns2".
+        _refuse_unless(f.get("recovery") == "ns2", f"{key}.recovery",
+                       f"{f.get('recovery')!r}: ns-2.35's {TCP_AGENTS[proto]} recovers as recovery = \"ns2\" does")
     for k, default in _TCP_DEFAULTS.items():
-        if k == "recovery" and proto == "sack":
+        if k == "recovery" and proto in ("sack", "tahoe", "reno", "newreno"):
             continue
         _refuse_unless(f.get(k) == default, f"{key}.{k}",
                        f"{f.get(k)!r} has no counterpart in ns-2.35's {TCP_AGENTS[proto]}")
@@ -367,7 +371,7 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
     for x, y, rate in directions:
         d = f"{x}->{y}"
         out.append(f"  set b $snapshot(warm,{d}); set e $snapshot(end,{d})")
-        out.append(f"  set qsum [expr {{[lindex $e 3] - [lindex $b 3]}}]")
+        out.append("  set qsum [expr {[lindex $e 3] - [lindex $b 3]}]")
         out.append(f"  lappend parts \"\\\"link:{d}\\\": {{\\\"utilization\\\": "
                    f"[expr {{([lindex $e 0] - [lindex $b 0]) * 8.0 / ({_num(rate)} * $span)}}], "
                    f"\\\"drops\\\": [expr {{[lindex $e 2] - [lindex $b 2]}}], "

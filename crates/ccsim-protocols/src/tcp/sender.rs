@@ -238,6 +238,8 @@ pub struct TcpConfig {
     pub algorithm: Algorithm,
     /// How a SACK sender recovers ([`RecoveryPolicy`]).
     pub recovery_policy: RecoveryPolicy,
+    /// Tahoe, Reno, NewReno: ns-2.35's fast-retransmit rules (`recovery/` module docs).
+    pub ns2_recovery: bool,
     /// ECN-capable (RFC 3168).
     pub ecn: bool,
     /// Initial slow-start threshold, bytes (`None`: unbounded, RFC 5681).
@@ -289,6 +291,7 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             algorithm: Algorithm::NewReno,
             recovery_policy: RecoveryPolicy::Ns3,
+            ns2_recovery: false,
             ecn: false,
             initial_ssthresh: None,
             paced_slow_start: None,
@@ -386,6 +389,7 @@ pub struct TcpSender {
     hystart: HyStart,
     /// RFC 3042: on, and the segments it sent since the last ACK of new data.
     limited_transmit: bool,
+    ns2_recovery: bool,
     limited_sent: u64,
     /// RFC 9937: on, and the state of the current recovery.
     prr_enabled: bool,
@@ -512,6 +516,7 @@ impl TcpSender {
             vegas_ns2_worried: 0,
             hystart: HyStart::new(cfg.hystart).paced(cfg.pacing),
             limited_transmit: cfg.limited_transmit,
+            ns2_recovery: cfg.ns2_recovery,
             limited_sent: 0,
             prr_enabled: cfg.prr,
             prr: None,
@@ -1438,7 +1443,20 @@ impl TcpSender {
                 CaState::Cwr => self.snd_una <= self.ecn_recover,
                 CaState::Open | CaState::Loss => false,
             };
-        if !self.backed_off && !reduced_in_this_window {
+        if self.ns2_recovery {
+            // ns-2.35's `timeout`: `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)` on every
+            // expiry with data outstanding, the window halved again after a back-off.
+            // Reno's `timeout` first clears `dupwnd_`: the window halved is cwnd without
+            // the recovery's inflation, which ccsim folds into cwnd (at most ssthresh then).
+            let window = if self.state == CaState::Recovery
+                && matches!(self.recovery, Recovery::Reno | Recovery::NewReno)
+            {
+                self.cwnd.min(self.ssthresh)
+            } else {
+                self.cwnd
+            };
+            self.ssthresh = self.ns2_half(window);
+        } else if !self.backed_off && !reduced_in_this_window {
             self.ssthresh = match (self.recovery, self.policy) {
                 (Recovery::Sack, RecoveryPolicy::Linux) => self.cwnd_ssthresh(),
                 (Recovery::Sack, _) => self.pipe_ssthresh(),

@@ -215,7 +215,8 @@ pub struct FlowSpec {
     /// "rfc6298", "ns2" or "ns3" (docs/protocols.md, the retransmission timer).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub rto: Option<RtoSpec>,
-    /// TCP: how a SACK sender recovers: "ns3" (the default), "rfc6675" or "linux"
+    /// TCP: how a SACK sender recovers: "ns3" (the default), "rfc6675" or "linux"; or
+    /// "ns2" for Tahoe, Reno and NewReno (ns-2.35's fast-retransmit rules)
     /// (docs/protocols.md, loss recovery).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub recovery: Option<RecoverySpec>,

@@ -337,7 +337,8 @@ pub enum RtoSpec {
     Ns3,
 }
 
-/// How a SACK sender recovers (`recovery`), as scenario files name it.
+/// How a sender recovers (`recovery`), as scenario files name it: the SACK policies, and
+/// ns-2.35's rules for Tahoe, Reno and NewReno.
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum RecoverySpec {
@@ -350,6 +351,10 @@ pub enum RecoverySpec {
     /// Linux: ssthresh from the congestion window, every unSACKed segment lost after a
     /// timeout, and PRR, RACK and the tail loss probe unless the flow turns them off.
     Linux,
+    /// ns-2.35's `Agent/TCP`, `Agent/TCP/Reno` and `Agent/TCP/Newreno` (`bug_fix_ true`):
+    /// no fast retransmit until the ACK covers the segment after `recover_`, which Reno
+    /// also sets at its fast retransmit (Tahoe, Reno and NewReno only).
+    Ns2,
 }
 
 /// The recovery when a flow names none.
@@ -362,7 +367,15 @@ pub fn recovery_policy(f: &FlowSpec) -> RecoveryPolicy {
         RecoverySpec::Ns3 => RecoveryPolicy::Ns3,
         RecoverySpec::Rfc6675 => RecoveryPolicy::Rfc6675,
         RecoverySpec::Linux => RecoveryPolicy::Linux,
+        // Non-SACK flows only (validated); the SACK policy is then unused.
+        RecoverySpec::Ns2 => RecoveryPolicy::Ns3,
     }
+}
+
+/// Whether a flow follows ns-2.35's fast-retransmit rules (`recovery = "ns2"`).
+#[must_use]
+pub fn ns2_recovery(f: &FlowSpec) -> bool {
+    f.recovery == Some(RecoverySpec::Ns2)
 }
 
 /// Whether a flow recovers with Proportional Rate Reduction: its `prr`, else on with
@@ -410,6 +423,17 @@ fn validate_recovery_options(
     p: &dyn Fn(&str) -> String,
 ) -> Result<(), ScenarioError> {
     let sack_recovery = sack_recovery(f.protocol);
+    if f.recovery == Some(RecoverySpec::Ns2)
+        && !matches!(f.protocol, Protocol::Tahoe | Protocol::Reno | Protocol::Newreno)
+    {
+        return err(
+            p("recovery"),
+            format!(
+                "\"ns2\" applies to protocol \"tahoe\", \"reno\" or \"newreno\" (ns-2.35's Sack1 recovery is not built), found {:?}",
+                f.protocol.name()
+            ),
+        );
+    }
     for (key, set) in [
         ("prr", f.prr.is_some()),
         ("rescue_retransmission", f.rescue_retransmission.is_some()),

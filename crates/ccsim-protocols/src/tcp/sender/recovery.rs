@@ -15,6 +15,16 @@
 //!   Rate Reduction on every ACK of the recovery (`tcp/prr.rs`) instead of staying at
 //!   ssthresh.
 //!
+//! With `ns2_recovery` (`recovery = "ns2"`), Tahoe, Reno and NewReno follow ns-2.35's
+//! `dupack_action` with `bug_fix_ true` (tcp.cc, tcp-reno.cc, tcp-newreno.cc): a fast
+//! retransmit needs `highest_ack_ > recover_`, the last segment received beyond the highest
+//! sent at the last fast retransmit or timeout (one segment more than RFC 6582's ACK beyond
+//! `recover`), and Reno sets `recover_` at its fast retransmit too, so a second loss in the
+//! window of the first waits for the timer. Without it, Tahoe's go-back-N after a fast
+//! retransmit resends a window the receiver holds, whose duplicate ACKs can start the next
+//! one. CHOICE: ns-2's exception for a lost first segment (`bugfix_ss_`, `highest_ack_ ==
+//! 0`) is left out: it differs only at a flow's first segment.
+//!
 //! The SACK flavour has two policies ([`RecoveryPolicy`]). `Rfc6675` is the RFCs to the
 //! letter: ssthresh = FlightSize / 2 on entering recovery (RFC 6675 step 4.2, RFC 5681
 //! eq. 4), and after a timeout go-back-N within cwnd counted from the ACK point (RFC 6675
@@ -118,7 +128,14 @@ impl TcpSender {
     pub(super) fn enter_fast_recovery<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         // RFC 6582 section 3.2 step 1: enter recovery only if this ACK covers more than
         // `recover`, so duplicates of data sent before a timeout do not trigger it.
-        if self.recover.is_some_and(|r| self.snd_una <= r) {
+        // ns-2.35 (`dupack_action`, `highest_ack_ > recover_`): its ACK names the last
+        // segment received, not the next expected, so it waits one segment longer.
+        let covered = if self.ns2_recovery {
+            self.recover.map(|r| r + 1)
+        } else {
+            self.recover
+        };
+        if covered.is_some_and(|r| self.snd_una <= r) {
             return;
         }
         // RFC 3168 section 6.1.2: no second reduction within the window already reduced.
@@ -137,7 +154,9 @@ impl TcpSender {
                 self.send_allowed(ctx);
             }
             Recovery::Reno | Recovery::NewReno => {
-                if self.recovery == Recovery::NewReno {
+                // ns-2.35's Reno (`bug_fix_`) also remembers `recover_` at its fast
+                // retransmit: no second one for losses in the same window.
+                if self.recovery == Recovery::NewReno || self.ns2_recovery {
                     self.recover = Some(self.snd_max - 1);
                     self.partial_acks = 0;
                 }
@@ -261,11 +280,27 @@ impl TcpSender {
     /// ssthresh on entering fast recovery, by policy: from the pipe (`Ns3`), the
     /// congestion window (`Linux`) or FlightSize (RFC 5681 eq. 4, every other case).
     pub(super) fn recovery_ssthresh(&mut self) -> u64 {
+        if self.ns2_recovery {
+            return self.ns2_ssthresh();
+        }
         match (self.recovery, self.policy) {
             (Recovery::Sack, RecoveryPolicy::Ns3) => self.pipe_ssthresh(),
             (Recovery::Sack, RecoveryPolicy::Linux) => self.cwnd_ssthresh(),
             _ => self.loss_ssthresh(),
         }
+    }
+
+    /// ns-2.35's `slowdown(CLOSE_SSTHRESH_HALF)` (tcp.cc, `precision_reduce_ true`):
+    /// `ssthresh_ = (int) (windowd() / 2)`, at least 2, from the window (the inflated one in
+    /// Reno's recovery, `cwnd_ + dupwnd_`; at most `window_`), not from FlightSize.
+    pub(super) fn ns2_ssthresh(&self) -> u64 {
+        self.ns2_half(self.cwnd)
+    }
+
+    /// `(int) (min(cwnd, window_) / 2)` segments, at least 2, in bytes.
+    pub(super) fn ns2_half(&self, cwnd: u64) -> u64 {
+        let window = (cwnd / self.mss).min(self.max_window);
+        (window / 2).max(2) * self.mss
     }
 
     /// The algorithm's ssthresh with the congestion window as the data in the network
