@@ -173,6 +173,8 @@ def suite() -> list[Twin]:
 def quick_suite() -> list[Twin]:
     """Short runs whose agreement is checked in `make test` (tests/test_ns2_validation.py)."""
     return [
+        Twin("quick-tahoe-100M-10", "tahoe", 10, 100.0, 24.0, 1.0, 15.0, 5.0),
+        Twin("quick-newreno-100M-1", "newreno", 1, 100.0, 24.0, 1.0, 15.0, 5.0),
         Twin("quick-newreno-10M-10-delack", "newreno", 10, 10.0, 40.0, 1.0, 20.0, 5.0, delayed_ack=True),
         Twin("quick-tahoe-10M-10", "tahoe", 10, 10.0, 40.0, 1.0, 20.0, 5.0),
         Twin("quick-reno-red-10M-1", "reno", 1, 10.0, 40.0, 1.0, 20.0, 5.0, queue="red"),

@@ -51,6 +51,8 @@ from ccsim.spec import to_json_text
 
 #: ns-2's TCP/IP header without options, ccsim's TCP header without options.
 TCPIP_HEADER = 40
+#: IPv4 and UDP headers, which ccsim's UDP sources count inside `packet_size` and out of goodput.
+UDP_IP_HEADER = 28
 #: `window_` when ccsim's receiver window is unbounded.
 UNBOUNDED_WINDOW = 1_000_000
 #: ccsim's delayed-ACK timer (RFC 1122's 200 ms; docs/protocols.md).
@@ -111,7 +113,8 @@ def full_spec(spec: Any) -> dict[str, Any]:
 
 
 def _num(x: float) -> str:
-    return repr(float(x))
+    # 15 significant digits: exact for every value a spec can write, without binary residue.
+    return f"{float(x):.15g}"
 
 
 def _refuse_unless(cond: bool, key: str, why: str) -> None:
@@ -333,7 +336,9 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
             out.append(f"$ns at {_num(start)} \"$app({name}) start\"")
             if stop is not None:
                 out.append(f"$ns at {_num(stop)} \"$app({name}) stop\"")
-            sends.append((name, "udp", size))
+            # ccsim counts a UDP packet's payload (packet_size - 28 B of IP and UDP headers) as
+            # goodput; ns-2's LossMonitor counts whole packets: scale as for TCP.
+            sends.append((name, "udp", size - UDP_IP_HEADER))
         else:
             raise Untranslatable(f"{key}.protocol: {proto!r} is not translated to ns-2.35")
         flows.append(name)
@@ -361,7 +366,7 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
     out.append(f"  set T {_num(duration)}; set W {_num(warmup)}; set span {_num(span)}")
     out.append("  set parts {}")
     for name, kind, payload in sends:
-        wire = payload + (TCPIP_HEADER if kind == "tcp" else 0)
+        wire = payload + (TCPIP_HEADER if kind == "tcp" else UDP_IP_HEADER)
         out.append(f"  set b $snapshot(warm,{name}); set e $snapshot(end,{name})")
         out.append(f"  set good [expr {{([lindex $e 0] - [lindex $b 0]) * 8.0 * {payload} / {wire} / $span}}]")
         out.append(f"  lappend parts \"\\\"flow:{name}\\\": {{\\\"goodput_bps\\\": $good, "

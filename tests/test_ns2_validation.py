@@ -1,0 +1,134 @@
+"""ccsim's ns-2 modes against ns-2.35 itself (validation/ns2; docs/validation.md, "ns-2.35 as a
+second oracle").
+
+The quick twins run one spec through ccsim and, translated to Tcl, through Debian's ns-2.35
+(`make` installs the package `ns2`). Each measure is held to issue 39's targets (goodput and
+utilisation within 3 %, Jain within 0.03, drops, timeouts and retransmissions within 10 % or 5
+events); the measures still outside are strict expected failures with the values measured
+and the cause as far as it was traced. The full suite is `make validate-ns2`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "validation" / "ns2"))
+
+import run as twins  # noqa: E402
+from translate import Untranslatable, translate  # noqa: E402
+
+#: CI installs ns2 (make system-deps); there its absence is a failure, not a skip.
+REQUIRE = bool(os.environ.get("CCSIM_REQUIRE_BROWSER"))
+needs_ns2 = pytest.mark.skipif(shutil.which("ns") is None and not REQUIRE,
+                               reason="ns-2.35 is not installed (make installs the Debian package ns2)")
+
+QUICK = {t.name: t for t in twins.quick_suite()}
+
+
+@pytest.fixture(scope="module")
+def records() -> dict[str, dict[str, Any]]:
+    assert shutil.which("ns") is not None, "ns-2.35 (`ns`) is required but not installed"
+    return {name: twins.compare(t) for name, t in QUICK.items()}
+
+
+#: (scenario, measure) pairs that agree today; each failed before issue 39's changes or
+#: guards a mapping (queue limits, RED's profile, CBR over UDP).
+WITHIN = [
+    # Tahoe's go-back-N resent a window the receiver held and its duplicate ACKs started the
+    # next fast retransmit: 6208 retransmissions for 55 drops (30 s) before recovery = "ns2".
+    ("quick-tahoe-100M-10", "retransmitted"), ("quick-tahoe-100M-10", "goodput"),
+    ("quick-tahoe-100M-10", "jain"), ("quick-tahoe-100M-10", "timeouts"),
+    # A timeout inside NewReno's recovery from slow start's overshoot halved FlightSize, 2x the
+    # window, so slow start overshot again: 0.40 of ns-2's goodput before ns-2's ssthresh rule.
+    ("quick-newreno-100M-1", "goodput"), ("quick-newreno-100M-1", "timeouts"),
+    ("quick-newreno-100M-1", "retransmitted"), ("quick-newreno-100M-1", "drops"),
+    ("quick-tahoe-10M-10", "goodput"), ("quick-tahoe-10M-10", "utilization"), ("quick-tahoe-10M-10", "drops"),
+    ("quick-tahoe-10M-10", "timeouts"), ("quick-tahoe-10M-10", "retransmitted"), ("quick-tahoe-10M-10", "jain"),
+    ("quick-newreno-10M-10-delack", "goodput"), ("quick-newreno-10M-10-delack", "jain"),
+    ("quick-newreno-10M-10-delack", "retransmitted"),
+    ("quick-reno-red-10M-1", "timeouts"), ("quick-reno-red-10M-1", "drops"),
+    ("quick-newreno-redecn-10M-10", "goodput"), ("quick-newreno-redecn-10M-10", "drops"),
+    ("quick-newreno-redecn-10M-10", "jain"),
+    ("quick-cbr-10M-4", "goodput"), ("quick-cbr-10M-4", "utilization"), ("quick-cbr-10M-4", "retransmitted"),
+    # The CBR source's goodput: ccsim counts its payload (500 - 28 B), ns-2's LossMonitor whole
+    # packets; once the translation scales them alike, 4.68 against 4.95 Mbit/s became equal.
+    ("quick-cbr-10M-4", "udp"),
+]
+
+#: Measures outside their target, with what was measured (ccsim / ns-2.35) and the cause.
+OUTSIDE = [
+    ("quick-newreno-10M-10-delack", "timeouts",
+     "7 / 0: timeouts where ns-2.35's flows have none, in ccsim's NewReno recovery with delayed ACKs; "
+     "not traced to a line yet (docs/validation.md)"),
+    ("quick-reno-red-10M-1", "goodput",
+     "0.734 / 0.779: one Reno flow over ns-2.35's RED; the same drops (10 / 11), so the difference is in "
+     "how each recovers from them, not traced yet"),
+    ("quick-cbr-10M-4", "drops",
+     "337 / 379 at the bottleneck beside a CBR source at half the link; the TCP and UDP goodputs agree, "
+     "the cause of the drop count's difference is not traced yet"),
+]
+
+
+def test_translation_refuses_what_ns2_cannot_run_with_the_key() -> None:
+    spec = QUICK["quick-tahoe-10M-10"].spec()
+    spec["flows"][0]["protocol"] = "cubic"
+    spec["flows"][0].pop("recovery")
+    with pytest.raises(Untranslatable, match=r"^flows\[0\]\.protocol: 'cubic' is not translated"):
+        translate(spec)
+    spec = QUICK["quick-tahoe-10M-10"].spec()
+    spec["flows"][1]["rto"] = "linux"
+    with pytest.raises(Untranslatable, match=r"^flows\[1\]\.rto: 'linux': ns-2\.35 has only its own timer"):
+        translate(spec)
+    spec = QUICK["quick-tahoe-10M-10"].spec()
+    spec["flows"][2].pop("recovery")
+    with pytest.raises(Untranslatable, match=r"^flows\[2\]\.recovery"):
+        translate(spec)
+
+
+def test_droptail_limits_count_the_arriving_packet_in_ns2() -> None:
+    """drop-tail.cc drops when `length + 1 >= limit_`: N waiting packets are limit N + 1."""
+    tcl = translate(QUICK["quick-tahoe-10M-10"].spec()).tcl
+    assert "$ns duplex-link $n(r0) $n(r1) 10000000 0.018 DropTail" in tcl
+    assert f"$q set limit_ {QUICK['quick-tahoe-10M-10'].buffer_packets + 1}" in tcl
+
+
+@needs_ns2
+def test_both_simulators_ran_every_quick_twin_within_physical_bounds(records: dict[str, dict[str, Any]]) -> None:
+    for name, rec in records.items():
+        for side in ("ccsim", "ns2"):
+            got = rec[side]
+            # ns-2's side counts a packet's bytes when it starts its transmission: one packet
+            # at the window's end may be counted whole.
+            edge = 0.0 if side == "ccsim" else twins.WIRE * 8 / (rec["settings"]["rate_mbps"] * 1e6 * (
+                rec["settings"]["duration_s"] - rec["settings"]["warmup_s"]))
+            assert 0 < got["utilization"] <= 1 + edge + 1e-9, (name, side, got["utilization"])
+            # In-order goodput counts at the window's edges what was held above a gap:
+            # a little above the payload capacity at most.
+            assert 0 < got["goodput"] <= 1.02, (name, side, got["goodput"])
+            assert all(g > 0 for g in got["goodput_bps"]), (name, side)
+            assert got["drops"] >= 0 and got["timeouts"] >= 0
+
+
+@needs_ns2
+@pytest.mark.parametrize("name,measure", WITHIN)
+def test_ccsim_matches_ns2(records: dict[str, dict[str, Any]], name: str, measure: str) -> None:
+    rec = records[name]
+    assert rec["within"][measure], (name, measure, rec["ccsim"], rec["ns2"])
+
+
+@needs_ns2
+@pytest.mark.parametrize("name,measure,measured", OUTSIDE)
+def test_known_differences_from_ns2(records: dict[str, dict[str, Any]], name: str, measure: str,
+                                    measured: str) -> None:
+    rec = records[name]
+    if not rec["within"][measure]:
+        pytest.xfail(measured)
+    # A difference that has gone is news: the table in docs/validation.md must change with it.
+    raise AssertionError(f"{name} {measure} is now within its target; update OUTSIDE and docs/validation.md")
