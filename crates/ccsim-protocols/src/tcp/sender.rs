@@ -7,7 +7,8 @@
 //! (the classic BSD scheme, which RFC 6298 section 3 allows); a retransmission cancels the
 //! measurement (Karn's rule). Congestion control gets one RTT sample per ACK that advances
 //! the ACK point (the newest segment it covers, if never retransmitted).
-//! Limited transmit (RFC 3042, `limited_transmit`, off by default as in ns-2's agents): on each
+//! Limited transmit (RFC 3042, `limited_transmit`, off by default; ns-2.35's agents run it,
+//! their `singledup_ 1`): on each
 //! of the first two duplicate ACKs in the open state, one new segment, if the receiver window
 //! allows and what is outstanding stays within cwnd + 2 segments; cwnd is unchanged, and the
 //! FlightSize that sets ssthresh at the fast retransmit leaves those segments out (RFC 5681
