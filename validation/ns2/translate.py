@@ -12,7 +12,9 @@ ccsim's summary over the window [warmup, duration]: per flow the in-order goodpu
 timeouts (`nrexmit_`) and the retransmitted segments (`nrexmitpack_`); per link direction the
 utilisation (bytes dequeued for transmission over rate x window), the drops and the mean
 waiting queue (a QueueMonitor's packet integrator). With `trace=True` every TCP agent's
-`cwnd_`, `ssthresh_` and `rto` ... are written by `trace-var` to a file per flow.
+`cwnd_`, `ssthresh_`, `srtt_`, `rttvar_` and `backoff_` changes are written by its trace to
+`<trace_dir>/<flow>.ns2trace` (ns-2's own format: time, addresses, variable, value); run.py does
+not expose it yet.
 
 Every mapping choice is here, each as a CHOICE line, and listed in docs/validation.md
 ("ns-2.35 as a second oracle"):
