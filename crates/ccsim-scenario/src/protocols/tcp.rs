@@ -12,8 +12,8 @@ use super::FlowContext;
 use crate::netsim::NetSim;
 use crate::spec::flows::{FlowSpec, Protocol};
 use crate::spec::tcp::{
-    hystart_kind, ns2_recovery, recovery_policy, rto_config, uses_accecn, uses_prr, uses_rack, uses_tlp,
-    VegasVariantSpec,
+    hystart_kind, ns2_recovery, recovery_policy, rto_config, uses_accecn, uses_prr, uses_rack,
+    uses_tlp, VegasVariantSpec,
 };
 use crate::units::SsthreshStr;
 

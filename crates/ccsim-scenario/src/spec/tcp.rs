@@ -424,7 +424,10 @@ fn validate_recovery_options(
 ) -> Result<(), ScenarioError> {
     let sack_recovery = sack_recovery(f.protocol);
     if f.recovery == Some(RecoverySpec::Ns2)
-        && !matches!(f.protocol, Protocol::Tahoe | Protocol::Reno | Protocol::Newreno)
+        && !matches!(
+            f.protocol,
+            Protocol::Tahoe | Protocol::Reno | Protocol::Newreno
+        )
     {
         return err(
             p("recovery"),
