@@ -20,7 +20,8 @@
 //! retransmit needs `highest_ack_ > recover_`, the last segment received beyond the highest
 //! sent at the last fast retransmit or timeout (one segment more than RFC 6582's ACK beyond
 //! `recover`), and Reno sets `recover_` at its fast retransmit too, so a second loss in the
-//! window of the first waits for the timer. Without it, Tahoe's go-back-N after a fast
+//! window of the first waits for the timer; the fast retransmit restarts the timer
+//! (`reset_rtx_timer`), where RFC 6298 restarts it only on new ACKs. Without it, Tahoe's go-back-N after a fast
 //! retransmit resends a window the receiver holds, whose duplicate ACKs can start the next
 //! one. CHOICE: ns-2's exception for a lost first segment (`bugfix_ss_`, `highest_ack_ ==
 //! 0`) is left out: it differs only at a flow's first segment.
@@ -152,6 +153,9 @@ impl TcpSender {
                 self.snd_nxt = self.snd_una;
                 self.set_state(CaState::Loss);
                 self.send_allowed(ctx);
+                if self.ns2_recovery {
+                    self.arm_rto(ctx); // ns-2.35 tahoe_action: reset_rtx_timer(0, 0)
+                }
             }
             Recovery::Reno | Recovery::NewReno => {
                 // ns-2.35's Reno (`bug_fix_`) also remembers `recover_` at its fast
@@ -162,6 +166,9 @@ impl TcpSender {
                 }
                 self.set_state(CaState::Recovery);
                 self.send_segment(self.snd_una, ctx);
+                if self.ns2_recovery {
+                    self.arm_rto(ctx); // ns-2.35 reno_action: reset_rtx_timer(1, 0)
+                }
                 self.cwnd = self.ssthresh + 3 * self.mss;
                 self.send_allowed(ctx);
             }
