@@ -211,14 +211,31 @@ impl TcpSender {
             Recovery::Reno => {
                 // RFC 5681 section 3.2 step 6: deflate and leave recovery.
                 self.cwnd = self.ssthresh;
+                if self.ns2_recovery {
+                    // ns-2.35's Reno `recv`: `dupwnd_ = 0`, then `opencwnd()` for this ACK.
+                    self.cwnd += (self.mss * self.mss / self.cwnd).max(1);
+                }
                 self.dupacks = 0;
                 self.set_state(CaState::Open);
                 true
             }
             Recovery::NewReno if self.recover.is_some_and(|r| ack > r) => {
-                // Full ACK (RFC 6582 3.2 step 3, option 1).
-                let flight = self.flight_size();
-                self.cwnd = self.ssthresh.min(flight.max(self.mss) + self.mss);
+                if self.ns2_recovery {
+                    // ns-2.35 (tcp-newreno.cc `recv`, `exit_recovery_fix_ 0`): `dupwnd_ = 0`
+                    // leaves cwnd_ as the fast retransmit set it less what partial ACKs
+                    // deflated past the inflation, min(cwnd, ssthresh) here; then
+                    // `opencwnd()` for this ACK (tcp.cc, `wnd_option_ 1`).
+                    self.cwnd = self.cwnd.min(self.ssthresh);
+                    self.cwnd += if self.cwnd < self.ssthresh {
+                        self.mss
+                    } else {
+                        (self.mss * self.mss / self.cwnd).max(1)
+                    };
+                } else {
+                    // Full ACK (RFC 6582 3.2 step 3, option 1).
+                    let flight = self.flight_size();
+                    self.cwnd = self.ssthresh.min(flight.max(self.mss) + self.mss);
+                }
                 self.dupacks = 0;
                 self.set_state(CaState::Open);
                 true
