@@ -1406,3 +1406,81 @@ fn accecn_sender_reads_the_count_and_sends_no_cwr() {
         .iter()
         .all(|p| matches!(p.header, Hdr::TcpData { cwr: false, .. })));
 }
+
+/// A sender with ns-2.35's fast-retransmit rules (`recovery = "ns2"`) and `w` segments out.
+fn ns2_sender(algorithm: Algorithm, w: u64, ns2: bool) -> (TcpSender, MockCtx) {
+    started(TcpConfig {
+        initial_window: u32::try_from(w).unwrap(),
+        algorithm,
+        ns2_recovery: ns2,
+        ..TcpConfig::default()
+    })
+}
+
+#[test]
+fn ns2_reno_makes_no_second_fast_retransmit_in_the_window_of_the_first() {
+    // tcp-reno.cc `dupack_action` with bug_fix_: recover_ = maxseq_ (9) at the fast
+    // retransmit; the next one needs highest_ack_ > recover_. Segments 0 and 4 lost of 0..9.
+    for ns2 in [false, true] {
+        let (mut s, mut ctx) = ns2_sender(Algorithm::Reno, 10, ns2);
+        for _ in 0..3 {
+            s.on_packet(&ack(0), &mut ctx);
+        }
+        s.on_packet(&ack(4), &mut ctx); // the partial ACK ends Reno's recovery
+        ctx.drain();
+        for _ in 0..3 {
+            s.on_packet(&ack(4), &mut ctx);
+        }
+        let retransmitted = seqs(&ctx.drain()).contains(&(4, true));
+        // RFC 5681's Reno retransmits 4 at once; ns-2.35's waits for the timer.
+        assert_eq!(retransmitted, !ns2, "ns2 = {ns2}");
+        assert_eq!(s.in_recovery(), !ns2);
+    }
+}
+
+#[test]
+fn ns2_tahoe_ignores_duplicates_of_its_own_go_back_n() {
+    // Tahoe's fast retransmit goes back N over 0..9 although only 0 was lost: the ACK of the
+    // retransmission covers 0..9 (10), and the resent segments 1, 2, 3 then arrive again as
+    // duplicates of 10. RFC 6582's test (ACK 10 > recover 9) lets them start a fast
+    // retransmit; ns-2.35's (`highest_ack_` 9 > `recover_` 9) does not.
+    for ns2 in [false, true] {
+        let (mut s, mut ctx) = ns2_sender(Algorithm::Tahoe, 10, ns2);
+        for _ in 0..3 {
+            s.on_packet(&ack(0), &mut ctx);
+        }
+        s.on_packet(&ack(10), &mut ctx);
+        ctx.drain();
+        for _ in 0..3 {
+            s.on_packet(&ack(10), &mut ctx);
+        }
+        assert_eq!(
+            seqs(&ctx.drain()).contains(&(10, true)),
+            !ns2,
+            "ns2 = {ns2}"
+        );
+    }
+}
+
+#[test]
+fn ns2_fast_retransmit_restarts_the_timer_and_halves_the_window() {
+    // reno_action: slowdown(CLOSE_SSTHRESH_HALF) from the window, then reset_rtx_timer.
+    for ns2 in [false, true] {
+        let (mut s, mut ctx) = ns2_sender(Algorithm::NewReno, 11, ns2);
+        let armed = ctx.timers[0].expect("the first segment arms the timer");
+        ctx.now = SimTime(500_000_000);
+        for _ in 0..3 {
+            s.on_packet(&ack(0), &mut ctx);
+        }
+        // ssthresh: (int) (11 / 2) = 5 segments in ns-2.35; RFC 5681 max(FlightSize / 2, 2):
+        // 5.5 segments.
+        let expected = if ns2 { 5 * MSS } else { 11 * MSS / 2 };
+        assert_eq!(s.ssthresh(), expected, "ns2 = {ns2}");
+        let deadline = ctx.timers[0].unwrap();
+        if ns2 {
+            assert_eq!(deadline, SimTime(500_000_000) + s.rtt().rto());
+        } else {
+            assert_eq!(deadline, armed);
+        }
+    }
+}
