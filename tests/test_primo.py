@@ -20,7 +20,12 @@ from conftest import judge_check
 # demonstrated by a run in tests/test_stated_causes.py (the test named in brackets), and
 # docs/experiments.md (Primo) has the full measurements. One turns into a failure the day it
 # reproduces.
-REPRODUCED = {("primo-bw", "TFRC mean queue - Vegas's")}
+REPRODUCED = {
+    ("primo-bw", "TFRC mean queue - Vegas's"),
+    # Since the Reno flows run ns-2.35's agents (issue 39; with the agents of before: Reno 82.5
+    # and 85.3 against Primo 77.9 and 79.5, the difference -4.5 and -4.8 on the quick run).
+    ("primo-delay", "Reno sending-rate stability"), ("primo-hetero", "Reno sending-rate stability"),
+}
 SAMPLING = ("on the issue's 1 s samples Reno's sawtooth (a cycle well under a second) is averaged out; sampled "
             "at the 24 ms round trip Reno scores 32 against Primo's 78 [test_renos_steadiness_is_the_one_second_"
             "sampling]")
@@ -39,15 +44,9 @@ NOT_YET = {
         "10.3 above 10 packets: the per-packet rate lets the larger flow grow at the smaller's expense (f1 / f2 "
         "0.83 at 3 s, 0.03 at 40 s); over 16 gaps the steps keep the ratio the start left and fairness is 88 "
         "[test_primos_steps_widen_the_gap_left_by_the_start_or_keep_it]",
-    ("primo-delay", "Reno sending-rate stability"):
-        "Reno 82.5 against Primo 77.9: Primo is unfair at 5 and 50 ms and its smaller flow fluctuates (72 and "
-        f"23); {SAMPLING} [test_primos_unequal_flows_fluctuate_in_primo_delay]",
     ("primo-delay", "Primo sending-rate stability"):
         "77.9: Primo is unfair at 5 and 50 ms and its smaller flow fluctuates (72 and 23); over 16 gaps 94.5 "
         "[test_primos_unequal_flows_fluctuate_in_primo_delay]",
-    ("primo-hetero", "Reno sending-rate stability"):
-        "Reno 85.3 against Primo 79.5: the starved Primo flow fluctuates (48 and 49 against 97) [test_the_starved_"
-        "primo_flow_fluctuates_in_primo_hetero]",
     ("primo-hetero", "Primo fairness"):
         "9.9: thresholds scale with each flow's own RTT_ref, so the longer path wins (and the per-packet rate's "
         "bias at 1 ms); with thresholds of equal absolute delay and 16 gaps the flows share (98) "

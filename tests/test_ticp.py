@@ -98,19 +98,16 @@ CHECKS: dict[str, set[str]] = {
 RS10_BURSTS = ("RS = 10 with 100 B reports: each request makes ten 100 B reports leave one node at the same "
                "instant, the bursts take half of the 20 packet slots and the reverse TCP loses whole windows "
                "(docs/experiments.md, TICP; not yet resolved)")
-BACKS_OFF = ("the collector halves when more than RS reports of a timer period are missing, where ten TCP flows "
-             "halve independently: it backs off more than ten flows, more at the longer round trips of bins 3 "
-             "and 4 (docs/experiments.md, TICP; not yet resolved)")
 LATE_JOIN = ("the second session joins bin 1 in slow start 5 s after the first; two windows that halve on the "
              "same losses converge slowly and the overlap in bins 1 and 2 is too short for them to meet "
              "(docs/experiments.md, TICP; not yet resolved)")
 NOT_YET: dict[tuple[str, str], str] = {
-    ("ticp-tcp-rev", "bin 2: TICP / TCP rate"): f"2.95 (band: at least 3): {BACKS_OFF}",
-    ("ticp-tcp-rev", "bin 4: TICP / TCP rate"): f"2.69 (band: at least 3): {BACKS_OFF}",
-    # Cause measured by a run of the same spec: test_the_rs1_bin_1_tcp_share_is_held_down_by_ticps_start.
-    ("ticp-tcp-fwd", "rs1: bin 1 TCP / equal share"):
-        "0.699 (band [0.7, 1.3]): bin 1's 20 samples open with TICP's slow start, which holds the TCP "
-        "at 0.06-0.51 of an equal share for 4 s; without those first 5 s the median is 0.707",
+    # Since the TCPs run ns-2.35's agents (issue 39: limited transmit, `bug_fix_` recovery and
+    # ns-2's ssthresh, checked against ns-2.35 in validation/ns2): the same run with the agents
+    # of before gave 6.40 (bins 2 and 4, 2.95 and 2.53 then, now reproduce).
+    ("ticp-tcp-rev", "bin 5: TICP / TCP rate"):
+        "2.55 (band: at least 3): the reverse TCP of bin 5 with ns-2.35's agents; 6.40 with the agents of "
+        "before (docs/experiments.md, TICP; not yet resolved)",
     **{("ticp-tcp-rev-fair", f"rs10-100B: bin {i} TICP / equal share"): f"{v} (band [0.7, 1.3]): {RS10_BURSTS}"
        for i, v in ((1, 1.86), (2, 1.93), (3, 1.91), (4, 1.77), (5, 1.52))},
     **{("ticp-tcp-rev-fair", f"rs10-100B: bin {i} TCP / equal share"): f"{v} (band [0.7, 1.3]): {RS10_BURSTS}"
@@ -150,30 +147,6 @@ def test_every_check_is_listed_and_every_figure_written(name: str, out_dir: Path
 
 def test_every_ticp_experiment_is_registered() -> None:
     assert {n for n in REGISTRY if n.startswith("ticp")} == set(CHECKS)
-
-
-def test_the_rs1_bin_1_tcp_share_is_held_down_by_ticps_start() -> None:
-    """The cause of ("ticp-tcp-fwd", "rs1: bin 1 TCP / equal share") failing, measured on the
-    experiment's own run: the first seconds of bin 1's window are TICP's slow start (TICP well
-    above, TCP well below an equal share); the same median without them is in the band."""
-    from ccsim.experiments import ticp as t
-    from ccsim.experiments.base import TIMERS, with_timer
-
-    n = t._n(True)
-    spec = t.topology_spec([t.session("ticp", n, 1000, 100, 1, start=100)],
-                           100 + 3 * t.ideal_duration(n, 1000, share=0.5), background="newreno", direction="fwd")
-    res = ccsim.run(with_timer(spec, TIMERS[REGISTRY["ticp-tcp-fwd"].timer]), progress=False)
-    window = t.bin_windows(res, "ticp")[1]
-    half = t.capacity_bps(1) / 2
-    variable, entity, _ = t.measured(False)
-    tcp = res.wide("rate")["newreno1"]
-    tcp = tcp[tcp.index.isin(window)].to_numpy() / half
-    ticp = res.wide(variable)[entity]
-    ticp = ticp[ticp.index.isin(window)].to_numpy() / half
-    assert np.median(tcp) < 0.7  # the check's failure, on this run
-    start, rest = slice(1, 5), slice(5, None)  # the first sample is the session's first second
-    assert tcp[start].max() < 0.7 and ticp[start].min() > 1.3, (tcp[:6], ticp[:6])
-    assert 0.7 <= np.median(tcp[rest]) <= 1.3, tcp
 
 
 def test_ticp_two_measured_from_the_second_sessions_first_timeout_still_splits_bin_2_two_to_one(
@@ -248,12 +221,13 @@ def test_the_whole_bin_reading_measures_every_round_of_a_bin(out_dir: Path) -> N
     assert sum(len(every[i]) for i in every) > sum(len(first[i]) for i in first)
 
 
-def test_two_newreno_flows_on_the_ticp_paths_split_wider_than_three_to_two() -> None:
-    """Why ticp-tcp-fwd's band is not tightened to a TICP / TCP ratio within [2/3, 3/2] (what
-    "share fairly" would suggest): on the same paths, with ns-2.35's timer and 20-packet
-    buffers, a second NewReno flow started at 100 s beside the first gets 0.61 of the first's
-    median rate over 101-160 s on bin 3 (52 timeouts). Two TCPs would fail such a band, so it
-    cannot tell TICP from TCP; the band stays each within 30 % of an equal share."""
+def test_two_newreno_flows_on_the_ticp_paths_split_within_three_to_two() -> None:
+    """What two TCPs do where ticp-tcp-fwd's band asks TICP and TCP each within 30 % of an
+    equal share: on the same paths, with ns-2.35's timer and agents and 20-packet buffers, a
+    second NewReno flow started at 100 s beside the first gets 0.85-1.03 of the first's median
+    rate over 101-160 s in every bin. Before the agents were ns-2.35's (issue 39) it got 0.61 on
+    bin 3 (52 timeouts), which is why the band was not tightened to [2/3, 3/2]; two TCPs now
+    pass such a band (the band itself is unchanged)."""
     from ccsim.experiments import ticp as t
     from ccsim.experiments.base import run_many, timer_of
 
@@ -267,4 +241,4 @@ def test_two_newreno_flows_on_the_ticp_paths_split_wider_than_three_to_two() -> 
     w = res.wide("rate")
     w = w[(w.index > 101) & (w.index <= 160)]
     ratios = [float(np.median(w[f"second{i}"]) / np.median(w[f"newreno{i}"])) for i in range(1, t.BINS + 1)]
-    assert min(ratios) < 2 / 3, ratios
+    assert all(2 / 3 <= r <= 3 / 2 for r in ratios), ratios

@@ -296,6 +296,19 @@ TIMERS: dict[str, dict[str, str]] = {
     "linux": {"rto": "linux"},
 }
 
+#: What an ns-2 profile's agents do besides their timer, per protocol, as flow keys: ns-2.35's
+#: `Agent/TCP`, `Reno` and `Newreno` recover by `bug_fix_` (`recovery = "ns2"`), and since
+#: 2001/11/28 every TCP agent but Vegas sends on the first two duplicate ACKs (`singledup_ 1`,
+#: `limited_transmit`); validated against ns-2.35 itself (docs/validation.md, "ns-2.35 as a
+#: second oracle"). Keys a flow sets itself stay. The 1998 ns predates `singledup_`.
+NS2_AGENTS: dict[str, dict[str, dict[str, Any]]] = {
+    "ns-2.35": {
+        **{p: {"recovery": "ns2", "limited_transmit": True} for p in ("tahoe", "reno", "newreno")},
+        "sack": {"limited_transmit": True},
+    },
+    "ns-2 (1998)": {p: {"recovery": "ns2"} for p in ("tahoe", "reno", "newreno")},
+}
+
 _reading: contextvars.ContextVar[str] = contextvars.ContextVar("ccsim_experiment_reading", default="")
 
 
@@ -316,22 +329,28 @@ def as_reading(label: str) -> Iterator[None]:
 
 
 _TCP_PROTOCOLS = frozenset({"tahoe", "reno", "newreno", "sack", "vegas", "cubic", "xcp"})
-_timer: contextvars.ContextVar[dict[str, str]] = contextvars.ContextVar("ccsim_experiment_timer",
-                                                                        default=TIMERS["linux"])
+_timer: contextvars.ContextVar[str] = contextvars.ContextVar("ccsim_experiment_timer", default="linux")
 
 
-def with_timer(spec: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
+def with_timer(spec: dict[str, Any], keys: dict[str, str],
+               agents: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """``spec`` with the timer ``keys`` on every TCP flow, web generator and TCP-M session that
-    does not set ``rto`` itself (a copy; the spec given is not changed)."""
+    does not set ``rto`` itself, and on those TCP flows and generators the ``agents`` keys of
+    their protocol that they do not set (a copy; the spec given is not changed)."""
     out = copy.deepcopy(spec)
+    agents = agents or {}
     for flow in out.get("flows", []):
         if flow.get("protocol") in _TCP_PROTOCOLS and "rto" not in flow:
             flow.update(keys)
+            for k, v in agents.get(flow["protocol"], {}).items():
+                flow.setdefault(k, v)
     for gen in out.get("traffic", []):
         if gen.get("kind") == "web" and gen.get("protocol", "newreno") in _TCP_PROTOCOLS:
             options = gen.setdefault("options", {})
             if "rto" not in options:
                 options.update(keys)
+                for k, v in agents.get(gen.get("protocol", "newreno"), {}).items():
+                    options.setdefault(k, v)
     for session in out.get("tcpm", []):
         options = session.setdefault("options", {})
         if "rto" not in options:
@@ -344,7 +363,7 @@ def timer_of(experiment: Experiment) -> Iterator[None]:
     """Within the block, :func:`run_many` gives TCP flows ``experiment``'s timer (or the one
     of the reading being run, :meth:`Experiment.timer_for`): for runs of an experiment's
     set-up made outside its ``run`` (tests that look into a result)."""
-    token = _timer.set(TIMERS[experiment.timer_for(_reading.get())])
+    token = _timer.set(experiment.timer_for(_reading.get()))
     try:
         yield
     finally:
@@ -357,8 +376,9 @@ def run_many(specs: Sequence[Any], jobs: int | None = None, **kwargs: Any) -> li
     from ..spec import Scenario
     from ..sweep import run_many as run_specs
 
-    keys = _timer.get()
-    timed = [with_timer(s.to_dict() if isinstance(s, Scenario) else s, keys) for s in specs]
+    profile = _timer.get()
+    timed = [with_timer(s.to_dict() if isinstance(s, Scenario) else s, TIMERS[profile], NS2_AGENTS.get(profile))
+             for s in specs]
     return run_specs(timed, jobs=jobs, **kwargs)
 
 
