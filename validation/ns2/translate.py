@@ -228,7 +228,9 @@ def _tcp(i: int, f: dict[str, Any]) -> tuple[str, str, list[str]]:
     if f.get("initial_ssthresh") is not None:
         ss = f["initial_ssthresh"]
         _refuse_unless(ss != "bdp", f"{key}.initial_ssthresh", "\"bdp\" is not translated; give a size")
-        lines.append(f"$a set ssthresh_ {max(1, nbytes(ss) // (size - TCPIP_HEADER))}")
+        # CHOICE: TcpAgent::reset() sets ssthresh_ = window_ when `$ns run` resets the nodes,
+        # so the initial ssthresh is set by an event at the flow's start, before its first packet.
+        lines.append(f"set initial_ssthresh($a) {max(1, nbytes(ss) // (size - TCPIP_HEADER))}")
     if f["ecn"]:
         lines.append("$a set ecn_ 1")
     if proto == "vegas":
@@ -302,6 +304,8 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
             out.append(f"$ns attach-agent $n({f['from']}) $a; $ns attach-agent $n({f['to']}) $s; $ns connect $a $s")
             out.append(f"set agent({name}) $a; set sink({name}) $s")
             out.append(f"set app({name}) [new Application/FTP]; $app({name}) attach-agent $a")
+            if f.get("initial_ssthresh") is not None:
+                out.append(f"$ns at {_num(start)} \"$a set ssthresh_ $initial_ssthresh($a)\"")
             if f.get("size") is not None:
                 payload = nbytes(f["packet_size"]) - TCPIP_HEADER
                 segments = -(-nbytes(f["size"]) // payload)
