@@ -1412,7 +1412,11 @@ fn ns2_sender(algorithm: Algorithm, w: u64, ns2: bool) -> (TcpSender, MockCtx) {
     started(TcpConfig {
         initial_window: u32::try_from(w).unwrap(),
         algorithm,
-        ns2_recovery: ns2,
+        recovery_policy: if ns2 {
+            RecoveryPolicy::Ns2
+        } else {
+            RecoveryPolicy::default()
+        },
         ..TcpConfig::default()
     })
 }

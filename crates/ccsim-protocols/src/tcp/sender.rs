@@ -237,10 +237,9 @@ pub struct TcpConfig {
     pub dupack_threshold: u32,
     /// Congestion control and loss recovery.
     pub algorithm: Algorithm,
-    /// How a SACK sender recovers ([`RecoveryPolicy`]).
+    /// How a SACK sender recovers, or ns-2.35's rules for Tahoe, Reno and NewReno
+    /// ([`RecoveryPolicy`]).
     pub recovery_policy: RecoveryPolicy,
-    /// Tahoe, Reno, NewReno: ns-2.35's fast-retransmit rules (`recovery/` module docs).
-    pub ns2_recovery: bool,
     /// ECN-capable (RFC 3168).
     pub ecn: bool,
     /// Initial slow-start threshold, bytes (`None`: unbounded, RFC 5681).
@@ -292,7 +291,6 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             algorithm: Algorithm::NewReno,
             recovery_policy: RecoveryPolicy::Ns3,
-            ns2_recovery: false,
             ecn: false,
             initial_ssthresh: None,
             paced_slow_start: None,
@@ -390,7 +388,6 @@ pub struct TcpSender {
     hystart: HyStart,
     /// RFC 3042: on, and the segments it sent since the last ACK of new data.
     limited_transmit: bool,
-    ns2_recovery: bool,
     limited_sent: u64,
     /// RFC 9937: on, and the state of the current recovery.
     prr_enabled: bool,
@@ -517,7 +514,6 @@ impl TcpSender {
             vegas_ns2_worried: 0,
             hystart: HyStart::new(cfg.hystart).paced(cfg.pacing),
             limited_transmit: cfg.limited_transmit,
-            ns2_recovery: cfg.ns2_recovery,
             limited_sent: 0,
             prr_enabled: cfg.prr,
             prr: None,
@@ -1444,7 +1440,7 @@ impl TcpSender {
                 CaState::Cwr => self.snd_una <= self.ecn_recover,
                 CaState::Open | CaState::Loss => false,
             };
-        if self.ns2_recovery {
+        if self.ns2_rules() {
             // ns-2.35's `timeout`: `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)` on every
             // expiry with data outstanding, the window halved again after a back-off.
             // Reno's `timeout` first clears `dupwnd_`: the window halved is cwnd without

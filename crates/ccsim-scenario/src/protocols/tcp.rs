@@ -12,8 +12,8 @@ use super::FlowContext;
 use crate::netsim::NetSim;
 use crate::spec::flows::{FlowSpec, Protocol};
 use crate::spec::tcp::{
-    hystart_kind, ns2_recovery, recovery_policy, rto_config, uses_accecn, uses_prr, uses_rack,
-    uses_tlp, VegasVariantSpec,
+    hystart_kind, recovery_policy, rto_config, uses_accecn, uses_prr, uses_rack, uses_tlp,
+    VegasVariantSpec,
 };
 use crate::units::SsthreshStr;
 
@@ -64,7 +64,6 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         rto_policy,
         algorithm,
         recovery_policy: recovery_policy(f),
-        ns2_recovery: ns2_recovery(f),
         ecn: f.ecn,
         initial_ssthresh,
         paced_slow_start: f.paced_slow_start.then_some(PacedSlowStart {

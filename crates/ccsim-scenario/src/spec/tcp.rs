@@ -367,15 +367,8 @@ pub fn recovery_policy(f: &FlowSpec) -> RecoveryPolicy {
         RecoverySpec::Ns3 => RecoveryPolicy::Ns3,
         RecoverySpec::Rfc6675 => RecoveryPolicy::Rfc6675,
         RecoverySpec::Linux => RecoveryPolicy::Linux,
-        // Non-SACK flows only (validated); the SACK policy is then unused.
-        RecoverySpec::Ns2 => RecoveryPolicy::Ns3,
+        RecoverySpec::Ns2 => RecoveryPolicy::Ns2,
     }
-}
-
-/// Whether a flow follows ns-2.35's fast-retransmit rules (`recovery = "ns2"`).
-#[must_use]
-pub fn ns2_recovery(f: &FlowSpec) -> bool {
-    f.recovery == Some(RecoverySpec::Ns2)
 }
 
 /// Whether a flow recovers with Proportional Rate Reduction: its `prr`, else on with

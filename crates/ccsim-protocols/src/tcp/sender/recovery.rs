@@ -15,7 +15,7 @@
 //!   Rate Reduction on every ACK of the recovery (`tcp/prr.rs`) instead of staying at
 //!   ssthresh.
 //!
-//! With `ns2_recovery` (`recovery = "ns2"`), Tahoe, Reno and NewReno follow ns-2.35's
+//! With `RecoveryPolicy::Ns2` (`recovery = "ns2"`), Tahoe, Reno and NewReno follow ns-2.35's
 //! `dupack_action` with `bug_fix_ true` (tcp.cc, tcp-reno.cc, tcp-newreno.cc): a fast
 //! retransmit needs `highest_ack_ > recover_`, the last segment received beyond the highest
 //! sent at the last fast retransmit or timeout (one segment more than RFC 6582's ACK beyond
@@ -80,6 +80,9 @@ pub enum RecoveryPolicy {
     /// (`tcp_init_cwnd_reduction`) and at a timeout (`tcp_enter_loss`); after a timeout as
     /// `Ns3` (`tcp_timeout_mark_lost`).
     Linux,
+    /// Tahoe, Reno and NewReno only: ns-2.35's agents' rules (module docs), as
+    /// `recovery = "ns2"` names them.
+    Ns2,
 }
 
 impl TcpSender {
@@ -131,7 +134,7 @@ impl TcpSender {
         // `recover`, so duplicates of data sent before a timeout do not trigger it.
         // ns-2.35 (`dupack_action`, `highest_ack_ > recover_`): its ACK names the last
         // segment received, not the next expected, so it waits one segment longer.
-        let covered = if self.ns2_recovery {
+        let covered = if self.ns2_rules() {
             self.recover.map(|r| r + 1)
         } else {
             self.recover
@@ -153,20 +156,20 @@ impl TcpSender {
                 self.snd_nxt = self.snd_una;
                 self.set_state(CaState::Loss);
                 self.send_allowed(ctx);
-                if self.ns2_recovery {
+                if self.ns2_rules() {
                     self.arm_rto(ctx); // ns-2.35 tahoe_action: reset_rtx_timer(0, 0)
                 }
             }
             Recovery::Reno | Recovery::NewReno => {
                 // ns-2.35's Reno (`bug_fix_`) also remembers `recover_` at its fast
                 // retransmit: no second one for losses in the same window.
-                if self.recovery == Recovery::NewReno || self.ns2_recovery {
+                if self.recovery == Recovery::NewReno || self.ns2_rules() {
                     self.recover = Some(self.snd_max - 1);
                     self.partial_acks = 0;
                 }
                 self.set_state(CaState::Recovery);
                 self.send_segment(self.snd_una, ctx);
-                if self.ns2_recovery {
+                if self.ns2_rules() {
                     self.arm_rto(ctx); // ns-2.35 reno_action: reset_rtx_timer(1, 0)
                 }
                 self.cwnd = self.ssthresh + 3 * self.mss;
@@ -211,7 +214,7 @@ impl TcpSender {
             Recovery::Reno => {
                 // RFC 5681 section 3.2 step 6: deflate and leave recovery.
                 self.cwnd = self.ssthresh;
-                if self.ns2_recovery {
+                if self.ns2_rules() {
                     // ns-2.35's Reno `recv`: `dupwnd_ = 0`, then `opencwnd()` for this ACK.
                     self.cwnd += (self.mss * self.mss / self.cwnd).max(1);
                 }
@@ -220,7 +223,7 @@ impl TcpSender {
                 true
             }
             Recovery::NewReno if self.recover.is_some_and(|r| ack > r) => {
-                if self.ns2_recovery {
+                if self.ns2_rules() {
                     // ns-2.35 (tcp-newreno.cc `recv`, `exit_recovery_fix_ 0`): `dupwnd_ = 0`
                     // leaves cwnd_ as the fast retransmit set it less what partial ACKs
                     // deflated past the inflation, min(cwnd, ssthresh) here; then
@@ -304,7 +307,7 @@ impl TcpSender {
     /// ssthresh on entering fast recovery, by policy: from the pipe (`Ns3`), the
     /// congestion window (`Linux`) or FlightSize (RFC 5681 eq. 4, every other case).
     pub(super) fn recovery_ssthresh(&mut self) -> u64 {
-        if self.ns2_recovery {
+        if self.ns2_rules() {
             return self.ns2_ssthresh();
         }
         match (self.recovery, self.policy) {
@@ -312,6 +315,11 @@ impl TcpSender {
             (Recovery::Sack, RecoveryPolicy::Linux) => self.cwnd_ssthresh(),
             _ => self.loss_ssthresh(),
         }
+    }
+
+    /// Whether this sender follows ns-2.35's rules (`RecoveryPolicy::Ns2`).
+    pub(super) fn ns2_rules(&self) -> bool {
+        self.policy == RecoveryPolicy::Ns2
     }
 
     /// ns-2.35's `slowdown(CLOSE_SSTHRESH_HALF)` (tcp.cc, `precision_reduce_ true`):
