@@ -329,7 +329,9 @@ def as_reading(label: str) -> Iterator[None]:
 
 
 _TCP_PROTOCOLS = frozenset({"tahoe", "reno", "newreno", "sack", "vegas", "cubic", "xcp"})
-_timer: contextvars.ContextVar[str] = contextvars.ContextVar("ccsim_experiment_timer", default="linux")
+#: The TIMERS profile and the NS2_AGENTS profile ("" for none) the running experiment's flows take.
+_timer: contextvars.ContextVar[tuple[str, str]] = contextvars.ContextVar("ccsim_experiment_timer",
+                                                                         default=("linux", ""))
 
 
 def with_timer(spec: dict[str, Any], keys: dict[str, str],
@@ -361,9 +363,13 @@ def with_timer(spec: dict[str, Any], keys: dict[str, str],
 @contextmanager
 def timer_of(experiment: Experiment) -> Iterator[None]:
     """Within the block, :func:`run_many` gives TCP flows ``experiment``'s timer (or the one
-    of the reading being run, :meth:`Experiment.timer_for`): for runs of an experiment's
-    set-up made outside its ``run`` (tests that look into a result)."""
-    token = _timer.set(experiment.timer_for(_reading.get()))
+    of the reading being run, :meth:`Experiment.timer_for`) and, for a paper simulated in ns-2,
+    ns-2's agents (:data:`NS2_AGENTS`): for runs of an experiment's set-up made outside its
+    ``run`` (tests that look into a result)."""
+    # The agents are the paper's simulator's (its registered timer's profile); a reading
+    # changes the timer only (cbraa's "ns2-timer" keeps REAL's agents).
+    agents = experiment.timer if experiment.timer in NS2_AGENTS else ""
+    token = _timer.set((experiment.timer_for(_reading.get()), agents))
     try:
         yield
     finally:
@@ -376,8 +382,8 @@ def run_many(specs: Sequence[Any], jobs: int | None = None, **kwargs: Any) -> li
     from ..spec import Scenario
     from ..sweep import run_many as run_specs
 
-    profile = _timer.get()
-    timed = [with_timer(s.to_dict() if isinstance(s, Scenario) else s, TIMERS[profile], NS2_AGENTS.get(profile))
+    profile, agents = _timer.get()
+    timed = [with_timer(s.to_dict() if isinstance(s, Scenario) else s, TIMERS[profile], NS2_AGENTS.get(agents))
              for s in specs]
     return run_specs(timed, jobs=jobs, **kwargs)
 
