@@ -4,7 +4,8 @@
 # make validate-ns3 : ccsim against ns-3 3.44 on every scenario of validation/ns3/run.py (about
 #              half an hour; not part of make test, which runs the quick suite)
 # make validate-ns2 : ccsim's ns-2 modes against ns-2.35 (Debian's ns2) on every twin of
-#              validation/ns2/run.py (a few minutes; make test runs the quick subset)
+#              validation/ns2/run.py, then the experiments' runs that translate (arms.py;
+#              a few minutes; make test runs the quick twins)
 VENV   ?= .venv
 PYTHON ?= python3
 PY     := $(VENV)/bin/python
@@ -75,6 +76,7 @@ validate-ns3-quick: install
 validate-ns2: install
 	mkdir -p out
 	$(PY) validation/ns2/run.py --json out/validate-ns2.json | tee out/validate-ns2.md
+	$(PY) validation/ns2/arms.py --all-ns2 --quick | tee out/validate-ns2-arms.md
 
 clean:
 	rm -rf $(VENV) target out
