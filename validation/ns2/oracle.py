@@ -77,12 +77,75 @@ def run_ccsim(spec: Any) -> tuple[Measures, float]:
     return Measures(flows, links), float(s["run"]["wall_seconds"])
 
 
-def run_both(spec: Any) -> Pair:
-    """`spec` through both simulators; raises Untranslatable or Ns2Failed."""
-    t = translate(spec)
-    ours, wall_ours = run_ccsim(spec)
-    theirs, wall_theirs = run_ns2(t.tcl)
+def run_both(spec: Any, trace_csv: Path | None = None) -> Pair:
+    """`spec` through both simulators; raises Untranslatable or Ns2Failed. With `trace_csv`,
+    both sides' cwnd and ssthresh (segments) and RTO (s) at every change, per TCP flow, go to
+    that file as rows time,simulator,flow,variable,value."""
+    if trace_csv is None:
+        t = translate(spec)
+        ours, wall_ours = run_ccsim(spec)
+        theirs, wall_theirs = run_ns2(t.tcl)
+        return Pair(ours, theirs, wall_ours, wall_theirs, t.tcl)
+    with tempfile.TemporaryDirectory(prefix="ccsim-ns2-trace-") as tmp:
+        t = translate(spec, trace=True, trace_dir=tmp)
+        traced = dict(ccsim.validate(spec))
+        traced["output"] = dict(traced.get("output", {}), trace=["cwnd", "ssthresh", "rto"])
+        result = ccsim.run(traced, progress=False)
+        ours, wall_ours = run_ccsim(spec)
+        theirs, wall_theirs = run_ns2(t.tcl)
+        rows = ["time,simulator,flow,variable,value"]
+        series = result.series()
+        changes = series[series["variable"].astype(str).str.endswith(":change")]
+        for time_s, flow, variable, value in changes.itertuples(index=False):
+            name = str(variable).split(":")[0]
+            if flow in t.timers:
+                scale = t.timers[flow][3] if name in ("cwnd", "ssthresh") else 1
+                rows.append(f"{time_s!r},ccsim,{flow},{name},{value / scale!r}")
+        for flow, path in t.trace_files.items():
+            rows += [f"{x},ns2,{flow},{v},{y!r}" for x, v, y in ns2_series(Path(path), t.timers[flow])]
+    trace_csv.parent.mkdir(parents=True, exist_ok=True)
+    trace_csv.write_text("\n".join(rows) + "\n")
     return Pair(ours, theirs, wall_ours, wall_theirs, t.tcl)
+
+
+def ns2_series(path: Path, timer: tuple[float, float, float, int]) -> list[tuple[str, str, float]]:
+    """cwnd, ssthresh (segments) and the RTO (s) from an agent's trace of `cwnd_`, `ssthresh_`,
+    `srtt_`, `rttvar_` and `backoff_`. tcp.cc's `traceVar` writes srtt_ as (t_srtt_ >> 3) x tick
+    and rttvar_ as t_rttvar_ x tick / 4, so the whole ticks of both come back exactly, and with
+    them `rtt_update`'s rtxcur = ((t_rttvar_ << 3) + t_srtt_) >> 3 = t_rttvar_ + (t_srtt_ >> 3)
+    ticks (T_SRTT_BITS 3, T_RTTVAR_BITS 2, rttvar_exp_ 2) and `rtt_timeout`'s RTO (minrto x
+    backoff below minrto, else rtxcur x backoff, at most maxrto, at least 2 ticks)."""
+    tick, minrto, maxrto, _ = timer
+    srtt_ticks, rttvar4, backoff = 0, 0, 1
+    rtxcur = 3.0  # rtxcur_init_ until the first sample
+    last = -1.0
+    out: list[tuple[str, str, float]] = []
+    pending = ""  # the instant whose timer variables changed, read whole before its RTO
+    for line in path.read_text().splitlines() + ["end"]:
+        parts = line.split()
+        when = parts[0]
+        if pending and when != pending:
+            if srtt_ticks > 0:
+                rtxcur = (rttvar4 + srtt_ticks) * tick
+            timeout = max(min((minrto if rtxcur < minrto else rtxcur) * backoff, maxrto), 2 * tick)
+            if timeout != last:
+                out.append((pending, "rto", timeout))
+                last = timeout
+            pending = ""
+        if len(parts) < 7:
+            continue
+        var, value = parts[5], float(parts[6])
+        if var in ("cwnd_", "ssthresh_"):
+            out.append((when, var[:-1], value))
+            continue
+        if var == "srtt_":
+            srtt_ticks = round(value / tick)
+        elif var == "rttvar_":
+            rttvar4 = round(value * 4 / tick)
+        elif var == "backoff_":
+            backoff = int(value)
+        pending = when
+    return out
 
 
 __all__ = ["Measures", "Ns2Failed", "Pair", "Untranslatable", "ns2_available", "run_both", "run_ccsim",

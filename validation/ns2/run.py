@@ -10,6 +10,7 @@ its cause is in docs/validation.md ("ns-2.35 as a second oracle").
     python validation/ns2/run.py --quick         # the quick subset (tests/test_ns2_validation.py)
     python validation/ns2/run.py --scenario 'reno' --json out.json
     python validation/ns2/run.py --list
+    python validation/ns2/run.py --scenario 'newreno-10M-10$' --trace traces/   # cwnd, ssthresh, RTO
 
 Topology. A dumbbell: N senders, each on its own access link (10 x the bottleneck's rate, 1 ms,
 1000 packets) to r0; the bottleneck r0 - r1 (rate B, one-way delay D); access links from r1 to
@@ -235,8 +236,8 @@ HEADER = ("| scenario | flows | Mbit/s | RTT ms | Q pkts | goodput (ccsim / ns-2
           "retransmitted | utilisation | drops | mean queue | wall s (ccsim / ns-2) | outside |")
 
 
-def compare(t: Twin, seed: int = 1) -> dict[str, Any]:
-    pair = run_both(t.spec(seed))
+def compare(t: Twin, seed: int = 1, trace_dir: Path | None = None) -> dict[str, Any]:
+    pair = run_both(t.spec(seed), trace_dir / f"{t.name}-seed{seed}.csv" if trace_dir else None)
     c, n = side(t, pair.ccsim), side(t, pair.ns2)
     v = verdicts(c, n)
     return {"scenario": t.name, "seed": seed, "settings": dataclasses.asdict(t), "buffer_packets": t.buffer_packets,
@@ -265,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", nargs="+", type=int, default=[1])
     ap.add_argument("--json", type=Path, help="also write every record (both sides) to this file")
     ap.add_argument("--list", action="store_true", help="list the scenarios")
+    ap.add_argument("--trace", type=Path, help="write both simulators' cwnd, ssthresh and RTO changes per TCP flow "
+                                               "into this folder, one CSV per scenario")
     args = ap.parse_args(argv)
     twins = quick_suite() if args.quick else suite()
     if args.scenario:
@@ -288,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     for t in twins:
         for seed in args.seeds:
             try:
-                rec = compare(t, seed)
+                rec = compare(t, seed, args.trace)
             except Ns2Failed as e:
                 print(f"| {t.name} | ns-2 failed: {str(e)[:200]} |", flush=True)
                 continue

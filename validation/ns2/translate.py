@@ -13,8 +13,8 @@ timeouts (`nrexmit_`) and the retransmitted segments (`nrexmitpack_`); per link 
 utilisation (bytes dequeued for transmission over rate x window), the drops and the mean
 waiting queue (a QueueMonitor's packet integrator). With `trace=True` every TCP agent's
 `cwnd_`, `ssthresh_`, `srtt_`, `rttvar_` and `backoff_` changes are written by its trace to
-`<trace_dir>/<flow>.ns2trace` (ns-2's own format: time, addresses, variable, value); run.py does
-not expose it yet.
+`<trace_dir>/<flow>.ns2trace` (ns-2's own format: time, addresses, variable, value), which
+oracle.py turns into cwnd, ssthresh and RTO series (`run.py --trace DIR`).
 
 Every mapping choice is here, each as a CHOICE line, and listed in docs/validation.md
 ("ns-2.35 as a second oracle"):
@@ -79,6 +79,8 @@ class Translation:
     flows: list[str]
     links: list[str]  # "a->b", the directions measured
     trace_files: dict[str, str]  # flow name -> file trace-var writes (with trace=True)
+    #: flow name -> (tcpTick_, minrto_, maxrto_, payload bytes), to read its trace
+    timers: dict[str, tuple[float, float, float, int]] = dataclasses.field(default_factory=dict)
 
 
 _UNITS_S = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -284,6 +286,7 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
             directions.append((x, y, rate))
     flows: list[str] = []
     trace_files: dict[str, str] = {}
+    timers: dict[str, tuple[float, float, float, int]] = {}
     sends: list[tuple[str, str, int]] = []  # (name, kind, payload per packet)
     for i, f in enumerate(full["flows"]):
         name, proto = f["name"], f["protocol"]
@@ -317,6 +320,9 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
             if trace:
                 path = f"{trace_dir}/{name}.ns2trace"
                 trace_files[name] = path
+                timers[name] = (seconds(f["tick"]) if f.get("tick") else 0.01,
+                                seconds(f["min_rto"]) if f.get("min_rto") else 0.2, 60.0,
+                                nbytes(f["packet_size"]) - TCPIP_HEADER)
                 out.append(f"set tf({name}) [open {{{path}}} w]")
                 out.append(f"$a attach $tf({name}); $a trace cwnd_; $a trace ssthresh_; $a trace srtt_; $a trace rttvar_; $a trace backoff_")
             sends.append((name, "tcp", nbytes(f["packet_size"]) - TCPIP_HEADER))
@@ -394,4 +400,4 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
     out.append(f"$ns at {_num(warmup)} \"snap warm\"")
     out.append(f"$ns at {_num(duration)} \"finish\"")
     out.append("$ns run")
-    return Translation("\n".join(out) + "\n", flows, [f"{x}->{y}" for x, y, _ in directions], trace_files)
+    return Translation("\n".join(out) + "\n", flows, [f"{x}->{y}" for x, y, _ in directions], trace_files, timers)
