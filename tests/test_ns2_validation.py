@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "validation" / "ns2"))
 
 import run as twins  # noqa: E402
-from translate import Untranslatable, translate  # noqa: E402
+from ccsim.ns2.translate import Untranslatable, translate  # noqa: E402
 
 #: CI installs ns2 (make system-deps); there its absence is a failure, not a skip.
 REQUIRE = bool(os.environ.get("CCSIM_REQUIRE_BROWSER"))
@@ -144,7 +144,7 @@ def test_one_newreno_flow_slows_times_out_and_halves_when_ns2_does(tmp_path: Pat
     0.638 s)."""
     import csv
 
-    from oracle import run_both
+    from ccsim.ns2.oracle import run_both
 
     twin = twins.Twin("trace-newreno-10M-1", "newreno", 1, 10.0, 40.0, 1.0, 3.0, 1.0)
     run_both(twin.spec(), tmp_path / "trace.csv")
@@ -172,7 +172,7 @@ def test_slow_start_overshoot_and_its_recovery_are_identical_in_both() -> None:
     0.62 s: slow start overflows the queue and NewReno repairs the holes one per partial ACK. The
     two simulators agree packet for packet: 98 drops, 308 transmissions at the bottleneck, 6
     retransmissions, the same mean queue (ns-2.35: 11.0549 packets)."""
-    from oracle import run_both
+    from ccsim.ns2.oracle import run_both
 
     pair = run_both(twins.Twin("first-0.62s", "newreno", 1, 10.0, 40.0, 1.0, 0.62, 0.0).spec())
     ours, theirs = pair.ccsim.links["r0->r1"], pair.ns2.links["r0->r1"]

@@ -292,7 +292,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     outcomes = reproduce([REGISTRY[n] for n in names], args.output, quick=args.quick, jobs=args.jobs,
                          seeds=args.seeds, cache=cache, scheduler=args.scheduler, progress=not args.quiet,
                          keep_going=len(names) > 1, echo=None if len(names) == 1 else echo,
-                         include_machine=args.include_machine)
+                         include_machine=args.include_machine, oracle=args.oracle)
     if len(names) == 1:
         if not args.quiet:
             print((Path(args.output) / names[0] / "table.md").read_text().partition("\n\n")[2], end="")
@@ -423,6 +423,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--include-machine", action="store_true",
                    help="record the host name, the full platform, the cache folder and the scheduler's host in "
                         "reproduce.json and the report (left out by default: the report is written to be mailed)")
+    e.add_argument("--oracle", choices=["ns2"], default=None,
+                   help="also run each experiment of an ns-2 paper with every run that translates run by ns-2.35 "
+                        "(Debian's ns2), and give each check ns-2.35's value and verdict beside ccsim's "
+                        "(docs/validation.md)")
     e.add_argument("-q", "--quiet", action="store_true")
     e.set_defaults(func=_cmd_reproduce)
     em = sub.add_parser("emulate", help="run a command across a link emulated by ccsim (root, namespaces, TUN)",

@@ -58,6 +58,8 @@ from .topfiles import claim_top_file, redact
 __all__ = ["write_report", "main"]
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", STUDY)
+#: What ``--oracle ns2`` records of an experiment's pass through ns-2.35 (reproduce.ns2_pass).
+ORACLE_STATUSES = ("ran", "not installed", "not an ns-2 paper", "nothing translates", "unavailable")
 #: Families by name prefix, in the order the docs present them.
 FAMILIES = ("dumbbell", "ticp", "sat", "cbraa", "primo", "tcpm", "xcp", "obp")
 _DOC_FILES = ("experiments.md", "validation.md")
@@ -190,6 +192,9 @@ class Check:
     ci_low: float | None
     ci_high: float | None
     verdict: str
+    #: With ``--oracle ns2``: the check with the translated runs from ns-2.35 (``mean``,
+    #: ``verdict``, ``same`` when ccsim's value to the bit), else None.
+    ns2: dict[str, Any] | None = None
 
     @property
     def value(self) -> float | None:
@@ -231,6 +236,8 @@ class Experiment:
     study: bool = False
     #: The other readings of the set-up (reproduce.json's "readings"), each with its verdict.
     readings: list[ReadingResult] = field(default_factory=list)
+    #: What ``--oracle ns2`` recorded of the experiment (reproduce.json's "oracle"), else None.
+    oracle: dict[str, Any] | None = None
 
     @property
     def readings_note(self) -> str:
@@ -343,6 +350,20 @@ def _read_experiment(out_dir: Path, name: str, interrupted: bool) -> Experiment:
             r.fail("label", "expected a label (letters, digits, '-', '_', '.')", label)
         exp.readings.append(ReadingResult(label=label, name=r.text("name"), detail=r.text("detail"),
                                           verdict=verdict, in_band=r.count("in_band"), checks=r.count("checks")))
+    if f.data.get("oracle") is not None:
+        o = _Fields(f.get("oracle"), file, "oracle")
+        status = o.text("status")
+        if status not in ORACLE_STATUSES:
+            o.fail("status", "expected one of " + ", ".join(json.dumps(v) for v in ORACLE_STATUSES), status)
+        refused = o.get("refused")
+        if not isinstance(refused, dict) or not all(isinstance(k, str) and isinstance(v, int) and
+                                                    not isinstance(v, bool) for k, v in refused.items()):
+            o.fail("refused", "expected an object of counts", refused)
+        oracle_verdict = o.string("verdict", null=True)
+        if oracle_verdict is not None and oracle_verdict not in VERDICTS:
+            o.fail("verdict", "expected one of " + ", ".join(json.dumps(v) for v in VERDICTS), oracle_verdict)
+        exp.oracle = {"status": status, "translated": o.count("translated"), "runs": o.count("runs"),
+                      "refused": dict(refused), "verdict": oracle_verdict, "error": o.string("error", null=True)}
     return exp
 
 
@@ -365,12 +386,19 @@ def _read_checks(file: Path) -> list[Check]:
         verdict = f.text("verdict")
         if verdict not in VERDICTS:
             f.fail("verdict", "expected one of " + ", ".join(json.dumps(v) for v in VERDICTS), verdict)
+        ns2 = None
+        if f.data.get("ns2") is not None:
+            n = _Fields(f.get("ns2"), file, f"[{i}].ns2")
+            ns2_verdict = n.text("verdict")
+            if ns2_verdict not in VERDICTS:
+                n.fail("verdict", "expected one of " + ", ".join(json.dumps(v) for v in VERDICTS), ns2_verdict)
+            ns2 = {"mean": n.number("mean", null=True), "verdict": ns2_verdict, "same": n.flag("same")}
         checks.append(Check(
             name=f.text("name"), measured=f.number("measured", null=True), expected=f.text("expected"),
             low=low, high=high, band=f.text("band"),
             source=f.text("source"), unit=f.text("unit"), open_low=f.flag("open_low"), passed=f.flag("passed"),
             samples=samples, mean=f.number("mean", null=True), ci_low=f.number("ci_low", null=True),
-            ci_high=f.number("ci_high", null=True), verdict=verdict))
+            ci_high=f.number("ci_high", null=True), verdict=verdict, ns2=ns2))
     return checks
 
 
@@ -711,7 +739,10 @@ def _summary_table(run: Run) -> str:
 
 def _readings_note(e: Experiment) -> str:
     note = e.readings_note
-    return f'<br><span class="meta">({_esc(note)})</span>' if note else ""
+    out = f'<br><span class="meta">({_esc(note)})</span>' if note else ""
+    if e.oracle is not None and e.oracle["status"] == "ran":
+        out += f'<br><span class="meta">with ns-2.35\'s runs: {_esc(e.oracle["verdict"] or "")}</span>'
+    return out
 
 
 def _readings_table(e: Experiment) -> str:
@@ -733,17 +764,44 @@ def _readings_table(e: Experiment) -> str:
 
 def _checks_table(e: Experiment) -> str:
     with_ci = len(e.seeds) > 1
+    with_ns2 = any(c.ns2 is not None for c in e.checks)
     head = ("<th>check</th><th>mean</th>" + ("<th>95 % CI</th>" if with_ci else "")
-            + "<th>unit</th><th>expected (paper)</th><th>band</th><th>verdict</th><th>interval</th>")
+            + "<th>unit</th><th>expected (paper)</th><th>band</th><th>verdict</th><th>interval</th>"
+            + ("<th>with ns-2.35's runs</th><th>ns-2.35 verdict</th>" if with_ns2 else ""))
     rows = [f"<table class=\"checks\"><thead><tr>{head}</tr></thead><tbody>"]
     for c in e.checks:
         ci = f"<td class=\"n\">[{_esc(_num(c.ci_low))}, {_esc(_num(c.ci_high))}]</td>" if with_ci else ""
         src = f'<br><span class="meta">{_esc(c.source)}</span>' if c.source else ""
+        ns2 = ""
+        if with_ns2:
+            n = c.ns2 or {}
+            shown = "=" if n.get("same") else _num(n.get("mean"))
+            ns2 = (f'<td class="n">{_esc(shown)}</td><td>{_badge(n["verdict"]) if n else ""}</td>')
         rows.append(f"<tr><td>{_esc(c.name)}</td><td class=\"n\">{_esc(_num(c.value))}</td>{ci}"
                     f"<td>{_esc(c.unit)}</td><td>{_esc(c.expected)}{src}</td><td class=\"band\">{_esc(c.band)}</td>"
-                    f"<td>{_badge(c.verdict)}</td><td>{_interval_svg(c)}</td></tr>")
+                    f"<td>{_badge(c.verdict)}</td><td>{_interval_svg(c)}</td>{ns2}</tr>")
     rows.append("</tbody></table>")
     return "\n".join(rows)
+
+
+def _oracle_paragraph(e: Experiment) -> str:
+    """What the pass through ns-2.35 ran, and why it ran no more (``--oracle ns2``)."""
+    o = e.oracle
+    if o is None or o["status"] == "not an ns-2 paper":
+        return ""
+    if o["status"] == "not installed":
+        return ("<p class=\"meta\">ns-2.35 is not installed here (<code>apt-get install ns2</code>): this "
+                "report has no ns-2.35 column.</p>")
+    refused = "; ".join(f"{k} ({v} runs)" for k, v in o["refused"].items())
+    ran = (f"ns-2.35 ran {o['translated']} of the {o['runs']} runs (those that translate to ns-2.35's agents and "
+           f"queues); the others ran in ccsim" + (f", refused by the translation: {refused}" if refused else ""))
+    if o["status"] == "ran":
+        return (f"<p class=\"meta\">{_esc(ran)}. With those runs from ns-2.35 the verdict is "
+                f"{_badge(o['verdict'] or '')}; a check marked “=” kept ccsim's value to the bit (it reads no "
+                "run ns-2.35 made, or ns-2.35 gave the same).</p>")
+    why = {"nothing translates": "no run of this experiment translates to ns-2.35",
+           "unavailable": f"its checks read what the translation does not give: {o.get('error') or ''}"}
+    return f"<p class=\"meta\">No ns-2.35 column: {_esc(why.get(o['status'], o['status']))}. {_esc(ran)}.</p>"
 
 
 def _explanation(e: Experiment, docs: list[_Section] | None, docs_where: Path, shown: dict[str, str]) -> str:
@@ -800,6 +858,7 @@ def _experiment_section(e: Experiment, docs: list[_Section] | None, docs_where: 
                 legend += (", its 95 % confidence interval over the seeds (Student t) a whisker; a check is "
                            "inconclusive when the interval straddles an edge of the band")
             out.append(f'<p class="meta">{_esc(legend)}.</p>')
+            out.append(_oracle_paragraph(e))
             out.append(_readings_table(e))
         else:
             out.append("<p>No checks.</p>")

@@ -50,7 +50,7 @@ from . import _ccsim, figcache
 from .cache import ResultCache, build_fingerprint
 from .errors import SpecError
 from .figcache import Drawer
-from .experiments.base import Experiment, ExperimentReport, combine
+from .experiments.base import NS2_AGENTS, Experiment, ExperimentReport, OraclePass, combine, through_ns2
 from .results import (Result, atomic_write_text, prepare_output_dir, refuse_foreign_folder, replace_folder,
                       write_folder_manifest)
 from .sweep import sweep_options
@@ -154,6 +154,8 @@ class Outcome:
     run_seconds: float = 0.0
     #: The verdict with the other readings' where they differ (``Experiment.reading_line``).
     verdict_line: str = ""
+    #: What ``--oracle ns2`` recorded (:func:`ns2_pass`), None without it.
+    oracle: dict[str, Any] | None = None
 
     def line(self, out: Path) -> str:
         if self.status != "ran":
@@ -161,7 +163,18 @@ class Outcome:
         line = self.verdict_line or self.verdict
         verdict = "NOT reproduced" + line[len("not reproduced"):] if line.startswith("not reproduced") else line
         hits = f", {self.cache_hits} of {self.runs} runs from the cache" if self.cache_hits else ""
-        return f"{self.name}: {verdict} in {self.seconds:.1f} s{hits}; results in {out / self.name}/"
+        return f"{self.name}: {verdict}{self.oracle_note()} in {self.seconds:.1f} s{hits}; results in {out / self.name}/"
+
+    def oracle_note(self) -> str:
+        """"; with ns-2.35's runs: reproduced (9 of 18 runs by ns-2.35)" and the like; "" without
+        an oracle."""
+        o = self.oracle
+        if o is None:
+            return ""
+        if o["status"] == "ran":
+            return f"; with ns-2.35's runs: {o['verdict']} ({o['translated']} of {o['runs']} runs by ns-2.35)"
+        detail = f": {o['error']}" if o.get("error") else ""
+        return f"; ns-2.35: {o['status']}{detail}"
 
 
 class _Bar:
@@ -200,7 +213,7 @@ class _Bar:
 def _figures(folder: Path) -> list[str]:
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
                   if p.suffix.lower() in _FIGURE_SUFFIXES and p.is_file()
-                  and not p.relative_to(folder).as_posix().startswith("seeds/"))
+                  and not p.relative_to(folder).as_posix().startswith(("seeds/", f"{ORACLE_FOLDER}/")))
 
 
 def _write_json(path: Path, data: Any) -> None:
@@ -243,16 +256,76 @@ class _Unfinished:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+#: The oracles ``reproduce`` can run beside ccsim (``--oracle``).
+ORACLES = ("ns2",)
+#: An experiment's subfolder for its pass through ns-2.35: what the experiment writes there, and
+#: ``scripts/run-NNN.tcl``, every script ns-2.35 ran, in the order of the runs.
+ORACLE_FOLDER = "oracle-ns2"
+
+
+def ns2_pass(exp: Experiment, target: Path, combined: ExperimentReport, *, quick: bool, jobs: int | None,
+             replicas: int, cache: ResultCache | None, scheduler: Any) -> dict[str, Any]:
+    """Run ``exp`` again over its replicas with every run that translates run by ns-2.35 (its
+    folders in ``target``), set ``combined.ns2`` to the checks so computed, and return what
+    ``reproduce.json`` records of the pass: its status ("ran", "not installed", "not an ns-2
+    paper", "nothing translates", "unavailable"), the runs translated of all, the refusals by
+    key, the verdict with ns-2.35's runs and the wall time.
+
+    CHOICE: only an experiment whose paper ran ns-2 (its timer is an ns-2 profile) gets the
+    pass: its baselines are ns-2's agents; another experiment's TCP flows run on Linux's timer,
+    which ns-2.35 does not have.
+    """
+    from .ns2 import available
+
+    info: dict[str, Any] = {"simulator": "ns-2.35", "status": "ran", "translated": 0, "runs": 0, "refused": {},
+                            "verdict": None, "ns2_seconds": 0.0, "error": None}
+    if exp.timer not in NS2_AGENTS:
+        return {**info, "status": "not an ns-2 paper"}
+    if not available():
+        return {**info, "status": "not installed", "error": "ns (Debian package ns2) is not on PATH"}
+    from .ns2.result import Ns2Missing
+
+    record = OraclePass()
+    started = time.perf_counter()
+    checks: list[list[Any]] = []
+    try:
+        for replica in range(1, replicas + 1):
+            folder = target if replica == 1 else target / "seeds" / f"replica-{replica}"
+            with sweep_options(cache=cache, scheduler=scheduler, replica=replica, on_run=None), through_ns2(record):
+                checks.append(exp.run(folder, quick=quick, jobs=jobs).checks)
+    except Ns2Missing as e:
+        info.update(status="unavailable", error=str(e))
+    if record.scripts:
+        scripts = target / "scripts"
+        scripts.mkdir(parents=True, exist_ok=True)
+        for k, tcl in enumerate(record.scripts, 1):
+            (scripts / f"run-{k:03d}.tcl").write_text(tcl)
+    info.update(translated=record.translated, runs=record.total, refused=dict(sorted(record.refused.items())),
+                ns2_seconds=round(record.ns2_seconds, 3), wall_seconds=round(time.perf_counter() - started, 3))
+    if info["status"] != "ran":
+        return info
+    if record.translated == 0:
+        return {**info, "status": "nothing translates"}
+    theirs = combine(checks)
+    if len(theirs) != len(combined.checks):
+        return {**info, "status": "unavailable",
+                "error": f"{len(theirs)} checks with ns-2.35's runs, {len(combined.checks)} with ccsim's"}
+    combined.ns2 = theirs
+    info["verdict"] = ExperimentReport(exp.name, theirs, study=exp.study).verdict
+    return info
+
+
 def run_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | None, seeds: int | None,
-                   cache: ResultCache | None, scheduler: Any, bar: _Bar) -> Outcome:
+                   cache: ResultCache | None, scheduler: Any, bar: _Bar, oracle: str | None = None) -> Outcome:
     """Run ``exp`` over its seed replicas into ``parent / exp.name`` (replaced whole when it
     ends; an interrupted or failed run leaves the old folder as it was)."""
     return _start_experiment(exp, parent, quick=quick, jobs=jobs, seeds=seeds, cache=cache, scheduler=scheduler,
-                             bar=bar).finish(figcache.current())
+                             bar=bar, oracle=oracle).finish(figcache.current())
 
 
 def _start_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int | None, seeds: int | None,
-                      cache: ResultCache | None, scheduler: Any, bar: _Bar) -> _Unfinished:
+                      cache: ResultCache | None, scheduler: Any, bar: _Bar,
+                      oracle: str | None = None) -> _Unfinished:
     """Run ``exp`` over its seed replicas into a temporary folder beside ``parent / exp.name``;
     its figures may still be drawing when this returns (:meth:`_Unfinished.finish`)."""
     out = parent / exp.name
@@ -288,6 +361,11 @@ def _start_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int |
             bar.step()
         combined = ExperimentReport(exp.name, combine([r.checks for r in reports]), reports[0].figures,
                                     study=exp.study)
+        oracle_info = None
+        if oracle == "ns2":
+            bar.experiment(f"{exp.name} (ns-2.35)")
+            oracle_info = ns2_pass(exp, tmp / ORACLE_FOLDER, combined, quick=quick, jobs=jobs, replicas=replicas,
+                                   cache=cache, scheduler=scheduler)
         combined.write(tmp)
         readings: list[dict[str, Any]] = []
         for r in exp.readings:
@@ -310,7 +388,8 @@ def _start_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int |
             "runs": outcome.runs, "cache_hits": outcome.cache_hits,
             "spec_hashes": sorted(set(outcome.spec_hashes)), "figures": None, "status": "ran",
             "error": None, "verdict": outcome.verdict, "verdict_line": outcome.verdict_line,
-            "readings": readings}
+            "readings": readings, **({"oracle": oracle_info} if oracle_info is not None else {})}
+        outcome.oracle = oracle_info
     except BaseException:
         unfinished.discard(figcache.current())
         raise
@@ -370,11 +449,16 @@ def _interrupts_remembered() -> Iterator[None]:
 def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, quick: bool = False,
               jobs: int | None = None, seeds: int | None = None, cache: ResultCache | None = None,
               scheduler: Any = None, progress: bool = True, report: bool = True,
-              keep_going: bool = True, echo: Any = None, include_machine: bool = False) -> list[Outcome]:
+              keep_going: bool = True, echo: Any = None, include_machine: bool = False,
+              oracle: str | None = None) -> list[Outcome]:
     """Run ``experiments`` into ``output`` and write its ``reproduce.json`` and ``index.html``.
 
     ``include_machine`` records the host name, the full platform string, the cache folder and
     the scheduler's host, which are left out otherwise (docs/experiments.md, The report).
+
+    ``oracle="ns2"`` runs each experiment of an ns-2 paper a second time with every run that
+    translates run by ns-2.35, and gives each check ns-2.35's value and verdict beside ccsim's
+    (:func:`ns2_pass`; the folder's ``oracle-ns2/`` holds those runs' scripts and summaries).
 
     ``seeds`` overrides every experiment's number of seed replicas. An experiment that fails
     (an internal error) is recorded as failed and the others go on when ``keep_going``. Ctrl-C
@@ -443,7 +527,7 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
                 try:
                     with _interrupts_remembered():
                         waiting.append(_start_experiment(exp, parent, quick=quick, jobs=jobs, seeds=seeds,
-                                                         cache=cache, scheduler=scheduler, bar=bar))
+                                                         cache=cache, scheduler=scheduler, bar=bar, oracle=oracle))
                 except (KeyboardInterrupt, SpecError):
                     raise
                 except Exception as e:  # noqa: BLE001 - one experiment's failure is recorded, the others run
@@ -469,7 +553,7 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
                     "seeds": seeds, "scheduler": shown_scheduler(address, include=include_machine), "cache": _cache_kind(cache),
                     "cache_dir": None if cache is None or not include_machine else str(cache.folder),
                     "include_machine": include_machine, "runs": bar.runs, "cache_hits": bar.hits,
-                    "interrupted": interrupted, "experiments": [o.name for o in outcomes]}
+                    "interrupted": interrupted, "experiments": [o.name for o in outcomes], "oracle": oracle}
             _write_top(parent, "reproduce.json", json.dumps(meta, indent=2) + "\n")
             if report and outcomes:
                 from .report import write_report

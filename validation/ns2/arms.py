@@ -32,8 +32,8 @@ sys.path.insert(0, str(HERE))
 import ccsim.sweep  # noqa: E402
 from ccsim.experiments import REGISTRY  # noqa: E402
 from ccsim.experiments.base import NS2_AGENTS  # noqa: E402
-from oracle import Ns2Failed, ns2_available, run_ns2  # noqa: E402
-from translate import Untranslatable, translate  # noqa: E402
+from ccsim.ns2.oracle import Ns2Failed, ns2_available, run_ns2  # noqa: E402
+from ccsim.ns2.translate import Untranslatable, translate  # noqa: E402
 
 
 def recorded_specs(name: str, quick: bool) -> list[dict[str, Any]]:

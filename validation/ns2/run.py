@@ -40,8 +40,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from oracle import Measures, Ns2Failed, ns2_available, run_both  # noqa: E402
-from translate import TCP_AGENTS  # noqa: E402
+from ccsim.ns2.oracle import Measures, Ns2Failed, ns2_available, run_both  # noqa: E402
+from ccsim.ns2.translate import TCP_AGENTS  # noqa: E402
 
 WIRE = 1040
 #: ns-2.35's defaults, as ccsim flow keys (what the experiments' ns-2 baselines run with).

@@ -229,6 +229,9 @@ class ExperimentReport:
     study: bool = False
     #: The other readings' reports, by label (:class:`Reading`), in the experiment's order.
     readings: dict[str, ExperimentReport] = field(default_factory=dict)
+    #: The same checks with the runs that translate run by ns-2.35 (``--oracle ns2``), one per
+    #: check in order; None when no pass through ns-2.35 was made or it gave no checks.
+    ns2: list[Check] | None = None
 
     @property
     def passed(self) -> bool:
@@ -245,21 +248,34 @@ class ExperimentReport:
             return "not reproduced"
         return "inconclusive" if "inconclusive" in verdicts else "reproduced"
 
+    def ns2_cells(self, i: int) -> str:
+        """The ns-2.35 columns of check ``i``: its value with the translated runs from ns-2.35
+        and its verdict then ("=" when the value is ccsim's to the bit: the check reads no
+        translated run, or ns-2.35 gave the same)."""
+        if self.ns2 is None:
+            return ""
+        theirs, ours = self.ns2[i], self.checks[i]
+        same = theirs.samples == ours.samples and theirs.measured == ours.measured
+        return f" {'=' if same else f'{theirs.measured:.4g}'} | {theirs.verdict} |"
+
     def table_markdown(self) -> str:
         seeds = max((len(c.samples) for c in self.checks), default=0)
+        extra = " ns-2.35 | ns-2.35 verdict |" if self.ns2 is not None else ""
+        rule = "---|---|" if self.ns2 is not None else ""
         if seeds < 2:
-            rows = ["| check | measured | unit | expected | band | source | ok |", "|---|---|---|---|---|---|---|"]
-            for c in self.checks:
+            rows = [f"| check | measured | unit | expected | band | source | ok |{extra}",
+                    f"|---|---|---|---|---|---|---|{rule}"]
+            for i, c in enumerate(self.checks):
                 rows.append(f"| {c.name} | {c.measured:.4g} | {c.unit} | {c.expected} | {c.band} | {c.source} | "
-                            f"{'yes' if c.passed else 'NO'} |")
+                            f"{'yes' if c.passed else 'NO'} |{self.ns2_cells(i)}")
             return "\n".join(rows) + "\n"
-        rows = [f"| check | mean of {seeds} seeds | 95 % interval | unit | expected | band | source | verdict |",
-                "|---|---|---|---|---|---|---|---|"]
-        for c in self.checks:
+        rows = [f"| check | mean of {seeds} seeds | 95 % interval | unit | expected | band | source | verdict |{extra}",
+                f"|---|---|---|---|---|---|---|---|{rule}"]
+        for i, c in enumerate(self.checks):
             ci = c.interval
             shown = "n/a" if ci is None else f"[{ci[0]:.4g}, {ci[1]:.4g}]"
             rows.append(f"| {c.name} | {c.measured:.4g} | {shown} | {c.unit} | {c.expected} | {c.band} | {c.source} | "
-                        f"{c.verdict} |")
+                        f"{c.verdict} |{self.ns2_cells(i)}")
         return "\n".join(rows) + "\n"
 
     def write(self, out_dir: Path) -> None:
@@ -267,13 +283,20 @@ class ExperimentReport:
         (out_dir / "table.md").write_text(f"# {self.name}\n\n" + self.table_markdown())
         # An open end of a band is null in JSON (which has no infinity); ``band`` spells it out.
         data = []
-        for c in self.checks:
+        for i, c in enumerate(self.checks):
             ci = c.interval
-            data.append(dict(asdict(c), low=_finite(c.low), high=_finite(c.high),
-                             physical=[_finite(x) for x in c.physical_range],
-                             band=c.band, passed=c.passed, samples=c.samples or [c.measured],
-                             mean=c.measured, ci_low=None if ci is None else ci[0],
-                             ci_high=None if ci is None else ci[1], verdict=c.verdict))
+            row = dict(asdict(c), low=_finite(c.low), high=_finite(c.high),
+                       physical=[_finite(x) for x in c.physical_range],
+                       band=c.band, passed=c.passed, samples=c.samples or [c.measured],
+                       mean=c.measured, ci_low=None if ci is None else ci[0],
+                       ci_high=None if ci is None else ci[1], verdict=c.verdict)
+            if self.ns2 is not None:
+                n = self.ns2[i]
+                nci = n.interval
+                row["ns2"] = {"mean": n.measured, "samples": n.samples or [n.measured],
+                              "ci_low": None if nci is None else nci[0], "ci_high": None if nci is None else nci[1],
+                              "verdict": n.verdict, "same": n.samples == c.samples and n.measured == c.measured}
+            data.append(row)
         (out_dir / "table.json").write_text(json.dumps(data, indent=2) + "\n")
 
 
@@ -376,15 +399,97 @@ def timer_of(experiment: Experiment) -> Iterator[None]:
         _timer.reset(token)
 
 
+@dataclass
+class OraclePass:
+    """An experiment's pass through ns-2.35 (``ccsim reproduce --oracle ns2``): inside
+    :func:`through_ns2`, :func:`run_many` runs every spec that translates
+    (:mod:`ccsim.ns2.translate`) in ns-2.35 and the others in ccsim, and counts both here."""
+
+    #: Runs handed to ns-2.35, and all runs.
+    translated: int = 0
+    total: int = 0
+    #: Why the others were not translated: the refusal's key (indices dropped) and reason, counted.
+    refused: dict[str, int] = field(default_factory=dict)
+    #: ns-2.35's wall time, summed over its runs.
+    ns2_seconds: float = 0.0
+    #: The scripts ns-2.35 ran, in order.
+    scripts: list[str] = field(default_factory=list)
+
+
+_oracle: contextvars.ContextVar[OraclePass | None] = contextvars.ContextVar("ccsim_experiment_oracle",
+                                                                           default=None)
+
+
+@contextmanager
+def through_ns2(record: OraclePass) -> Iterator[OraclePass]:
+    """Within the block, :func:`run_many` runs what translates in ns-2.35 (:class:`OraclePass`)
+    and an experiment's ``run`` skips its other readings."""
+    token = _oracle.set(record)
+    try:
+        yield record
+    finally:
+        _oracle.reset(token)
+
+
+def _run_through_ns2(record: OraclePass, timed: list[dict[str, Any]], jobs: int | None,
+                     **kwargs: Any) -> list[Result]:
+    import hashlib
+    import os
+    import re
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..ns2.oracle import run_ns2
+    from ..ns2.result import Ns2Result
+    from ..ns2.translate import Untranslatable, translate
+    from ..sweep import _checked, replica_seed
+    from ..sweep import run_many as run_specs
+
+    canonical = _checked(timed)
+    for spec in canonical:  # the seed of the replica being run, as ccsim's runs take it
+        spec["run"]["seed"] = replica_seed(spec["run"]["seed"])
+    translations: dict[int, Any] = {}
+    for i, spec in enumerate(canonical):
+        try:
+            translations[i] = translate(spec)
+        except Untranslatable as e:
+            key, _, why = str(e).partition(": ")
+            reason = re.sub(r"\[[0-9]+\]", "[]", key) + ": " + why
+            record.refused[reason] = record.refused.get(reason, 0) + 1
+    record.total += len(canonical)
+    record.translated += len(translations)
+    record.scripts.extend(translations[i].tcl for i in sorted(translations))
+    results: list[Result | None] = [None] * len(canonical)
+    others = [i for i in range(len(canonical)) if i not in translations]
+    if others:
+        for i, res in zip(others, run_specs([timed[i] for i in others], jobs=jobs, **kwargs)):
+            results[i] = res
+
+    def ns2(i: int) -> tuple[int, Result]:
+        spec = canonical[i]
+        measures, wall = run_ns2(translations[i].tcl)
+        digest = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
+        return i, Ns2Result(spec, digest, translations[i], measures, wall)
+
+    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+        for i, res in pool.map(ns2, sorted(translations)):
+            results[i] = res
+            record.ns2_seconds += float(res.overview["run"]["wall_seconds"])
+    return [r for r in results if r is not None]
+
+
 def run_many(specs: Sequence[Any], jobs: int | None = None, **kwargs: Any) -> list[Result]:
     """:func:`ccsim.run_many` with the running experiment's retransmission timer on every TCP
-    flow (its ``timer``; see :data:`TIMERS`)."""
+    flow (its ``timer``; see :data:`TIMERS`); inside :func:`through_ns2`, what translates runs
+    in ns-2.35."""
     from ..spec import Scenario
     from ..sweep import run_many as run_specs
 
     profile, agents = _timer.get()
     timed = [with_timer(s.to_dict() if isinstance(s, Scenario) else s, TIMERS[profile], NS2_AGENTS.get(agents))
              for s in specs]
+    record = _oracle.get()
+    if record is not None:
+        return _run_through_ns2(record, timed, jobs, **kwargs)
     return run_specs(timed, jobs=jobs, **kwargs)
 
 
@@ -430,6 +535,8 @@ class Experiment:
                     return run(self, out_dir, *args, **kw)
             with timer_of(self):
                 report = run(self, out_dir, *args, **kw)
+            if _oracle.get() is not None:  # a pass through ns-2.35 checks the registered reading only
+                return report
             for r in self.readings:
                 with as_reading(r.label), timer_of(self):
                     report.readings[r.label] = run(self, Path(out_dir) / "readings" / r.label, *args, **kw)

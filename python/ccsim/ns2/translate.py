@@ -16,6 +16,24 @@ waiting queue (a QueueMonitor's packet integrator). With `trace=True` every TCP 
 `<trace_dir>/<flow>.ns2trace` (ns-2's own format: time, addresses, variable, value), which
 oracle.py turns into cwnd, ssthresh and RTO series (`run.py --trace DIR`).
 
+The series the spec's `output.series` names are sampled as ccsim samples them (at interval,
+2 x interval, ... and at the end of the run; a flow after its start) and printed one per line
+(`CCSIM-NS2-SAMPLE time variable entity value`): `rate` (per flow, the sink's new in-order
+bytes times payload / packet size over the time since the last sample, bit/s), `sent_rate`
+(per TCP flow, data packets sent times their wire size, bit/s), `queue` and `queue_bytes` (per
+link direction, the waiting packets and bytes), `cwnd` and `ssthresh` (per TCP flow, bytes).
+Other series are not produced (`Translation.series` lists those that are). Per flow, the
+data packets sent (`ndatapack_`) and dropped in any queue (a flow monitor per link direction,
+classified by `fid_`) give `sent_packets` and `lost_packets`.
+
+CHOICE: ns-2's sink counts a packet when it is handed up in order, ccsim's `rate` when it first
+arrives (in order or above a gap): over one interval they differ by what a hole held back,
+over a run by nothing.
+CHOICE: a flow's data packets carry `fid_` = its index, its ACKs index + number of flows, so
+that a flow's `lost_packets` counts its data packets only, as ccsim's does. ns-2 counts the
+drops of the window [warmup, duration] by instant, ccsim by the send instant of the packet
+(docs/metrics.md): they differ by the drops of packets in flight at the warm-up's end.
+
 Every mapping choice is here, each as a CHOICE line, and listed in docs/validation.md
 ("ns-2.35 as a second oracle"):
 
@@ -55,6 +73,11 @@ from ccsim.spec import to_json_text
 TCPIP_HEADER = 40
 #: IPv4 and UDP headers, which ccsim's UDP sources count inside `packet_size` and out of goodput.
 UDP_IP_HEADER = 28
+#: The series a translated script can sample, as ccsim names them.
+SERIES = ("rate", "sent_rate", "queue", "queue_bytes", "cwnd", "ssthresh")
+#: The prefix of a result line and of a sample line on the script's standard output.
+RESULT_MARKER = "CCSIM-NS2-RESULT "
+SAMPLE_MARKER = "CCSIM-NS2-SAMPLE "
 #: `window_` when ccsim's receiver window is unbounded.
 UNBOUNDED_WINDOW = 1_000_000
 #: ccsim's delayed-ACK timer (RFC 1122's 200 ms; docs/protocols.md).
@@ -81,6 +104,9 @@ class Translation:
     trace_files: dict[str, str]  # flow name -> file trace-var writes (with trace=True)
     #: flow name -> (tcpTick_, minrto_, maxrto_, payload bytes), to read its trace
     timers: dict[str, tuple[float, float, float, int]] = dataclasses.field(default_factory=dict)
+    #: The series the script samples (of those `output.series` names), and the interval, s.
+    series: list[str] = dataclasses.field(default_factory=list)
+    interval: float = 0.0
 
 
 _UNITS_S = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -248,6 +274,51 @@ def _tcp(i: int, f: dict[str, Any]) -> tuple[str, str, list[str]]:
     return TCP_AGENTS[proto], sink, lines
 
 
+def _sampler(series: list[str], interval: float, sends: list[tuple[str, str, int]], starts: dict[str, float],
+             directions: list[tuple[str, str, float]], duration: float) -> list[str]:
+    """The Tcl proc `sample`, which prints every series' values since the last sample and
+    schedules the next one (at k x interval, then at the end of the run)."""
+    if not series:
+        return ["set ns_last_sample 0"]
+    out = ["set ns_last_sample 0; set ns_sample_k 0", "proc sample {} {",
+           "  global ns agent sink qm ns_last_sample ns_sample_k last_bytes last_sent",
+           "  set now [$ns now]; set dt [expr {$now - $ns_last_sample}]",
+           "  if {$dt <= 0} { return }"]
+    for name, kind, payload in sends:
+        wire = payload + (TCPIP_HEADER if kind == "tcp" else UDP_IP_HEADER)
+        out.append(f"  if {{$now > {_num(starts[name])}}} {{")
+        if "rate" in series:
+            out.append(f"    set b [$sink({name}) set bytes_]; if {{![info exists last_bytes({name})]}} "
+                       f"{{ set last_bytes({name}) 0 }}")
+            out.append(f"    puts \"{SAMPLE_MARKER}$now rate {name} "
+                       f"[expr {{($b - $last_bytes({name})) * 8.0 * {payload} / {wire} / $dt}}]\"")
+            out.append(f"    set last_bytes({name}) $b")
+        if kind == "tcp":
+            if "sent_rate" in series:
+                out.append(f"    set p [$agent({name}) set ndatapack_]; if {{![info exists last_sent({name})]}} "
+                           f"{{ set last_sent({name}) 0 }}")
+                out.append(f"    puts \"{SAMPLE_MARKER}$now sent_rate {name} "
+                           f"[expr {{($p - $last_sent({name})) * 8.0 * {wire} / $dt}}]\"")
+                out.append(f"    set last_sent({name}) $p")
+            for var in ("cwnd", "ssthresh"):
+                if var in series:
+                    out.append(f"    puts \"{SAMPLE_MARKER}$now {var} {name} "
+                               f"[expr {{[$agent({name}) set {var}_] * {payload}}}]\"")
+        out.append("  }")
+    for x, y, _ in directions:
+        d = f"{x}->{y}"
+        if "queue" in series:
+            out.append(f"  puts \"{SAMPLE_MARKER}$now queue {d} [$qm({d}) set pkts_]\"")
+        if "queue_bytes" in series:
+            out.append(f"  puts \"{SAMPLE_MARKER}$now queue_bytes {d} [$qm({d}) set size_]\"")
+    out += ["  set ns_last_sample $now; incr ns_sample_k",
+            f"  set next [expr {{($ns_sample_k + 1) * {_num(interval)}}}]",
+            f"  if {{$next > {_num(duration)}}} {{ set next {_num(duration)} }}",
+            "  if {$next > $now} { $ns at $next \"sample\" }",
+            "}"]
+    return out
+
+
 def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Translation:
     """The ns-2.35 script of `spec` (see the module docs); raises Untranslatable."""
     full = full_spec(spec)
@@ -282,12 +353,22 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
         for x, y in ((a, b), (b, a)):
             out.append(f"set q [[$ns link $n({x}) $n({y})] queue]")
             out.extend(qlines)
-            out.append(f"set qm({x}->{y}) [$ns monitor-queue $n({x}) $n({y}) 0]")
+            # A flow monitor is a QueueMonitor (the direction's counters and its integrator)
+            # that also counts per fid_ (a flow's drops).
+            out.append(f"set qm({x}->{y}) [$ns makeflowmon Fid]; $qm({x}->{y}) set-pkts-integrator [new Integrator]")
+            out.append(f"$ns attach-fmon [$ns link $n({x}) $n({y})] $qm({x}->{y})")
             directions.append((x, y, rate))
     flows: list[str] = []
     trace_files: dict[str, str] = {}
     timers: dict[str, tuple[float, float, float, int]] = {}
     sends: list[tuple[str, str, int]] = []  # (name, kind, payload per packet)
+    starts: dict[str, float] = {}
+    fids: dict[str, int] = {}
+    output = full.get("output") or {}
+    series = [v for v in SERIES if v in (output.get("series") or [])]
+    interval = seconds(output["interval"]) if series and output.get("interval") else 0.0
+    if interval <= 0:
+        series = []
     for i, f in enumerate(full["flows"]):
         name, proto = f["name"], f["protocol"]
         key = f"flows[{i}]"
@@ -299,7 +380,7 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
             out.append(f"set a [new {agent}]")
             out.extend(lines)
             out.append(f"$a set fid_ {i}")
-            out.append(f"set s [new {sink}]")
+            out.append(f"set s [new {sink}]; $s set fid_ {i + len(full['flows'])}")
             if f["delayed_ack"]:
                 out.append(f"$s set interval_ {DELACK_INTERVAL_S}")
             if f["ecn"]:
@@ -326,6 +407,8 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
                 out.append(f"set tf({name}) [open {{{path}}} w]")
                 out.append(f"$a attach $tf({name}); $a trace cwnd_; $a trace ssthresh_; $a trace srtt_; $a trace rttvar_; $a trace backoff_")
             sends.append((name, "tcp", nbytes(f["packet_size"]) - TCPIP_HEADER))
+            starts[name] = start
+            fids[name] = i
         elif proto in ("cbr", "poisson"):
             size = nbytes(f["packet_size"])
             rate = bps(f["rate"])
@@ -351,13 +434,21 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
             # ccsim counts a UDP packet's payload (packet_size - 28 B of IP and UDP headers) as
             # goodput; ns-2's LossMonitor counts whole packets: scale as for TCP.
             sends.append((name, "udp", size - UDP_IP_HEADER))
+            starts[name] = start
+            fids[name] = i
         else:
             raise Untranslatable(f"{key}.protocol: {proto!r} is not translated to ns-2.35")
         flows.append(name)
 
     # Snapshots at the window's edges, then one JSON object on stdout.
+    out.extend(_sampler(series, interval, sends, starts, directions, duration))
     out.append("proc snap {tag} {")
     out.append("  global agent sink qm snapshot ns")
+    out.append("  foreach d [array names qm] { foreach f [$qm($d) flows] {")
+    out.append("    set k $tag,fid,[$f set flowid_]")
+    out.append("    if {![info exists snapshot($k)]} { set snapshot($k) 0 }")
+    out.append("    set snapshot($k) [expr {$snapshot($k) + [$f set pdrops_]}]")
+    out.append("  } }")
     for name, kind, payload in sends:
         if kind == "tcp":
             out.append(f"  set snapshot($tag,{name}) [list [$sink({name}) set bytes_] "
@@ -372,8 +463,17 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
                    f"[$qm({d}) set pdrops_] [[$qm({d}) get-pkts-integrator] set sum_] [$qm({d}) set pkts_]]")
     out.append("}")
     span = duration - warmup
+    out.append("proc lost {fid} {")
+    out.append("  global snapshot")
+    out.append("  set e 0; set b 0")
+    out.append("  if {[info exists snapshot(end,fid,$fid)]} { set e $snapshot(end,fid,$fid) }")
+    out.append("  if {[info exists snapshot(warm,fid,$fid)]} { set b $snapshot(warm,fid,$fid) }")
+    out.append("  return [expr {$e - $b}]")
+    out.append("}")
     out.append("proc finish {} {")
-    out.append("  global snapshot ns")
+    out.append("  global snapshot ns ns_last_sample")
+    if series:
+        out.append(f"  if {{$ns_last_sample < {_num(duration)}}} {{ sample }}")
     out.append("  snap end")
     out.append(f"  set T {_num(duration)}; set W {_num(warmup)}; set span {_num(span)}")
     out.append("  set parts {}")
@@ -384,7 +484,8 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
         out.append(f"  lappend parts \"\\\"flow:{name}\\\": {{\\\"goodput_bps\\\": $good, "
                    f"\\\"timeouts\\\": [expr {{[lindex $e 1] - [lindex $b 1]}}], "
                    f"\\\"retransmitted_packets\\\": [expr {{[lindex $e 2] - [lindex $b 2]}}], "
-                   f"\\\"sent_packets\\\": [expr {{[lindex $e 3] - [lindex $b 3]}}]}}\"")
+                   f"\\\"sent_packets\\\": [expr {{[lindex $e 3] - [lindex $b 3]}}], "
+                   f"\\\"lost_packets\\\": [lost {fids[name]}]}}\"")
     for x, y, rate in directions:
         d = f"{x}->{y}"
         out.append(f"  set b $snapshot(warm,{d}); set e $snapshot(end,{d})")
@@ -394,10 +495,13 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
                    f"\\\"drops\\\": [expr {{[lindex $e 2] - [lindex $b 2]}}], "
                    f"\\\"tx_packets\\\": [expr {{[lindex $e 1] - [lindex $b 1]}}], "
                    f"\\\"mean_queue_packets\\\": [expr {{$qsum / $span}}]}}\"")
-    out.append("  puts \"CCSIM-NS2-RESULT {[join $parts {, }]}\"")
+    out.append(f"  puts \"{RESULT_MARKER}{{[join $parts {{, }}]}}\"")
     out.append("  exit 0")
     out.append("}")
     out.append(f"$ns at {_num(warmup)} \"snap warm\"")
     out.append(f"$ns at {_num(duration)} \"finish\"")
+    if series:
+        out.append(f"$ns at {_num(min(interval, duration))} \"sample\"")
     out.append("$ns run")
-    return Translation("\n".join(out) + "\n", flows, [f"{x}->{y}" for x, y, _ in directions], trace_files, timers)
+    return Translation("\n".join(out) + "\n", flows, [f"{x}->{y}" for x, y, _ in directions], trace_files, timers,
+                       series, interval)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 import subprocess
 import tempfile
 import time
@@ -22,9 +21,9 @@ from typing import Any
 
 import ccsim
 
-from translate import Untranslatable, translate
+from . import available
+from .translate import RESULT_MARKER, SAMPLE_MARKER, Untranslatable, translate
 
-MARKER = "CCSIM-NS2-RESULT "
 FLOW_KEYS = ("goodput_bps", "timeouts", "retransmitted_packets")
 LINK_KEYS = ("utilization", "drops", "mean_queue_packets", "tx_packets")
 
@@ -37,6 +36,8 @@ class Ns2Failed(RuntimeError):
 class Measures:
     flows: dict[str, dict[str, float]]
     links: dict[str, dict[str, float]]
+    #: The sampled series (translate.py): (time s, variable, entity, value), in time order.
+    samples: list[tuple[float, str, str, float]] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -49,7 +50,7 @@ class Pair:
 
 
 def ns2_available() -> bool:
-    return shutil.which("ns") is not None
+    return available()
 
 
 def run_ns2(tcl: str, timeout: float = 1800.0) -> tuple[Measures, float]:
@@ -60,13 +61,20 @@ def run_ns2(tcl: str, timeout: float = 1800.0) -> tuple[Measures, float]:
         t0 = time.perf_counter()
         proc = subprocess.run(["ns", str(path)], capture_output=True, text=True, timeout=timeout, cwd=tmp)
         wall = time.perf_counter() - t0
-    line = next((x for x in proc.stdout.splitlines() if x.startswith(MARKER)), None)
+    line = None
+    samples: list[tuple[float, str, str, float]] = []
+    for x in proc.stdout.splitlines():
+        if x.startswith(SAMPLE_MARKER):
+            t, variable, entity, value = x[len(SAMPLE_MARKER):].split()
+            samples.append((float(t), variable, entity, float(value)))
+        elif x.startswith(RESULT_MARKER):
+            line = x
     if proc.returncode != 0 or line is None:
         raise Ns2Failed(f"ns exited {proc.returncode}: {(proc.stderr or proc.stdout).strip()[-800:]}")
-    data = json.loads(line[len(MARKER):])
+    data = json.loads(line[len(RESULT_MARKER):])
     flows = {k[5:]: v for k, v in data.items() if k.startswith("flow:")}
     links = {k[5:]: v for k, v in data.items() if k.startswith("link:")}
-    return Measures(flows, links), wall
+    return Measures(flows, links, samples), wall
 
 
 def run_ccsim(spec: Any) -> tuple[Measures, float]:
