@@ -11,9 +11,8 @@ ns-2.35's in-order goodput, timeouts and retransmissions. A spec that does not t
 counted under the key that stopped it (a TICP session, an OBP flow, a web generator): the
 report says what part of each experiment ns-2.35 can check today.
 
-This is not the `ccsim reproduce --oracle ns2` of issue 39 (ns-2.35's value beside ccsim's for
-every check of the report): the checks are computed from series that the translation does not
-produce yet.
+`ccsim reproduce NAME --oracle ns2` judges the experiment's checks with those runs from ns-2.35
+(docs/validation.md); this script compares them flow by flow.
 """
 
 from __future__ import annotations
@@ -26,8 +25,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
 
 import ccsim.sweep  # noqa: E402
 from ccsim.experiments import REGISTRY  # noqa: E402
