@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .errors import SpecError
+from .inputs import read_input_text
 from .results import Result
 from .runner import ProgressCallback, run_text
 from .spec import SpecLike, to_json_text, with_trace_files
@@ -18,12 +20,12 @@ def _native_input(spec: SpecLike) -> tuple[str, bool]:
         path = Path(spec)
         try:
             if path.is_file():
-                text = path.read_text(encoding="utf-8")
+                text = read_input_text(path, "(document)", "scenario file")
                 is_json = path.suffix.lower() == ".json"
                 # A link's `trace = "FILE"` is replaced by the file's numbers first.
                 resolved = with_trace_files(text, path.parent, is_json) if "trace" in text else None
                 return (resolved, False) if resolved is not None else (text, not is_json)
-        except (OSError, UnicodeDecodeError, ValueError):
+        except (OSError, ValueError, SpecError):
             pass
     return to_json_text(spec), False
 

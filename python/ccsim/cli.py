@@ -85,8 +85,10 @@ def _captures(path: str) -> set[str]:
     that a file of the user's with such a name is found before the run."""
     from .results import capture_file_name
 
+    from .inputs import read_input_text
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_input_text(path, "scenario")
         if "pcap" not in text:  # no capture asked for: spare parsing a large file twice
             return set()
         if Path(path).suffix.lower() == ".json":

@@ -80,10 +80,9 @@ def load_link_directions(path: str | os.PathLike[str]) -> tuple[dict[str, Any], 
     ``[[links]]`` entry's keys apply to both; its optional tables ``client_to_server`` and
     ``server_to_client`` override them for one direction (e.g. ``[links.server_to_client]``
     with ``rate = "50Mbps"``). A :class:`SpecError` names the field."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise SpecError(f"cannot read {path}: {e.strerror or e}", "link file") from None
+    from .inputs import read_input_text
+
+    text = read_input_text(path, "link file", "link file")
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -132,6 +132,8 @@ def real(role: str, scenario: str, *, bind: str, to: str | None = None, flow: st
 
 #: The shortest shared secret accepted, bytes.
 MIN_SECRET_BYTES = 16
+#: The most bytes of a key file (a secret is read whole into memory).
+MAX_KEY_FILE_BYTES = 1 << 20
 
 
 def read_secret(path: str) -> bytes:
@@ -139,10 +141,9 @@ def read_secret(path: str) -> bytes:
     :class:`SpecError` naming ``key_file`` otherwise."""
     from .errors import SpecError
 
-    try:
-        secret = Path(path).read_bytes()
-    except OSError as e:
-        raise SpecError(f"cannot read {path}: {e.strerror or e}", "key_file") from None
+    from .inputs import read_input
+
+    secret = read_input(path, "key_file", "key file", limit=MAX_KEY_FILE_BYTES)
     if len(secret) < MIN_SECRET_BYTES:
         raise SpecError(f"{path} holds {len(secret)} bytes; a shared secret needs at least {MIN_SECRET_BYTES} "
                         "(e.g. head -c 32 /dev/urandom > KEY)", "key_file")
@@ -168,10 +169,9 @@ def read_sources_file(path: str) -> list[tuple[str, int, int]]:
     starts a comment), the blocks covering IDs 0..n in order."""
     from .errors import SpecError
 
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise SpecError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}", "sources") from None
+    from .inputs import read_input_text
+
+    lines = read_input_text(path, "sources", "sources file").splitlines()
     hosts = []
     for n, line in enumerate(lines, 1):
         words = line.split("#", 1)[0].split()
@@ -186,24 +186,63 @@ def read_sources_file(path: str) -> list[tuple[str, int, int]]:
     return hosts
 
 
+#: The bytes of the smallest TICP report on the wire: IPv4 and UDP (28), the private header of a
+#: report (32), and its session, content length and tag (42; crates/ccsim-udp/src/ticp.rs).
+MIN_REPORT_BYTES = 28 + 32 + 42
+#: The most bytes an IPv4 packet holds, headers included.
+MAX_IP_PACKET_BYTES = 65_535
+#: Probes per landmark, as the simulator's `ticp.probes` allows.
+MAX_PROBES = 10
+
+
+def check_ticp_sizes(*, rs: int | None = None, request_size: int | None = None,
+                     report_size: int | None = None) -> None:
+    """Refuse, naming the flag, TICP sizes no IPv4 datagram can carry: ``rs`` at least 1 and
+    ``rs`` x ``request_size`` at most 65 535 B, as the simulator's spec (a request packet of RS
+    messages); ``request_size`` at least 1 B; a report from its 102 B of headers to 65 535 B."""
+    from .errors import SpecError
+
+    if rs is not None and not 1 <= rs <= MAX_IP_PACKET_BYTES:
+        raise SpecError(f"must be 1 to {MAX_IP_PACKET_BYTES} request messages, found {rs}", "--rs")
+    if request_size is not None:
+        if not 1 <= request_size <= MAX_IP_PACKET_BYTES:
+            raise SpecError(f"must be 1 to {MAX_IP_PACKET_BYTES} bytes, found {request_size}", "--request-size")
+        if rs is not None and rs * request_size > MAX_IP_PACKET_BYTES:
+            raise SpecError(f"a request packet of --rs {rs} messages of {request_size} B is "
+                            f"{rs * request_size} B, more than an IPv4 packet's {MAX_IP_PACKET_BYTES}",
+                            "--request-size")
+    if report_size is not None and not MIN_REPORT_BYTES <= report_size <= MAX_IP_PACKET_BYTES:
+        raise SpecError(f"must be {MIN_REPORT_BYTES} B (IPv4, UDP and TICP headers, session, length and tag) "
+                        f"to {MAX_IP_PACKET_BYTES} B, found {report_size}", "--report-size")
+
+
 def parse_binning(landmarks: str | None, thresholds: str, probes: int, phase: str) -> dict[str, Any]:
     """Keyword arguments of the native TICP functions for landmark binning: ``landmarks`` a
     comma-separated list of ADDR:PORT (None: no binning), ``thresholds`` and ``phase``
-    durations such as ``100ms,200ms`` and ``2s``."""
+    durations such as ``100ms,200ms`` and ``2s``. Every value is checked, with or without
+    landmarks: a mistyped flag is an error even where it would not be used."""
     from .errors import SpecError
     from .sweep import _TIME_UNITS, _quantity
 
     def seconds(text: str, field: str) -> float:
-        value = _quantity(text.strip(), _TIME_UNITS)
-        if value <= 0:
+        try:
+            value = _quantity(text.strip(), _TIME_UNITS)
+        except SpecError:
+            raise SpecError(f"expected a duration such as 100ms, found {text!r}", field) from None
+        if not 0 < value < float("inf"):
             raise SpecError(f"expected a positive duration such as 100ms, found {text!r}", field)
         return value
 
+    levels = [seconds(t, "--bin-thresholds") for t in thresholds.split(",")]
+    if any(b <= a for a, b in zip(levels, levels[1:])):
+        raise SpecError(f"must be strictly ascending, found {thresholds!r}", "--bin-thresholds")
+    phase_s = seconds(phase, "--binning-phase")
+    if not 1 <= probes <= MAX_PROBES:
+        raise SpecError(f"must be 1 to {MAX_PROBES} probes per landmark, found {probes}", "--probes")
     if landmarks is None:
         return {}
     return {"landmarks": [a.strip() for a in landmarks.split(",") if a.strip()],
-            "bin_thresholds_s": [seconds(t, "bin_thresholds") for t in thresholds.split(",")],
-            "probes": probes, "binning_phase_s": seconds(phase, "binning_phase")}
+            "bin_thresholds_s": levels, "probes": probes, "binning_phase_s": phase_s}
 
 
 def ticp_collect(sources: str, key_file: str, *, bind: str = "0.0.0.0:0", out: str | None = None, rs: int = 1,
@@ -217,6 +256,7 @@ def ticp_collect(sources: str, key_file: str, *, bind: str = "0.0.0.0:0", out: s
     from .emulate import terminate_as_interrupt
     from .results import prepare_output_dir
 
+    check_ticp_sizes(rs=rs, request_size=request_size)
     hosts = read_sources_file(sources)
     secret = read_secret(key_file)
     names = {"summary.json", "ticp_reports.parquet"}
@@ -271,11 +311,14 @@ def ticp_source(ids: str, key_file: str, *, bind: str, report_file: str | None =
     from .errors import SpecError
     from .results import MANIFEST, atomic_write_text, prepare_output_dir, previous_outputs, refuse_foreign_files
 
+    check_ticp_sizes(request_size=request_size, report_size=report_size)
+    from .inputs import is_regular_file
+
     first, count = parse_id_block(ids, "ids")
     if (report_file is None) == (report_command is None):
         raise SpecError("give exactly one of --report-file and --report-command", "report")
-    if report_file is not None and not Path(report_file).is_file():
-        raise SpecError(f"no such report file: {report_file}", "report_file")
+    if report_file is not None and not is_regular_file(report_file):
+        raise SpecError(f"no such report file (a regular file): {report_file}", "report_file")
     secret = read_secret(key_file)
     out_dir = prepare_output_dir(out, {"summary.json"}) if out is not None else None
     with terminate_as_interrupt():

@@ -51,6 +51,7 @@ from typing import Any
 import markdown
 
 from .errors import SpecError
+from .inputs import read_input_text
 from .experiments.base import STUDY
 from .results import atomic_write_text
 from .topfiles import claim_top_file, redact
@@ -76,10 +77,12 @@ def _esc(value: object) -> str:
 
 
 def _read_json(path: Path) -> Any:
+    if not path.exists():
+        raise SpecError("missing (expected the output of `ccsim reproduce --all`)", str(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SpecError("missing (expected the output of `ccsim reproduce --all`)", str(path)) from None
+        text = read_input_text(path, str(path), "file")
+    except SpecError as e:
+        raise SpecError(e.message.replace(f"file {str(path)[:200]} ", "", 1), str(path)) from None
     except UnicodeDecodeError:
         raise SpecError("is not UTF-8 text", str(path)) from None
     except OSError as e:

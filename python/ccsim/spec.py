@@ -24,6 +24,7 @@ from typing import Any, Union
 
 from . import _ccsim
 from .errors import SpecError
+from .inputs import read_input_text
 from .runner import run_text
 
 SpecLike = Union[str, os.PathLike[str], dict[str, Any], "Scenario"]
@@ -220,16 +221,9 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     if os.fspath(path) == "":
         raise SpecError("the scenario path is empty; name a scenario file", "(document)")
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SpecError(f"no such scenario file: {p}", str(p)) from None
-    except IsADirectoryError:
-        raise SpecError(f"{p} is a folder, not a scenario file", str(p)) from None
-    except UnicodeDecodeError as e:
-        raise SpecError(f"{p} is not UTF-8 text ({e.reason})", str(p)) from None
-    except OSError as e:
-        raise SpecError(f"cannot read scenario file {str(p)[:80]!r}: {e.strerror or e}", "(document)") from None
+    if p.is_dir():
+        raise SpecError(f"{p} is a folder, not a scenario file", str(p))
+    text = read_input_text(p, "(document)", "scenario file")
     is_json = p.suffix.lower() == ".json"
     resolved = with_trace_files(text, p.parent, is_json) if "trace" in text else None
     if resolved is not None:
@@ -298,18 +292,7 @@ def read_trace_file(path: Path, field: str) -> list[int]:
     ``field``, the file and the line otherwise; the order, bounds and length are checked by
     the spec's validation, which names ``field`` too."""
     shown = str(path)
-    try:
-        if path.stat().st_size > MAX_TRACE_FILE_BYTES:
-            raise SpecError(f"trace file {shown} is larger than {MAX_TRACE_FILE_BYTES} bytes", field)
-        data = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SpecError(f"no such trace file: {shown}", field) from None
-    except IsADirectoryError:
-        raise SpecError(f"trace file {shown} is a folder", field) from None
-    except UnicodeDecodeError as e:
-        raise SpecError(f"trace file {shown} is not UTF-8 text ({e.reason})", field) from None
-    except OSError as e:
-        raise SpecError(f"cannot read trace file {shown}: {e.strerror or e}", field) from None
+    data = read_input_text(path, field, "trace file", limit=MAX_TRACE_FILE_BYTES)
     lines = data.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

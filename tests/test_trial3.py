@@ -1,0 +1,142 @@
+"""The third outside trial (issue 40): inputs that are not regular files, `ccsim real ticp`'s
+sizes, and the other edges it found. Each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import ccsim
+from ccsim.inputs import read_input
+
+CLI = [sys.executable, "-m", "ccsim.cli"]
+
+
+def ccsim_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout)
+
+
+TRACE_SPEC = """[run]
+duration = "1s"
+[[links]]
+between = ["a", "b"]
+rate = "10Mbps"
+delay = "1ms"
+trace = "{trace}"
+[[flows]]
+name = "f"
+protocol = "reno"
+from = "a"
+to = "b"
+"""
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+def test_a_device_given_as_a_scenario_is_refused_not_read_forever() -> None:
+    # /dev/zero reports a size of 0 and never ends: reading it grew to gigabytes.
+    proc = ccsim_cli("validate", "/dev/zero", timeout=30)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == ("ccsim: error: (document): scenario file /dev/zero is a device, not a "
+                                   "regular file; write it to a file first")
+
+
+def test_a_fifo_without_a_writer_does_not_block_open(fifo: Path) -> None:
+    proc = ccsim_cli("validate", str(fifo), timeout=30)  # open() of a FIFO blocked until a writer came
+    assert proc.returncode == 2 and "is a FIFO, not a regular file" in proc.stderr
+
+
+@pytest.mark.parametrize("trace", ["/dev/zero", "/dev/urandom"])
+def test_a_device_as_a_links_trace_is_refused_naming_the_link(tmp_path: Path, trace: str) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(TRACE_SPEC.format(trace=trace))
+    with pytest.raises(ccsim.SpecError, match=r"^links\[0\]\.trace: trace file /dev/\w+ is a device"):
+        ccsim.load(path)
+    proc = ccsim_cli("run", str(path), "-o", str(tmp_path / "out"), timeout=30)
+    assert proc.returncode == 2 and "links[0].trace: trace file" in proc.stderr
+
+
+def test_a_file_is_bounded_by_the_bytes_read_not_by_its_stated_size(tmp_path: Path) -> None:
+    path = tmp_path / "big"
+    path.write_bytes(b"1\n" * 600)
+    assert len(read_input(path, "field", limit=1200)) == 1200
+    with pytest.raises(ccsim.SpecError, match=r"^field: file .* is larger than 1199 bytes$"):
+        read_input(path, "field", limit=1199)
+
+
+def test_a_fifo_with_a_writer_is_refused_too(fifo: Path) -> None:
+    def write() -> None:
+        try:
+            with open(fifo, "wb") as f:
+                f.write(b"0" * 100)
+        except OSError:
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    with pytest.raises(ccsim.SpecError, match="is a FIFO, not a regular file"):
+        read_input(fifo, "trace", "trace file")
+    os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # let the writer finish
+    writer.join(5)
+
+
+def test_emulate_key_and_source_files_are_bounded_the_same_way(tmp_path: Path) -> None:
+    from ccsim.emulate import load_link_directions
+    from ccsim.real import read_secret, read_sources_file
+
+    with pytest.raises(ccsim.SpecError, match=r"^link file: link file /dev/zero is a device"):
+        load_link_directions("/dev/zero")
+    with pytest.raises(ccsim.SpecError, match=r"^key_file: key file /dev/urandom is a device"):
+        read_secret("/dev/urandom")
+    with pytest.raises(ccsim.SpecError, match=r"^sources: sources file /dev/zero is a device"):
+        read_sources_file("/dev/zero")
+
+
+COLLECT = ["real", "ticp", "collect", "--sources", "/nonexistent", "--key-file", "/nonexistent"]
+SOURCE = ["real", "ticp", "source", "--listen", "127.0.0.1:0", "--ids", "0-3", "--report-file", "/etc/hostname",
+          "--key-file", "/nonexistent"]
+
+
+@pytest.mark.parametrize("args,message", [
+    # --rs -1 ended in "internal error: OverflowError ... please report" (exit 1).
+    (["--rs", "-1"], "--rs: must be 1 to 65535 request messages, found -1"),
+    (["--rs", "0"], "--rs: must be 1 to 65535 request messages, found 0"),
+    (["--request-size", "0"], "--request-size: must be 1 to 65535 bytes, found 0"),
+    # 70000 B requests were accepted and the session ended with 0 of 100 reports.
+    (["--request-size", "70000"], "--request-size: must be 1 to 65535 bytes, found 70000"),
+    (["--rs", "1000", "--request-size", "100"],
+     "--request-size: a request packet of --rs 1000 messages of 100 B is 100000 B, more than an IPv4 packet's 65535"),
+    (["--probes", "0"], "--probes: must be 1 to 10 probes per landmark, found 0"),
+    (["--probes", "11"], "--probes: must be 1 to 10 probes per landmark, found 11"),
+    (["--bin-thresholds", "abc"], "--bin-thresholds: expected a positive duration such as 100ms, found 'abc'"),
+    (["--bin-thresholds", "200ms,100ms"], "--bin-thresholds: must be strictly ascending, found '200ms,100ms'"),
+])
+def test_real_ticp_collect_refuses_sizes_no_datagram_carries(args: list[str], message: str) -> None:
+    proc = ccsim_cli(*COLLECT, *args)
+    assert (proc.returncode, proc.stderr.strip()) == (2, f"ccsim: error: {message}")
+
+
+@pytest.mark.parametrize("size", ["0", "20", "101", "65536", "10000000"])
+def test_real_ticp_source_refuses_report_sizes_outside_a_datagram(size: str) -> None:
+    # --report-size 20 sent 102-byte reports; 10000000 sent none, without a reason.
+    proc = ccsim_cli(*SOURCE, "--report-size", size)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (f"ccsim: error: --report-size: must be 102 B (IPv4, UDP and TICP headers, "
+                                   f"session, length and tag) to 65535 B, found {size}")
+
+
+def test_real_ticp_smallest_report_size_is_accepted() -> None:
+    from ccsim.real import MIN_REPORT_BYTES, check_ticp_sizes
+
+    check_ticp_sizes(rs=1, request_size=64, report_size=MIN_REPORT_BYTES)
+    check_ticp_sizes(rs=65535, request_size=1, report_size=65535)
