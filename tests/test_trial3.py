@@ -140,3 +140,50 @@ def test_real_ticp_smallest_report_size_is_accepted() -> None:
 
     check_ticp_sizes(rs=1, request_size=64, report_size=MIN_REPORT_BYTES)
     check_ticp_sizes(rs=65535, request_size=1, report_size=65535)
+
+
+def _study_folder(out: Path) -> Path:
+    import json
+
+    from ccsim.experiments.base import STUDY
+
+    out.mkdir()
+    (out / "reproduce.json").write_text(json.dumps({
+        "ccsim_version": "0", "build": "b", "commit": None, "machine": {"platform": "Linux", "cpus": 2},
+        "started_utc": "2026-11-28T00:00:00Z", "wall_seconds": 1.0, "quick": True, "jobs": 2, "scheduler": None,
+        "cache_dir": None, "runs": 1, "cache_hits": 0, "interrupted": False, "experiments": ["l4s-coexistence"]}))
+    d = out / "l4s-coexistence"
+    d.mkdir()
+    (d / "reproduce.json").write_text(json.dumps({
+        "name": "l4s-coexistence", "title": "a study", "source": "ours", "quick": True, "seeds": [1],
+        "randomness": "", "wall_seconds": 1.0, "runs": 1, "cache_hits": 0, "spec_hashes": [], "figures": [],
+        "status": "ran", "error": None, "verdict": STUDY}))
+    check = {"name": "utilisation", "measured": 0.5, "expected": "ours", "low": 0.0, "high": 1.0, "band": "[0, 1]",
+             "source": "ours", "unit": "ratio", "open_low": False, "passed": True, "samples": [0.5], "mean": 0.5,
+             "ci_low": None, "ci_high": None, "verdict": "reproduced"}
+    (d / "table.json").write_text(json.dumps([check, dict(check, name="delay", measured=2.0, mean=2.0,
+                                                          samples=[2.0], passed=False, verdict="not reproduced")]))
+    return out
+
+
+def test_the_report_never_calls_a_studys_check_reproduced(tmp_path: Path) -> None:
+    from ccsim.report import write_report
+
+    page = write_report(_study_folder(tmp_path / "out")).read_text()
+    section = page[page.index('<section id="l4s-coexistence"'):]
+    # l4s-coexistence showed 258 green "reproduced" badges against bands of our own.
+    assert "v-reproduced" not in section and ">reproduced<" not in section
+    assert '<span class="v v-study">in band</span>' in section
+    assert '<span class="v v-study">outside the band</span>' in section
+    # The study's own badge had no style: white text on the page's white.
+    assert ".v-study-no-verdict,.v-study{background:" in page
+
+
+def test_a_studys_table_words_its_checks_against_the_band() -> None:
+    from ccsim.experiments.base import Check, ExperimentReport
+
+    checks = [Check("x", 0.5, "ours", 0.0, 1.0, unit="ratio", samples=[0.49, 0.51]),
+              Check("y", 2.0, "ours", 0.0, 1.0, unit="ratio", samples=[1.99, 2.01])]
+    table = ExperimentReport("s", checks, study=True).table_markdown()
+    assert "| in band |" in table and "| outside the band |" in table and "reproduced" not in table
+    assert "| reproduced |" in ExperimentReport("s", checks).table_markdown()

@@ -52,7 +52,7 @@ import markdown
 
 from .errors import SpecError
 from .inputs import read_input_text
-from .experiments.base import STUDY
+from .experiments.base import STUDY, STUDY_WORDS
 from .results import atomic_write_text
 from .topfiles import claim_top_file, redact
 
@@ -669,6 +669,15 @@ def _badge(verdict: str) -> str:
     return f'<span class="v v-{re.sub(r"[^a-z]+", "-", verdict).strip("-")}">{_esc(verdict)}</span>'
 
 
+def _check_badge(verdict: str, study: bool) -> str:
+    """A check's verdict; in a study, which has no claim to reproduce, where its value lies
+    against our own band (:data:`ccsim.experiments.base.STUDY_WORDS`)."""
+    if not study:
+        return _badge(verdict)
+    word = STUDY_WORDS.get(verdict, verdict)
+    return f'<span class="v v-study">{_esc(word)}</span>'
+
+
 _STYLE = """
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1200px;
 padding:0 1.2em 3em;color:#1b1b1b}
@@ -678,6 +687,7 @@ text-align:left}th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric
 .v{display:inline-block;padding:0 .45em;border-radius:.7em;color:#fff;font-size:.85em;white-space:nowrap}
 .v-reproduced{background:#1a7f37}.v-not-reproduced{background:#c62828}.v-inconclusive{background:#b26a00}
 .v-failed{background:#444}.v-not-run,.v-no-checks{background:#888}
+.v-study-no-verdict,.v-study{background:#4a5d82}
 td.name,td.band{white-space:nowrap}
 .meta{color:#555;font-size:.9em}.err{color:#c62828;font-family:monospace}
 figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
@@ -779,10 +789,10 @@ def _checks_table(e: Experiment) -> str:
         if with_ns2:
             n = c.ns2 or {}
             shown = "=" if n.get("same") else _num(n.get("mean"))
-            ns2 = (f'<td class="n">{_esc(shown)}</td><td>{_badge(n["verdict"]) if n else ""}</td>')
+            ns2 = (f'<td class="n">{_esc(shown)}</td><td>{_check_badge(n["verdict"], e.study) if n else ""}</td>')
         rows.append(f"<tr><td>{_esc(c.name)}</td><td class=\"n\">{_esc(_num(c.value))}</td>{ci}"
                     f"<td>{_esc(c.unit)}</td><td>{_esc(c.expected)}{src}</td><td class=\"band\">{_esc(c.band)}</td>"
-                    f"<td>{_badge(c.verdict)}</td><td>{_interval_svg(c)}</td>{ns2}</tr>")
+                    f"<td>{_check_badge(c.verdict, e.study)}</td><td>{_interval_svg(c)}</td>{ns2}</tr>")
     rows.append("</tbody></table>")
     return "\n".join(rows)
 

@@ -201,6 +201,9 @@ def _finite(x: float) -> float | None:
 
 #: The verdict of a study of ours (no claim of a paper to reproduce).
 STUDY = "study (no verdict)"
+#: How a study's table and report word its checks' verdicts: a study reproduces nothing, its
+#: checks say where a value lies against our own band.
+STUDY_WORDS = {"reproduced": "in band", "not reproduced": "outside the band", "inconclusive": "straddles the band"}
 
 
 @dataclass(frozen=True)
@@ -274,8 +277,9 @@ class ExperimentReport:
         for i, c in enumerate(self.checks):
             ci = c.interval
             shown = "n/a" if ci is None else f"[{ci[0]:.4g}, {ci[1]:.4g}]"
+            verdict = STUDY_WORDS.get(c.verdict, c.verdict) if self.study else c.verdict
             rows.append(f"| {c.name} | {c.measured:.4g} | {shown} | {c.unit} | {c.expected} | {c.band} | {c.source} | "
-                        f"{c.verdict} |{self.ns2_cells(i)}")
+                        f"{verdict} |{self.ns2_cells(i)}")
         return "\n".join(rows) + "\n"
 
     def write(self, out_dir: Path) -> None:
