@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -187,3 +188,46 @@ def test_a_studys_table_words_its_checks_against_the_band() -> None:
     table = ExperimentReport("s", checks, study=True).table_markdown()
     assert "| in band |" in table and "| outside the band |" in table and "reproduced" not in table
     assert "| reproduced |" in ExperimentReport("s", checks).table_markdown()
+
+
+@pytest.mark.parametrize("call,message", [
+    # run_many("x.toml") iterated the string's characters ("no such scenario file: x").
+    (lambda: ccsim.run_many("x.toml"), "specs: expected a list of specs (paths, dicts or Scenarios), found the "
+                                       "string 'x.toml'; for one spec, use ccsim.run or pass [spec]"),
+    (lambda: ccsim.run_many(None), "specs: expected a list of specs (paths, dicts or Scenarios), found NoneType"),
+    (lambda: ccsim.tidy([], params=5), "params: expected a path such as \"run.seed\", a list of paths or one "
+                                       "mapping per result, found int"),
+    (lambda: ccsim.tidy([None]), "results[0]: expected a ccsim.Result, found NoneType"),
+])
+def test_sweeps_name_a_wrong_argument_instead_of_a_bare_type_error(call: Any, message: str) -> None:
+    with pytest.raises(ccsim.SpecError) as e:
+        call()
+    assert str(e.value).startswith(message)
+
+
+def test_run_many_still_takes_any_iterable_of_specs() -> None:
+    spec = {"run": {"duration": "0.2s"}, "links": [{"between": ["a", "b"], "rate": "1Mbps", "delay": "1ms"}],
+            "flows": [{"name": "f", "protocol": "cbr", "from": "a", "to": "b", "rate": "100kbps"}]}
+    assert len(ccsim.run_many(s for s in (spec, spec))) == 2
+
+
+def test_a_second_reproduce_into_a_folder_being_written_refuses(tmp_path: Path) -> None:
+    from ccsim.experiments import REGISTRY
+    from ccsim.reproduce import reproduce
+
+    out = tmp_path / "out"
+    out.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from pathlib import Path; "
+                               "from ccsim.results import output_lock\n"
+                               f"with output_lock(Path({str(out)!r})):\n"
+                               "    print('held', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        # Two reproduce into one folder both ran and exited 0; the index kept only the last.
+        with pytest.raises(ccsim.SpecError, match=r"^output: another ccsim \(pid \d+\) is writing"):
+            reproduce([REGISTRY["dumbbell-newreno"]], out, quick=True, progress=False)
+    finally:
+        holder.kill()
+        holder.communicate()
+    assert not (out / "index.html").exists()

@@ -51,8 +51,8 @@ from .cache import ResultCache, build_fingerprint
 from .errors import SpecError
 from .figcache import Drawer
 from .experiments.base import NS2_AGENTS, Experiment, ExperimentReport, OraclePass, combine, through_ns2
-from .results import (Result, atomic_write_text, prepare_output_dir, refuse_foreign_folder, replace_folder,
-                      write_folder_manifest)
+from .results import (Result, atomic_write_text, output_lock, prepare_output_dir, refuse_foreign_folder,
+                      replace_folder, write_folder_manifest)
 from .sweep import sweep_options
 from .topfiles import REPORT_MANIFEST as REPORT_MANIFEST
 from .topfiles import check_top_file, claim_top_file
@@ -468,6 +468,17 @@ def reproduce(experiments: list[Experiment], output: str | os.PathLike[str], *, 
     if cache is not None:
         cache.prepare()  # a folder that cannot be the cache is refused before anything runs
     parent = prepare_output_dir(output)
+    # CHOICE: the folder is held for the whole invocation, as `ccsim run` holds its own: a second
+    # reproduce into it refuses at once, instead of both running and the index keeping one.
+    with output_lock(parent):
+        return _reproduce_into(parent, experiments, quick=quick, jobs=jobs, seeds=seeds, cache=cache,
+                               scheduler=scheduler, progress=progress, report=report, keep_going=keep_going,
+                               echo=echo, include_machine=include_machine, oracle=oracle)
+
+
+def _reproduce_into(parent: Path, experiments: list[Experiment], *, quick: bool, jobs: int | None,
+                    seeds: int | None, cache: ResultCache | None, scheduler: Any, progress: bool, report: bool,
+                    keep_going: bool, echo: Any, include_machine: bool, oracle: str | None) -> list[Outcome]:
     for name in TOP_FILES:
         check_top_file(parent, name)
     for exp in experiments:  # every folder to be replaced is checked before the first run

@@ -13,7 +13,7 @@ import hashlib
 import os
 import re
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -43,6 +43,10 @@ def _at(index: int, e: SpecError) -> SpecError:
 def _checked(specs: Sequence[SpecLike]) -> list[dict[str, Any]]:
     """Every spec validated before any runs, so a bad one is found at once; its error names
     its index."""
+    if isinstance(specs, (str, bytes, os.PathLike, Mapping)) or not isinstance(specs, Iterable):
+        shown = f"the string {specs!r}" if isinstance(specs, str) else type(specs).__name__
+        raise SpecError(f"expected a list of specs (paths, dicts or Scenarios), found {shown}; "
+                        "for one spec, use ccsim.run or pass [spec]", "specs")
     out: list[dict[str, Any]] = []
     for i, s in enumerate(specs):
         try:
@@ -295,10 +299,18 @@ def spec_value(spec: dict[str, Any], path: str) -> Any:
 def _param_rows(results: Sequence[Result], params: Sequence[Mapping[str, Any]] | Sequence[str] | str | None
                 ) -> tuple[list[str], list[dict[str, Any]]]:
     """The parameter columns and, per run, their values."""
+    if isinstance(results, (str, bytes, Mapping)) or not isinstance(results, Sequence):
+        raise SpecError(f"expected a list of ccsim.Result, found {type(results).__name__}", "results")
+    for i, r in enumerate(results):
+        if not isinstance(r, Result):
+            raise SpecError(f"expected a ccsim.Result, found {type(r).__name__}", f"results[{i}]")
     if params is None:
         return [], [{} for _ in results]
     if isinstance(params, str):
         params = [params]
+    if isinstance(params, Mapping) or not isinstance(params, Sequence):
+        raise SpecError(f"expected a path such as \"run.seed\", a list of paths or one mapping per result, "
+                        f"found {type(params).__name__}", "params")
     if all(isinstance(p, str) for p in params):
         paths = [str(p) for p in params]
         rows: list[dict[str, Any]] = []
