@@ -199,8 +199,9 @@ def matched_settings(protocol: str, ns3_start_s: float, base_rtt_s: float, *, ha
       (`rto = "ns3"`: MinRto 1 s, G 1 ms), limited transmit (ns-3's default), no receive-window
       limit (ns-3's buffers are set above what the path holds).
     - Recovery: where ccsim recovers with SACK (sack, cubic, dctcp; BBR below), ns-3's default, PRR, and
-      ccsim's `prr = true` with its default `recovery = "ns3"` (ssthresh from the pipe, as ns-3's
-      NewReno); without SACK (newreno, vegas), ns-3's classic recovery (RFC 6582), as ccsim's.
+      ccsim's `prr = true` with `recovery = "ns3"`, set explicitly (ssthresh from the pipe, as
+      ns-3's NewReno; ccsim's own default for cubic, dctcp and bbr is Linux's recovery);
+      without SACK (newreno, vegas), ns-3's classic recovery (RFC 6582), as ccsim's.
     - Vegas: ns-3's alpha 2, beta 4, gamma 1. CUBIC: both run their HyStart (ns-3's differs from
       Linux's, which ccsim follows). DCTCP: ECN implied on both.
     - BBR (v1): ns-3's TcpBbr with its defaults (as Linux's tcp_bbr.c: high gain 2.89, bandwidth
@@ -208,7 +209,7 @@ def matched_settings(protocol: str, ns3_start_s: float, base_rtt_s: float, *, ha
       (`TcpSocketState::EnablePacing`; the initial window leaves unpaced in both); SACK on. Both
       let BBR set the window on every ACK and run no PRR for it (ns-3 skips its recovery
       algorithm when `HasCongControl`, ccsim as Linux), so `--recovery` is moot in ns-3 and
-      ccsim gets no `prr` key; ccsim's default `recovery = "ns3"` marks every unSACKed segment
+      ccsim gets no `prr` key; its `recovery = "ns3"` (explicit) marks every unSACKed segment
       lost at a timeout as ns-3's `SetSentListLost` does, and its ssthresh, which BBR ignores,
       comes from the pipe.
 
@@ -226,6 +227,8 @@ def matched_settings(protocol: str, ns3_start_s: float, base_rtt_s: float, *, ha
         flow.update(start=f"{round(ns3_start_s * 1e9)}ns", handshake=True)
     else:
         flow["start"] = f"{round((ns3_start_s + base_rtt_s) * 1e9)}ns"
+    if sack:
+        flow["recovery"] = "ns3"  # ns-3's rules, whatever ccsim's default for the protocol
     if sack and protocol != "bbr":
         flow["prr"] = True
     if timestamps:

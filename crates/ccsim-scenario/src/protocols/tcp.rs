@@ -64,7 +64,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         rto_policy,
         algorithm,
         recovery_policy: recovery_policy(f),
-        ecn: f.ecn,
+        ecn: f.ecn == Some(true),
         initial_ssthresh,
         paced_slow_start: f.paced_slow_start.then_some(PacedSlowStart {
             spacing: f.pacing_spacing.map(|d| d.0),
@@ -96,7 +96,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
                 .with_timestamps(f.timestamps)
                 // BBR v3 uses ECN only with precise (per-segment) echo (Linux's TCP_ECN_LOW).
                 .with_ce_echo(
-                    f.protocol == Protocol::Dctcp || (f.protocol == Protocol::Bbr3 && f.ecn),
+                    f.protocol == Protocol::Dctcp || (f.protocol == Protocol::Bbr3 && f.ecn == Some(true)),
                 )
                 .with_accecn(uses_accecn(f)),
         ),

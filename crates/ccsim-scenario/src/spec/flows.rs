@@ -235,9 +235,10 @@ pub struct FlowSpec {
     /// TCP: receiver window in segments (absent: unbounded).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub max_window: Option<u64>,
-    /// TCP: ECN-capable (RFC 3168): ECT data, CE echoed, window halved once per window.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub ecn: bool,
+    /// TCP: ECN-capable (RFC 3168): ECT data, CE echoed, window halved once per window
+    /// (absent: off; always on for DCTCP and Prague, which refuse `ecn = false`).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_unset_or_false")]
+    pub ecn: Option<bool>,
     /// TCP Vegas thresholds (only with `protocol = "vegas"`).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub vegas: Option<VegasSpec>,
@@ -345,7 +346,7 @@ impl FlowSpec {
             ("initial_rto", self.initial_rto.is_some()),
             ("cwnd_limited_growth", !self.cwnd_limited_growth),
             ("delayed_ack", self.delayed_ack),
-            ("ecn", self.ecn),
+            ("ecn", self.ecn == Some(true)),
             ("initial_ssthresh", self.initial_ssthresh.is_some()),
             ("paced_slow_start", self.paced_slow_start),
             ("pacing_spacing", self.pacing_spacing.is_some()),

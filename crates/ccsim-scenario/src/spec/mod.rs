@@ -232,6 +232,13 @@ pub(crate) fn is_zero(x: &f64) -> bool {
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
+/// An optional flag left out of the canonical form when absent or false, so that writing
+/// `false` gives the hash its absence gives.
+#[allow(clippy::ref_option)]
+pub(crate) fn omit_unset_or_false(v: &Option<bool>) -> bool {
+    omitting_defaults() && *v != Some(true)
+}
+
 pub(crate) fn is_false(b: &bool) -> bool {
     omitting_defaults() && !*b
 }

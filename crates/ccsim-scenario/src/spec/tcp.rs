@@ -270,6 +270,22 @@ pub(crate) fn validate_tcp_options(
             }
         }
     }
+    if matches!(f.protocol, Protocol::Dctcp | Protocol::Prague) && f.ecn == Some(false) {
+        return err(
+            p("ecn"),
+            format!(
+                "{} reacts to ECN marks and always runs with ECN; remove ecn = false",
+                if f.protocol == Protocol::Dctcp { "DCTCP" } else { "Prague" }
+            ),
+        );
+    }
+    if f.accecn == Some(true) && f.ecn == Some(false) {
+        return err(
+            p("ecn"),
+            "false contradicts accecn = true (AccECN is ECN's feedback and turns ECN on); remove one of them"
+                .into(),
+        );
+    }
     if f.protocol == Protocol::Xcp && f.accecn.is_some() {
         return err(
             p("accecn"),
@@ -357,13 +373,36 @@ pub enum RecoverySpec {
     Ns2,
 }
 
-/// The recovery when a flow names none.
-pub const DEFAULT_RECOVERY: RecoverySpec = RecoverySpec::Ns3;
+/// The recovery of a protocol when a flow names none: Linux's (PRR, RACK, TLP) for the
+/// algorithms that exist as Linux modules and run with it there (CUBIC, DCTCP, BBR, BBR v3,
+/// Prague), ns-3's for the others.
+///
+/// CHOICE: a Linux algorithm recovers as Linux does unless the scenario says otherwise: under
+/// ns-3's rules a retransmission lost again is found only by the timer, and the timeout then
+/// marks every unSACKed segment lost, the last round trip's still in flight included
+/// (ns-3's `SetSentListLost`); BBR and Prague, which keep their window through a loss, then
+/// resend most of a window that was never lost (a lone BBR v3 flow, 100 Mbit/s x 40 ms, half a
+/// BDP of buffer: 393 retransmissions for 77 drops, against 43 for 10 with Linux's recovery).
+#[must_use]
+pub fn default_recovery(protocol: Protocol) -> RecoverySpec {
+    match protocol {
+        Protocol::Cubic | Protocol::Dctcp | Protocol::Bbr | Protocol::Bbr3 | Protocol::Prague => {
+            RecoverySpec::Linux
+        }
+        _ => RecoverySpec::Ns3,
+    }
+}
+
+/// A flow's recovery: its `recovery`, else its protocol's [`default_recovery`].
+#[must_use]
+pub fn effective_recovery(f: &FlowSpec) -> RecoverySpec {
+    f.recovery.unwrap_or_else(|| default_recovery(f.protocol))
+}
 
 /// A flow's recovery policy.
 #[must_use]
 pub fn recovery_policy(f: &FlowSpec) -> RecoveryPolicy {
-    match f.recovery.unwrap_or(DEFAULT_RECOVERY) {
+    match effective_recovery(f) {
         RecoverySpec::Ns3 => RecoveryPolicy::Ns3,
         RecoverySpec::Rfc6675 => RecoveryPolicy::Rfc6675,
         RecoverySpec::Linux => RecoveryPolicy::Linux,
@@ -381,7 +420,7 @@ pub fn uses_prr(f: &FlowSpec) -> bool {
 /// Whether `recovery = "linux"` turns on its SACK-recovery options for this flow: only for
 /// the protocols that recover with SACK (the key changes SACK flows only).
 fn linux_sack_recovery(f: &FlowSpec) -> bool {
-    f.recovery == Some(RecoverySpec::Linux) && sack_recovery(f.protocol)
+    effective_recovery(f) == RecoverySpec::Linux && sack_recovery(f.protocol)
 }
 
 /// Whether a protocol recovers with SACK (RFC 6675).

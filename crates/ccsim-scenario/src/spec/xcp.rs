@@ -75,7 +75,7 @@ pub(crate) fn validate(f: &FlowSpec, p: &dyn Fn(&str) -> String) -> Result<(), S
         return Ok(());
     }
     for (key, set) in [
-        ("ecn", f.ecn),
+        ("ecn", f.ecn == Some(true)),
         ("paced_slow_start", f.paced_slow_start),
         ("initial_ssthresh", f.initial_ssthresh.is_some()),
     ] {
