@@ -64,7 +64,7 @@ def test_vegas_thresholds_need_vegas() -> None:
     ({"protocol": "sack", "recovery": "ns2"}, "flows[0].recovery",
      '"ns2" applies to protocol "tahoe", "reno" or "newreno" (ns-2.35\'s Sack1 recovery is not built), found "sack"'),
     ({"protocol": "reno", "rack": True}, "flows[0].rack", 'found "reno"'),
-    ({"tlp": True}, "flows[0].tlp", "relies on RACK to detect the loss it reveals (RFC 8985 section 7); set rack = true"),
+    ({"tlp": True, "rack": False}, "flows[0].tlp", "relies on RACK to detect the loss it reveals (RFC 8985 section 7); set rack = true"),
     ({"recovery": "linux", "rack": False, "tlp": True}, "flows[0].tlp", "set rack = true"),
     ({"rack": "on"}, "flows[0].rack", 'expected true or false, found "on"'),
     ({"protocol": "xcp", "handshake": True}, "flows[0].handshake", "remove handshake"),

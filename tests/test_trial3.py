@@ -231,3 +231,53 @@ def test_a_second_reproduce_into_a_folder_being_written_refuses(tmp_path: Path) 
         holder.kill()
         holder.communicate()
     assert not (out / "index.html").exists()
+
+
+def _lone_flow(protocol: str, **keys: Any) -> dict[str, Any]:
+    """One flow over 100 Mbit/s x 40 ms with half a BDP of buffer (issue 40, item 3)."""
+    return {"run": {"duration": "5s", "seed": 1},
+            "links": [{"between": ["s", "r"], "rate": "1Gbps", "delay": "1ms", "queue": "10000p"},
+                      {"between": ["r", "d"], "rate": "100Mbps", "delay": "18ms", "queue": "333p"}],
+            "flows": [{"name": "f", "protocol": protocol, "from": "s", "to": "d", "packet_size": "1500B", **keys}]}
+
+
+@pytest.mark.parametrize("protocol", ["bbr3", "prague"])
+def test_linux_algorithms_recover_as_linux_by_default(protocol: str) -> None:
+    default = ccsim.run(_lone_flow(protocol), progress=False).summary
+    linux = ccsim.run(_lone_flow(protocol, recovery="linux"), progress=False).summary
+    assert default["flows"] == linux["flows"]
+    ns3 = ccsim.run(_lone_flow(protocol, recovery="ns3"), progress=False).summary["flows"]["f"]
+    f = default["flows"]["f"]
+    # RACK finds a lost retransmission before the timer; ns-3's rules wait for the timeout.
+    assert f["timeouts"] == 0 < ns3["timeouts"]
+    assert f["retransmitted_packets"] < ns3["retransmitted_packets"]
+
+
+def test_ns3_recovery_stays_available_and_resends_what_the_timeout_marks() -> None:
+    f = ccsim.run(_lone_flow("bbr3", recovery="ns3"), progress=False).summary
+    drops, retx = f["links"]["r->d"]["drops"], f["flows"]["f"]["retransmitted_packets"]
+    # ns-3's timeout marks every unSACKed segment lost, the last round trip's in flight too.
+    assert f["flows"]["f"]["timeouts"] >= 1 and retx > 3 * drops
+
+
+@pytest.mark.parametrize("flow,message", [
+    ({"protocol": "prague", "ecn": False}, "flows[0].ecn: Prague reacts to ECN marks and always runs with ECN; "
+                                          "remove ecn = false"),
+    ({"protocol": "dctcp", "ecn": False}, "flows[0].ecn: DCTCP reacts to ECN marks and always runs with ECN; "
+                                         "remove ecn = false"),
+    # accecn = true with ecn = false silently ran with ECN on.
+    ({"protocol": "cubic", "accecn": True, "ecn": False},
+     "flows[0].ecn: false contradicts accecn = true (AccECN is ECN's feedback and turns ECN on); remove one of them"),
+])
+def test_ecn_contradictions_are_refused(flow: dict[str, Any], message: str) -> None:
+    spec = _lone_flow("cubic")
+    spec["flows"][0].update(flow)
+    with pytest.raises(ccsim.SpecError) as e:
+        ccsim.validate(spec)
+    assert str(e.value) == message
+
+
+def test_writing_ecn_false_where_it_is_the_default_keeps_the_specs_hash() -> None:
+    plain, written = _lone_flow("cubic"), _lone_flow("cubic", ecn=False)
+    assert ccsim.validate(plain) == ccsim.validate(written)
+    assert ccsim.validate(_lone_flow("prague", ecn=True))["flows"][0]["ecn"] is True
