@@ -281,3 +281,41 @@ def test_writing_ecn_false_where_it_is_the_default_keeps_the_specs_hash() -> Non
     plain, written = _lone_flow("cubic"), _lone_flow("cubic", ecn=False)
     assert ccsim.validate(plain) == ccsim.validate(written)
     assert ccsim.validate(_lone_flow("prague", ecn=True))["flows"][0]["ecn"] is True
+
+
+def _five_on_a_shared_link(warmup: str = "1s") -> dict[str, Any]:
+    links: list[dict[str, Any]] = [{"between": ["r1", "r2"], "rate": "5Mbps", "delay": "10ms", "queue": "10p"}]
+    flows = []
+    for i in range(5):
+        links.append({"between": [f"s{i}", "r1"], "rate": "100Mbps", "delay": "1ms"})
+        links.append({"between": ["r2", f"d{i}"], "rate": "100Mbps", "delay": "1ms"})
+        flows.append({"name": f"f{i}", "protocol": "sack", "from": f"s{i}", "to": f"d{i}", "start": f"{i * 13}ms"})
+    return {"run": {"duration": "4s", "warmup": warmup, "seed": 1}, "links": links, "flows": flows}
+
+
+def test_goodput_exceeds_arrival_by_at_most_what_was_held_at_the_windows_start() -> None:
+    summary = ccsim.run(_five_on_a_shared_link(), progress=False).summary
+    span = 3.0
+    assert sum(f["held_at_start_bytes"] for f in summary["flows"].values()) > 0
+    for f in summary["flows"].values():
+        # goodput - arrival = held at the start - held at the end, and what is held is >= 0.
+        assert (f["goodput_bps"] - f["arrival_bps"]) * span / 8 <= f["held_at_start_bytes"] + 1e-6
+    payload_capacity = 5e6 * (1000 - 40) / 1000
+    assert sum(f["arrival_bps"] for f in summary["flows"].values()) <= payload_capacity
+
+
+def test_ccsim_run_prints_arrival_and_held_bytes_where_goodput_shows_above_arrival(tmp_path: Path) -> None:
+    import json
+
+    spec = tmp_path / "s.json"
+    spec.write_text(json.dumps(_five_on_a_shared_link()))
+    proc = ccsim_cli("run", str(spec), "-o", str(tmp_path / "out"), "--no-plots")
+    assert proc.returncode == 0, proc.stderr
+    flows = json.loads((tmp_path / "out" / "summary.json").read_text())["flows"]
+    above = [n for n, f in flows.items() if round(f["goodput_bps"] / 1e3) > round(f["arrival_bps"] / 1e3)]
+    assert above
+    for name in above:
+        f = flows[name]
+        line = next(x for x in proc.stdout.splitlines() if x.startswith(f"  {name} "))
+        assert (f"goodput {f['goodput_bps'] / 1e6:9.3f} Mbit/s in order ({f['arrival_bps'] / 1e6:.3f} arrived in the "
+                f"window; {f['held_at_start_bytes']} B held above a gap at the window's start)") in line

@@ -38,13 +38,26 @@ def format_rate(bps: float) -> str:
     return f"{bps:.3g} bit/s"
 
 
-def flow_lines(names: list[str], goodputs: list[float], lost: list[int], greedy: list[bool] | None = None) -> list[str]:
+def flow_lines(names: list[str], goodputs: list[float], lost: list[int], greedy: list[bool] | None = None,
+               arrivals: list[float] | None = None, held: list[int] | None = None) -> list[str]:
     """The summary lines of the flows: the first flows in natural order, and a line naming
     the starved ones: flows that always have data to send (``greedy``, all by default) with
-    goodput under 10 % of an equal share of what those flows carry together."""
+    goodput under 10 % of an equal share of what those flows carry together.
+
+    A flow whose in-order goodput shows above what arrived in the window (``arrivals``) gets
+    the arrival rate beside it and the bytes held above a gap at the window's start
+    (``held``), which goodput counts when they are released: the goodputs of flows sharing a
+    link can then sum above its capacity, their arrivals never (docs/metrics.md)."""
     order = sorted(range(len(names)), key=lambda i: natural_key(names[i]))
-    lines = [f"  {names[i]:<16} goodput {goodputs[i] / 1e6:9.3f} Mbit/s  lost {lost[i]}"
-             for i in order[:_MAX_FLOW_LINES]]
+
+    def line(i: int) -> str:
+        text = f"  {names[i]:<16} goodput {goodputs[i] / 1e6:9.3f} Mbit/s"
+        if arrivals is not None and round(goodputs[i] / 1e3) > round(arrivals[i] / 1e3):
+            bytes_held = f"; {held[i]} B held above a gap at the window's start" if held is not None else ""
+            text += f" in order ({arrivals[i] / 1e6:.3f} arrived in the window{bytes_held})"
+        return f"{text}  lost {lost[i]}"
+
+    lines = [line(i) for i in order[:_MAX_FLOW_LINES]]
     if len(names) > _MAX_FLOW_LINES:
         total = sum(goodputs)
         lines.append(f"  ... and {len(names) - _MAX_FLOW_LINES} more flows (flows.parquet has them all); "
@@ -126,10 +139,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
         s = result.overview
         files = sorted(f.name for f in out.iterdir() if not f.name.startswith("."))
         print(f"wrote {out}/ ({', '.join(files)})")
-        cols = result.flow_columns("name", "goodput_bps", "lost_packets", "greedy", "generator")
+        cols = result.flow_columns("name", "goodput_bps", "lost_packets", "greedy", "generator", "arrival_bps",
+                                   "held_at_start_bytes")
         own = [i for i, g in enumerate(cols["generator"]) if not g]
         cols = {k: [v[i] for i in own] for k, v in cols.items()}
-        for line in flow_lines(cols["name"], cols["goodput_bps"], cols["lost_packets"], cols["greedy"]):
+        for line in flow_lines(cols["name"], cols["goodput_bps"], cols["lost_packets"], cols["greedy"],
+                               cols["arrival_bps"], cols["held_at_start_bytes"]):
             print(line)
         for line in traffic_lines(s.get("traffic", {})):
             print(line)

@@ -502,6 +502,7 @@ impl Generators {
                     },
                     goodput_bps: delivered as f64 * 8.0 / alive_s.max(1e-9),
                     arrival_bps: arrived as f64 * 8.0 / alive_s.max(1e-9),
+                    held_at_start_bytes: 0,
                     sent_packets: s.sent_packets,
                     sent_bytes: s.sent_bytes,
                     received_packets: s.delivered_packets,

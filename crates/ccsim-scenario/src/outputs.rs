@@ -130,6 +130,7 @@ pub fn flow_table(rows: &[FlowRow]) -> Table {
                 "arrival_bps".into(),
                 Values::F64(rows.iter().map(|r| r.flow.arrival_bps).collect()),
             ),
+            ("held_at_start_bytes".into(), u(|r| r.held_at_start_bytes)),
             ("sent_packets".into(), u(|r| r.sent_packets)),
             ("sent_bytes".into(), u(|r| r.sent_bytes)),
             ("received_packets".into(), u(|r| r.received_packets)),

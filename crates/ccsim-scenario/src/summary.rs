@@ -29,6 +29,10 @@ pub struct FlowSummary {
     /// New application bytes that reached the receiver in the window, delivered in order or
     /// held above a gap, per second of the window, in bit/s.
     pub arrival_bps: f64,
+    /// Application bytes the receiver held above a gap when the window began: they reached it
+    /// before the window and count in `goodput_bps` when released in order inside it, so
+    /// goodput can exceed what the path carried in the window by up to this much.
+    pub held_at_start_bytes: u64,
     /// Data packets sent (retransmissions included).
     pub sent_packets: u64,
     /// Their bytes, headers included.
@@ -461,6 +465,7 @@ pub(crate) fn summarize(
                 protocol: f.protocol.name(),
                 goodput_bps: goodput,
                 arrival_bps: arrival,
+                held_at_start_bytes: rs0.app_bytes_held,
                 sent_packets: fs.sent_packets - f0.sent_packets,
                 sent_bytes: fs.sent_bytes - f0.sent_bytes,
                 received_packets: received,

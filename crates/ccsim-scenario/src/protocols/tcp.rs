@@ -96,7 +96,8 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
                 .with_timestamps(f.timestamps)
                 // BBR v3 uses ECN only with precise (per-segment) echo (Linux's TCP_ECN_LOW).
                 .with_ce_echo(
-                    f.protocol == Protocol::Dctcp || (f.protocol == Protocol::Bbr3 && f.ecn == Some(true)),
+                    f.protocol == Protocol::Dctcp
+                        || (f.protocol == Protocol::Bbr3 && f.ecn == Some(true)),
                 )
                 .with_accecn(uses_accecn(f)),
         ),

@@ -275,7 +275,11 @@ pub(crate) fn validate_tcp_options(
             p("ecn"),
             format!(
                 "{} reacts to ECN marks and always runs with ECN; remove ecn = false",
-                if f.protocol == Protocol::Dctcp { "DCTCP" } else { "Prague" }
+                if f.protocol == Protocol::Dctcp {
+                    "DCTCP"
+                } else {
+                    "Prague"
+                }
             ),
         );
     }
