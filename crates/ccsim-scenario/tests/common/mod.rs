@@ -60,7 +60,14 @@ pub fn assert_within_capacity(spec: &Spec, outcome: &RunOutcome) {
         let summary = &outcome.summary.flows[&f.name];
         let goodput = summary.goodput_bps * window_s / 8.0;
         let arrival = summary.arrival_bps * window_s / 8.0;
-        let held = snapshot.map_or(0, |s| s.agents[to.agent as usize].app_bytes_held) as f64;
+        // What `ccsim run` prints beside a goodput above arrival: the summary's own field.
+        let held = summary.held_at_start_bytes as f64;
+        assert_eq!(
+            summary.held_at_start_bytes,
+            snapshot.map_or(0, |s| s.agents[to.agent as usize].app_bytes_held),
+            "flow {}: held_at_start_bytes is not what the receiver held at the warm-up's end",
+            f.name
+        );
         let in_network = snapshot.map_or(0.0, |s| {
             let st = &s.flows[flow.0 as usize];
             // Conservation: sent = delivered + dropped + in the network.
