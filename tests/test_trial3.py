@@ -319,3 +319,32 @@ def test_ccsim_run_prints_arrival_and_held_bytes_where_goodput_shows_above_arriv
         line = next(x for x in proc.stdout.splitlines() if x.startswith(f"  {name} "))
         assert (f"goodput {f['goodput_bps'] / 1e6:9.3f} Mbit/s in order ({f['arrival_bps'] / 1e6:.3f} arrived in the "
                 f"window; {f['held_at_start_bytes']} B held above a gap at the window's start)") in line
+
+
+def test_what_an_experiment_derives_from_a_run_is_cached_with_the_run(tmp_path: Path) -> None:
+    from ccsim.cache import ResultCache, derived
+    from ccsim.sweep import sweep_options
+
+    spec = _five_on_a_shared_link()
+    calls: list[int] = []
+
+    def p99() -> dict[str, float]:
+        calls.append(1)
+        return {"p99": 0.25, "none": float("nan")}
+
+    cache = ResultCache(tmp_path / "cache")
+    with sweep_options(cache=cache):
+        res = ccsim.run_many([spec])[0]
+        first = derived(res, "test.p99", p99)
+        again = derived(ccsim.run_many([spec])[0], "test.p99", p99)  # a cached rerun: not derived again
+        other = derived(res, "test.p99 warmup=2", p99)  # another derivation: derived
+    assert len(calls) == 2 and first["p99"] == again["p99"] == other["p99"] == 0.25
+    assert again["none"] != again["none"]  # NaN survives
+    # A corrupt entry is derived again, never trusted.
+    for entry in (tmp_path / "cache" / "derived").rglob("*.json"):
+        entry.write_bytes(entry.read_bytes()[:-3])
+    with sweep_options(cache=cache):
+        derived(res, "test.p99", p99)
+    assert len(calls) == 3
+    assert derived(res, "test.p99", p99) == {"p99": 0.25, "none": pytest.approx(float("nan"), nan_ok=True)}
+    assert len(calls) == 4  # without a cache: computed

@@ -66,6 +66,7 @@ from typing import Any
 
 import numpy as np
 
+from ..cache import derived
 from ..results import Result
 from .base import FRACTION, Check, Experiment, ExperimentReport, run_many
 from .figures import cached_figure, pyplot, save
@@ -265,7 +266,8 @@ class L4sCoexistence(Experiment):
             results.reverse()
             for p in chunk:
                 res = results.pop()  # dropped once measured and written: its series go with it
-                measured[p] = measure(p, res, warmup)
+                measured[p] = Measured(**derived(res, f"l4s.measure warmup={warmup!r} {p!r}",
+                                                 lambda p=p, res=res: asdict(measure(p, res, warmup))))
                 res.write(out_dir / p.folder, plots=False)
             del res
         rows = [measured[p] for p in pts]
