@@ -302,3 +302,57 @@ def test_a_kernel_tcp_transfer_over_a_trace_link_gets_the_traces_capacity(tmp_pa
     up = summary["directions"]["client->server"]
     assert up["bytes"] * 8 <= 1504 * 8 * 1000 * (summary["duration_s"] + 0.001) + 40 * 1500 * 8
     assert not our_namespaces()
+
+
+WRITE_AND_EXIT = r"""
+import os, socket, sys
+s = socket.socket()
+s.connect((os.environ["CCSIM_SERVER"], 9001))
+s.sendall(bytes(int(sys.argv[1])))
+s.close()
+"""
+
+
+@needs_emulation
+def test_what_a_client_wrote_before_exiting_is_delivered_and_the_server_sees_its_end(tmp_path: Path) -> None:
+    # A client that writes, closes and exits left its send buffer in the link (46 packets) and
+    # the server was killed before it saw EOF (issue 40, item 8).
+    size = 600_000  # about 0.5 s at 10 Mbit/s, most of it still in the socket when the client exits
+    received = tmp_path / "received"
+    server = f"{sys.executable} -c '{BULK_SERVER}' {received}"
+    status = emulate(link_file(tmp_path, rate="10Mbps", delay="10ms", queue="100p"),
+                     [sys.executable, "-c", WRITE_AND_EXIT, str(size)], server=server, out=tmp_path / "o",
+                     quiet=True, drain_s=10.0, grace_s=5.0)
+    assert status == 0
+    assert received.read_text() == str(size)  # the server wrote it on EOF, by itself
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["drain"]["drained"] and 0.2 <= summary["drain"]["waited_s"] < 10.0
+    assert all(d["in_link_at_stop"] == 0 for d in summary["directions"].values())
+
+
+@needs_emulation
+def test_without_a_drain_the_summary_says_what_was_left_in_the_link(tmp_path: Path, capsys: Any) -> None:
+    status = emulate(link_file(tmp_path, rate="1Mbps", delay="10ms", queue="1000p"),
+                     [sys.executable, "-c", WRITE_AND_EXIT, "300000"],
+                     server=f"{sys.executable} -c '{BULK_SERVER}' {tmp_path / 'r'}", out=tmp_path / "o",
+                     quiet=True, drain_s=0.0, grace_s=0.0)
+    assert status == 0
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    left = summary["directions"]["client->server"]["in_link_at_stop"]
+    assert left > 0 and not summary["drain"]["drained"]
+    assert f"{left} packets still in the client->server link" in capsys.readouterr().err
+
+
+@needs_emulation
+def test_a_client_killed_by_a_signal_exits_as_a_shell_says(tmp_path: Path) -> None:
+    # SIGKILL came back as 247 (-9 & 255); the convention is 128 + 9.
+    link = link_file(tmp_path, rate="1Mbps", delay="1ms")
+    assert emulate(link, ["sh", "-c", "kill -KILL $$"], quiet=True, drain_s=0.0, grace_s=0.0) == 137
+
+
+def test_drain_and_grace_are_checked(tmp_path: Path) -> None:
+    link = link_file(tmp_path, rate="1Mbps", delay="1ms")
+    with pytest.raises(SpecError, match=r"^--drain: must be 0 to 3600 seconds, found -1"):
+        emulate(link, ["true"], drain_s=-1)
+    with pytest.raises(SpecError, match=r"^--grace: must be 0 to 3600 seconds, found inf"):
+        emulate(link, ["true"], grace_s=float("inf"))

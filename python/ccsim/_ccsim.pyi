@@ -48,6 +48,7 @@ def _selftest_panic() -> None:
 class EmulatorHandle:
     """A running link emulator (ccsim emulate)."""
 
+    def progress(self) -> list[tuple[int, int]]: ...
     def stop(self) -> str: ...
 
 def emulator_start(spec_json: str, client_netns: str, server_netns: str, device: str,

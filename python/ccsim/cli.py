@@ -199,12 +199,13 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_emulate(args: argparse.Namespace) -> int:
-    from .emulate import EmulationError, emulate
+    from .emulate import DRAIN_S, GRACE_S, EmulationError, emulate
 
     command = list(args.cmd)
     try:
         return emulate(args.link, command, server=args.server, out=args.output, strict=args.strict,
-                       quiet=args.quiet)
+                       quiet=args.quiet, drain_s=DRAIN_S if args.drain is None else args.drain,
+                       grace_s=GRACE_S if args.grace is None else args.grace)
     except EmulationError as e:
         if args.traceback:
             raise
@@ -460,6 +461,11 @@ def build_parser() -> argparse.ArgumentParser:
     em.add_argument("--strict", action="store_true",
                     help="exit with status 3 when a direction's p99 release lateness exceeds a tenth of one "
                          "1500-byte packet time")
+    em.add_argument("--drain", metavar="SECONDS", type=float, default=None,
+                    help="after CMD exits, keep the link running until it is empty and quiet, at most this "
+                         "long (default 2), so that what CMD wrote is delivered")
+    em.add_argument("--grace", metavar="SECONDS", type=float, default=None,
+                    help="then give the server this long to exit on its own before SIGTERM (default 2)")
     em.add_argument("-q", "--quiet", action="store_true", help="no per-direction lines")
     em.add_argument("cmd", nargs="*", metavar="CMD", help="the client command and its arguments, after --")
     em.set_defaults(func=_cmd_emulate)

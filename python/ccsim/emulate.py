@@ -41,6 +41,14 @@ DEVICE = "ccsim0"
 SERVER_START_S = 0.5
 #: Seconds the server command gets to end after SIGTERM before it is killed.
 SERVER_STOP_S = 2.0
+#: Seconds the link keeps running after the client command exits, at most, to drain
+#: (``--drain``), and how long it must be empty and quiet to count as drained.
+DRAIN_S = 2.0
+DRAIN_QUIET_S = 0.2
+#: Seconds the server gets to exit on its own after the drain, before SIGTERM (``--grace``).
+GRACE_S = 2.0
+#: The longest ``--drain`` or ``--grace`` accepted.
+MAX_WAIT_S = 3600.0
 #: The faithful-release bound: this fraction of one 1500-byte packet time at the link rate.
 LATENESS_FRACTION = 0.1
 #: Exit status of a strict run whose release was not faithful.
@@ -198,14 +206,51 @@ def lateness_limit_s(rate_bps: float) -> float:
     return LATENESS_FRACTION * 1500 * 8 / rate_bps
 
 
+def drain(progress: Any, limit_s: float, quiet_s: float = DRAIN_QUIET_S) -> tuple[float, bool]:
+    """Wait until the emulated link is drained: empty in both directions and nothing taken in
+    for ``quiet_s``, or ``limit_s`` has passed; return the time waited and whether it drained.
+    ``progress()`` gives, per direction, the packets in the link and those taken in so far.
+
+    CHOICE: empty and quiet, not empty alone: a TCP sender whose process has exited still
+    sends what its socket holds, and between two of its windows the link can be empty for
+    a moment; an ACK on its way keeps the other direction non-empty."""
+    start = time.monotonic()
+    last_taken: int | None = None
+    quiet_since: float | None = None
+    while True:
+        now = time.monotonic()
+        directions = progress()
+        in_link = sum(d[0] for d in directions)
+        taken = sum(d[1] for d in directions)
+        if in_link == 0 and taken == last_taken:
+            quiet_since = now if quiet_since is None else quiet_since
+            if now - quiet_since >= quiet_s:
+                return now - start, True
+        else:
+            quiet_since = None
+        last_taken = taken
+        if now - start >= limit_s:
+            return now - start, False
+        time.sleep(0.01)
+
+
 def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: str | None = None,
-            out: str | os.PathLike[str] | None = None, strict: bool = False, quiet: bool = False) -> int:
+            out: str | os.PathLike[str] | None = None, strict: bool = False, quiet: bool = False,
+            drain_s: float = DRAIN_S, grace_s: float = GRACE_S) -> int:
     """Run ``command`` in the client namespace across the emulated link of ``link_file`` (and
     ``server``, a shell command, in the server namespace first); return the command's exit
     status (or :data:`UNFAITHFUL_STATUS` for a strict run whose release was late). With
-    ``out``, write ``out/summary.json``."""
+    ``out``, write ``out/summary.json``.
+
+    When the command exits, the link keeps running until it has drained (:func:`drain`, at
+    most ``drain_s``), so that what the command wrote before it exited is delivered; then the
+    server gets ``grace_s`` to exit on its own (to see the end of its input) before it is sent
+    SIGTERM."""
     if not command:
         raise SpecError("name the command to run in the client namespace (after --)", "command")
+    for name, value in (("--drain", drain_s), ("--grace", grace_s)):
+        if not 0 <= value <= MAX_WAIT_S:
+            raise SpecError(f"must be 0 to {MAX_WAIT_S:g} seconds, found {value!r}", name)
     spec, reverse = load_link_directions(link_file)
     out_dir = None
     if out is not None:
@@ -223,6 +268,7 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
     server_proc: subprocess.Popen[bytes] | None = None
     status = 0
     dropped: dict[str, int | None] = {}
+    waited, drained = 0.0, False
     with terminate_as_interrupt(), _namespaces() as (client_ns, server_ns):
         handle = _ccsim.emulator_start(json.dumps(spec), f"/run/netns/{client_ns}", f"/run/netns/{server_ns}",
                                        DEVICE, json.dumps(reverse))
@@ -242,6 +288,14 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
                 status = subprocess.run(["ip", "netns", "exec", client_ns, *command], env=env).returncode
             except FileNotFoundError as e:
                 raise EmulationError(f"cannot run {command[0]}: {e}") from None
+            if status < 0:  # killed by a signal: the shell's convention, 128 + its number
+                status = 128 - status
+            waited, drained = drain(handle.progress, drain_s)
+            if server_proc is not None and grace_s > 0:
+                try:
+                    server_proc.wait(timeout=grace_s)
+                except subprocess.TimeoutExpired:
+                    pass
             dropped = {"client->server": _tx_dropped(client_ns), "server->client": _tx_dropped(server_ns)}
         finally:
             reports = json.loads(handle.stop())
@@ -273,10 +327,17 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
         "duration_s": time.time() - started,
         "lateness_limit_s": limit,
         "faithful": faithful,
+        "drain": {"limit_s": drain_s, "waited_s": waited, "drained": drained},
+        "grace_s": grace_s,
         "directions": reports,
     }
     if out_dir is not None:
         _write_summary(out_dir, summary)
+    left = {name: r.get("in_link_at_stop") or 0 for name, r in reports.items()}
+    if any(left.values()):
+        print("ccsim: warning: " + ", ".join(f"{n} packets still in the {name} link" for name, n in left.items() if n)
+              + f" when it stopped (it had not drained in --drain {drain_s:g} s); summary.json has them",
+              file=sys.stderr)
     for name, r in reports.items():
         if not r["faithful"]:
             print(f"ccsim: warning: {name}: p99 release lateness {r['lateness_p99_s'] * 1e6:.1f} us is above "

@@ -32,7 +32,7 @@ mod sys;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -118,10 +118,21 @@ pub struct DirectionReport {
     pub realtime: bool,
 }
 
+/// What a direction holds and has taken in so far, published by its thread after every
+/// round of its loop (for a drain: `ccsim emulate` waits for an empty, quiet link).
+#[derive(Debug, Default)]
+struct Progress {
+    /// Packets in the emulated link: queued, in service or propagating.
+    in_link: AtomicU64,
+    /// Packets read from the input device.
+    packets_in: AtomicU64,
+}
+
 /// A running emulator: two threads, one per direction.
 pub struct Emulator {
     stop: Arc<AtomicBool>,
     threads: Vec<JoinHandle<io::Result<DirectionReport>>>,
+    progress: [Arc<Progress>; 2],
 }
 
 impl Emulator {
@@ -142,23 +153,45 @@ impl Emulator {
     ) -> io::Result<Self> {
         let stop = Arc::new(AtomicBool::new(false));
         let epoch = Instant::now();
+        let progress = [Arc::new(Progress::default()), Arc::new(Progress::default())];
         let mut threads = Vec::new();
-        for ((name, input, output), config) in [
+        for (((name, input, output), config), progress) in [
             ("client->server", client.try_clone()?, server.try_clone()?),
             ("server->client", server, client),
         ]
         .into_iter()
         .zip(configs)
+        .zip(progress.iter().cloned())
         {
             let config = config.clone();
             let stop = Arc::clone(&stop);
             threads.push(
                 std::thread::Builder::new()
                     .name(format!("ccsim {name}"))
-                    .spawn(move || forward(name, &config, seed, &input, &output, &stop, epoch))?,
+                    .spawn(move || {
+                        forward(
+                            name, &config, seed, &input, &output, &stop, epoch, &progress,
+                        )
+                    })?,
             );
         }
-        Ok(Emulator { stop, threads })
+        Ok(Emulator {
+            stop,
+            threads,
+            progress,
+        })
+    }
+
+    /// Per direction (client to server, then back): the packets in the emulated link and the
+    /// packets read from its input so far, as its thread last published them.
+    #[must_use]
+    pub fn progress(&self) -> [(u64, u64); 2] {
+        self.progress.each_ref().map(|p| {
+            (
+                p.in_link.load(Ordering::Relaxed),
+                p.packets_in.load(Ordering::Relaxed),
+            )
+        })
     }
 
     /// Stop both directions and return their reports.
@@ -182,6 +215,7 @@ fn elapsed_ns(epoch: Instant) -> u64 {
 
 /// One direction's loop: read what comes, run the simulated link up to now, write what
 /// arrived, wait for the next deadline or packet.
+#[allow(clippy::too_many_arguments)]
 fn forward(
     name: &str,
     config: &LinkConfig,
@@ -190,6 +224,7 @@ fn forward(
     mut output: &File,
     stop: &AtomicBool,
     epoch: Instant,
+    progress: &Progress,
 ) -> io::Result<DirectionReport> {
     let realtime = sys::make_realtime();
     let mut sim: Sim<RawIp, Port> = Sim::new(seed);
@@ -248,6 +283,14 @@ fn forward(
         }
         sim.run_until(SimTime(now + 1), u64::MAX);
         release(&mut sim, exit, &mut output, epoch, &mut report);
+        let dropped = sim.link_stats_now(link).total_drops();
+        progress.in_link.store(
+            report.packets_in - report.packets_out - report.write_errors - dropped,
+            Ordering::Relaxed,
+        );
+        progress
+            .packets_in
+            .store(report.packets_in, Ordering::Relaxed);
         wait(sim.next_event_time(), fd, epoch)?;
     }
     let stats = sim.link_stats_now(link);

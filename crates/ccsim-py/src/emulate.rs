@@ -92,6 +92,19 @@ fn report_json(r: &DirectionReport) -> serde_json::Value {
 
 #[pymethods]
 impl EmulatorHandle {
+    /// Per direction (client to server, then back): the packets in the emulated link and the
+    /// packets it has taken in so far.
+    fn progress(&self) -> PyResult<[(u64, u64); 2]> {
+        let guard = self
+            .inner
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("emulator lock poisoned"))?;
+        let emulator = guard
+            .as_ref()
+            .ok_or_else(|| PyRuntimeError::new_err("the emulator was already stopped"))?;
+        Ok(emulator.progress())
+    }
+
     /// Stop forwarding; return the directions' reports as JSON text, keyed
     /// "client->server" and "server->client".
     fn stop(&self, py: Python<'_>) -> PyResult<String> {
