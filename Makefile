@@ -1,5 +1,5 @@
-# make demo  : install, then reproduce one experiment of each family into ./out and end with
-#              a table of their verdicts (the status of all of them: docs/experiments.md)
+# make demo  : install, then reproduce every experiment's quick variant into ./out and end with
+#              a table of their verdicts and the report, out/index.html (docs/experiments.md)
 # make test  : install (the module with debug assertions), then run every Rust and Python test
 # make validate-ns3 : ccsim against ns-3 3.44 on every scenario of validation/ns3/run.py (about
 #              half an hour; not part of make test, which runs the quick suite)

@@ -18,8 +18,11 @@ from ccsim.inputs import read_input
 CLI = [sys.executable, "-m", "ccsim.cli"]
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
 def ccsim_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout)
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT)
 
 
 TRACE_SPEC = """[run]
@@ -348,3 +351,39 @@ def test_what_an_experiment_derives_from_a_run_is_cached_with_the_run(tmp_path: 
     assert len(calls) == 3
     assert derived(res, "test.p99", p99) == {"p99": 0.25, "none": pytest.approx(float("nan"), nan_ok=True)}
     assert len(calls) == 4  # without a cache: computed
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    # `ccsim validate --print | head -1` printed "ccsim: error: Broken pipe at <cwd>".
+    proc = subprocess.run(f"{sys.executable} -m ccsim.cli validate examples/dumbbell.toml --print | head -c 1; "
+                          "echo \" ${PIPESTATUS[0]}\"", shell=True, executable="/bin/bash", capture_output=True,
+                          text=True, cwd=ROOT)
+    assert proc.stderr == ""
+    assert proc.stdout.split()[-1] in ("0", "141")  # 141 (SIGPIPE's) when the write met the closed pipe
+
+
+def test_an_os_error_without_a_path_names_no_folder() -> None:
+    from ccsim.errors import describe_os_error
+
+    assert describe_os_error(OSError(32, "Broken pipe"), None) == "Broken pipe"
+
+
+def test_an_output_folder_name_beyond_the_systems_limit_names_the_field(tmp_path: Path) -> None:
+    proc = ccsim_cli("run", "examples/dumbbell.toml", "-q", "-o", str(tmp_path / ("x" * 300)))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("ccsim: error: output: a folder name in the path is 300 bytes long; a name has "
+                                  "at most 255")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["send", "--to", "127.0.0.1:0"], "--to: expected the receiver's port, 1 to 65535, found 0 in '127.0.0.1:0'"),
+    (["recv", "--listen", "127.0.0.1:0", "--timeout", "0"],
+     "--timeout: must be a positive number of seconds up to 604800, found 0"),
+    (["recv", "--listen", "127.0.0.1:0", "--timeout", "1e300"],
+     "--timeout: must be a positive number of seconds up to 604800, found 1e+300"),
+    (["recv", "--listen", "127.0.0.1:0", "--idle-end", "inf"],
+     "--idle-end: must be a positive number of seconds up to 604800, found inf"),
+])
+def test_real_names_a_bad_address_or_time(args: list[str], message: str) -> None:
+    proc = ccsim_cli("real", *args[:1], "examples/dumbbell.toml", "--flow", "tcp1", *args[1:])
+    assert (proc.returncode, proc.stderr.strip()) == (2, f"ccsim: error: {message}")

@@ -646,13 +646,19 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"ccsim: {e}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader went away (`ccsim validate --print | head -1`): end quietly, as a shell's
+        # tools do, with SIGPIPE's status; Python's own flush at exit must not complain again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
     except OSError as e:
         # The machine's refusal (a full disk, a forbidden folder), not a ccsim bug.
         if args.traceback:
             raise
         from .errors import describe_os_error
 
-        print(f"ccsim: error: {describe_os_error(e, os.getcwd())}", file=sys.stderr)
+        print(f"ccsim: error: {describe_os_error(e, None)}", file=sys.stderr)
         return 1
     except Exception as e:  # noqa: BLE001 - the CLI's last line of defence
         if args.traceback:

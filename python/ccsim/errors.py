@@ -60,10 +60,13 @@ class WriteError(SimulationError):
     previous results in the folder are left as they were."""
 
 
-def describe_os_error(e: OSError, where: str | os.PathLike[str]) -> str:
+def describe_os_error(e: OSError, where: str | os.PathLike[str] | None) -> str:
     """One line for an operating-system error met while writing into ``where``: what
-    happened, on which device or at which path (``e.filename`` when the system named one)."""
-    path = Path(e.filename) if isinstance(e.filename, (str, os.PathLike)) else Path(where)
+    happened, on which device or at which path (``e.filename`` when the system named one;
+    no path when neither names one: a closed socket is at no path)."""
+    if not isinstance(e.filename, (str, os.PathLike)) and where is None:
+        return e.strerror or str(e)
+    path = Path(e.filename) if isinstance(e.filename, (str, os.PathLike)) else Path(str(where))
     code = e.errno
     if code is None:  # the Rust writer's errors carry the code in their text: "(os error 28)"
         found = re.search(r"\(os error (\d+)\)", str(e))

@@ -99,7 +99,14 @@ def real(role: str, scenario: str, *, bind: str, to: str | None = None, flow: st
          out: str | None = None, idle_end_s: float = IDLE_END_S,
          first_arrival_timeout_s: float = FIRST_ARRIVAL_TIMEOUT_S, quiet: bool = False) -> int:
     """`ccsim real send|recv`: run, write ``out`` if given, print a line; the exit status."""
+    from .errors import SpecError
     from .results import prepare_output_dir
+
+    if to is not None and to.rpartition(":")[2].strip() == "0":
+        raise SpecError(f"expected the receiver's port, 1 to 65535, found 0 in {to!r}", "--to")
+    for name, value in (("--idle-end", idle_end_s), ("--timeout", first_arrival_timeout_s)):
+        if not 0 < value <= MAX_REAL_WAIT_S:
+            raise SpecError(f"must be a positive number of seconds up to {MAX_REAL_WAIT_S:g}, found {value:.6g}", name)
 
     from .emulate import terminate_as_interrupt
 
@@ -132,6 +139,8 @@ def real(role: str, scenario: str, *, bind: str, to: str | None = None, flow: st
 
 #: The shortest shared secret accepted, bytes.
 MIN_SECRET_BYTES = 16
+#: The longest `--timeout` or `--idle-end` of `ccsim real send|recv`, seconds (a week).
+MAX_REAL_WAIT_S = 7 * 24 * 3600.0
 #: The most bytes of a key file (a secret is read whole into memory).
 MAX_KEY_FILE_BYTES = 1 << 20
 

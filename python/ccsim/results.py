@@ -425,6 +425,10 @@ def check_output_dir(out_dir: str | os.PathLike[str], names: set[str] | None = N
     if os.fspath(out_dir) == "":
         raise SpecError("the output folder is empty; name a folder (e.g. -o out)", "output")
     out = Path(out_dir)
+    longest = max((len(os.fsencode(part)) for part in out.parts), default=0)
+    if longest > 255:
+        raise SpecError(f"a folder name in the path is {longest} bytes long; a name has at most 255 "
+                        f"({str(out)[:60]}...)", "output")
     resolved = out.expanduser().resolve()
     if resolved == Path(resolved.anchor):
         raise SpecError(f"{out} is a filesystem root; choose a folder for the results (e.g. -o out)", "output")
