@@ -387,3 +387,24 @@ def test_an_output_folder_name_beyond_the_systems_limit_names_the_field(tmp_path
 def test_real_names_a_bad_address_or_time(args: list[str], message: str) -> None:
     proc = ccsim_cli("real", *args[:1], "examples/dumbbell.toml", "--flow", "tcp1", *args[1:])
     assert (proc.returncode, proc.stderr.strip()) == (2, f"ccsim: error: {message}")
+
+
+def test_real_send_with_no_receiver_fails_and_says_so(tmp_path: Path) -> None:
+    import json
+
+    spec = tmp_path / "one.json"
+    spec.write_text(json.dumps({"run": {"duration": "1s"},
+                                "links": [{"between": ["a", "b"], "rate": "10Mbps", "delay": "5ms"}],
+                                "flows": [{"name": "t", "protocol": "newreno", "from": "a", "to": "b"}]}))
+    # It sent into a port where nothing listens, heard nothing, and exited 0.
+    proc = ccsim_cli("real", "send", str(spec), "--to", "127.0.0.1:9", "-q", timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == ("ccsim: error: nothing came back from 127.0.0.1:9: newreno needs its receiver's "
+                                   "feedback; start `ccsim real recv` there first")
+
+
+def test_real_send_of_a_file_without_flows_says_what_it_holds() -> None:
+    proc = ccsim_cli("real", "send", "examples/ticp.toml", "--to", "127.0.0.1:9")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == ("ccsim: error: flow: the file has no [[flows]] entry to run (a TICP session runs "
+                                   "over real sockets with `ccsim real ticp`)")

@@ -132,13 +132,23 @@ def real(role: str, scenario: str, *, bind: str, to: str | None = None, flow: st
         print(f"{name} ({f['protocol']}, {'receiver' if role == 'recv' else 'sender'} on {r['bound']}): "
               f"{what}; {r['datagrams_sent']} datagrams sent, {r['datagrams_received']} received, "
               f"{r['malformed']} malformed{late}", file=sys.stderr)
-    return INTERRUPTED_STATUS if r["interrupted"] else 0
+    if r["interrupted"]:
+        return INTERRUPTED_STATUS
+    ((_, flow_summary),) = summary["flows"].items()
+    if role == "send" and r["datagrams_received"] == 0 and flow_summary["protocol"] not in OPEN_LOOP_PROTOCOLS:
+        # A sender that heard nothing back did not run the protocol: no receiver was there.
+        print(f"ccsim: error: nothing came back from {to}: {flow_summary['protocol']} needs its receiver's "
+              f"feedback; start `ccsim real recv` there first", file=sys.stderr)
+        return 1
+    return 0
 
 
 # --- TICP as a deployable collector ---
 
 #: The shortest shared secret accepted, bytes.
 MIN_SECRET_BYTES = 16
+#: Protocols whose sender expects nothing back (a UDP source), so that hearing nothing is no error.
+OPEN_LOOP_PROTOCOLS = frozenset({"cbr", "poisson"})
 #: The longest `--timeout` or `--idle-end` of `ccsim real send|recv`, seconds (a week).
 MAX_REAL_WAIT_S = 7 * 24 * 3600.0
 #: The most bytes of a key file (a secret is read whole into memory).

@@ -127,6 +127,18 @@ pub fn run_real(
             })?,
         None => match spec.flows.len() {
             1 => 0,
+            0 => {
+                let session = if spec.ticp.is_empty() {
+                    ""
+                } else {
+                    " (a TICP session runs over real sockets with `ccsim real ticp`)"
+                };
+                return Err(spec_err(
+                    "flow",
+                    format!("the file has no [[flows]] entry to run{session}"),
+                )
+                .into());
+            }
             n => {
                 return Err(spec_err(
                     "flow",
