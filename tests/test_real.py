@@ -99,7 +99,7 @@ def test_bad_options_and_flows_are_one_line_naming_them(tmp_path: Path, capsys: 
     assert main(["real", "recv", str(xcp), "--listen", "127.0.0.1:0"]) == 2
     assert "cannot run over plain sockets" in capsys.readouterr().err
     assert main(["real", "recv", str(spec), "--listen", "127.0.0.1:0", "--idle-end", "-1"]) == 2
-    assert "idle_end" in capsys.readouterr().err
+    assert "--idle-end: must be a positive number of seconds" in capsys.readouterr().err
 
 
 def _simulated_rate(spec_path: Path) -> float:
