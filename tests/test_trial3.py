@@ -408,3 +408,14 @@ def test_real_send_of_a_file_without_flows_says_what_it_holds() -> None:
     assert proc.returncode == 2
     assert proc.stderr.strip() == ("ccsim: error: flow: the file has no [[flows]] entry to run (a TICP session runs "
                                    "over real sockets with `ccsim real ticp`)")
+
+
+def test_dualpi2_step_thresh_hint_names_both_forms_it_takes() -> None:
+    spec = {"run": {"duration": "1s"}, "links": [{"between": ["a", "b"], "rate": "1Mbps", "delay": "1ms",
+                                                  "queue": {"kind": "dualpi2", "step_thresh": "5B"}}]}
+    with pytest.raises(ccsim.SpecError) as e:
+        ccsim.validate(spec)
+    assert str(e.value) == ('links[0].queue.step_thresh: expected a duration such as "1ms" (units: ns, us, ms, s) '
+                            'or packets such as "5p", found "5B"')
+    spec["links"][0]["queue"]["step_thresh"] = "5p"
+    assert ccsim.validate(spec)["links"][0]["queue"]["step_thresh"] == "5p"

@@ -733,11 +733,14 @@ def _summary_table(run: Run) -> str:
     for e in run.experiments:
         if e.checks:
             worst = _worst(e.checks)
-            inband = sum(c.passed for c in e.checks)
+            # Counted as the console line counts them (reproduce.Outcome.in_band): a check is in
+            # band when its verdict is, the whole interval over the seeds inside the band.
+            inband = sum(c.verdict == "reproduced" for c in e.checks)
             inconcl = sum(c.verdict == "inconclusive" for c in e.checks)
+            unit = "" if worst.unit in ("index", "ratio") else f" {worst.unit}"
             measured = (f"{inband} / {len(e.checks)} in band"
                         + (f" ({inconcl} inconclusive)" if inconcl else "")
-                        + f"; worst: {worst.name} = {_num(worst.value)} {worst.unit}")
+                        + f"; worst: {worst.name}: {_num(worst.value)}{unit}")
             band = worst.band
         else:
             measured = e.error or ("no checks" if e.status == "ran" else "")

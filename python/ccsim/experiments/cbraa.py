@@ -141,7 +141,7 @@ def _tcp(name: str, tcp: str = "reno", **extra: Any) -> dict[str, Any]:
 class CbraaVsMathis(_Cbraa):
     name = "cbraa-vs-mathis"
     title = "CBRAA is smooth at its fair share where TCP-Friend (equation (2) directly) oscillates"
-    source = "003 Figure 3, section 4.1"
+    source = "Ait-Hellal et al. 1999, Figure 3, section 4.1"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         # Section 4.1: "after 60 seconds the rate of the CBRAA source is very smooth ... CBRAA
@@ -240,7 +240,7 @@ def arrivals_checks(res: Result, source: str = "cbraa") -> list[Check]:
 class CbraaArrivals(_Cbraa):
     name = "cbraa-arrivals"
     title = "CBRAA's reaction to two TCP sources arriving (300 s) and leaving (30 MB each)"
-    source = "003 Figure 4, sections 4.2 and 4.3"
+    source = "Ait-Hellal et al. 1999, Figure 4, sections 4.2 and 4.3"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         # 800 s: the arrivals leave later here than the paper's 550 and 560 s (about 590-620 s),
@@ -287,7 +287,7 @@ def fair_checks(res: Result, label: str = "", source: str = "paper") -> list[Che
 class CbraaFair(_Cbraa):
     name = "cbraa-fair"
     title = "Three TCP Reno sources and one CBRAA source, equal RTTs"
-    source = "003 Figure 5, section 4.3"
+    source = "Ait-Hellal et al. 1999, Figure 5, section 4.3"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         reno, newreno = run_many([cbraa_spec(fair_flows(tcp)) for tcp in ("reno", "newreno")], jobs=jobs)
@@ -333,7 +333,7 @@ def rtt_checks(res: Result, label: str = "", source: str = "paper") -> list[Chec
 class CbraaRtt(_Cbraa):
     name = "cbraa-rtt"
     title = "CBRAA with different round-trip times: one TCP (25 ms one way) and two CBRAA (25 ms, 100 ms one way)"
-    source = "003 Figure 6, section 4.3"
+    source = "Ait-Hellal et al. 1999, Figure 6, section 4.3"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         reno, newreno = run_many([cbraa_spec(rtt_flows(tcp)) for tcp in ("reno", "newreno")], jobs=jobs)

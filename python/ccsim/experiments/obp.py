@@ -455,7 +455,7 @@ class ObpCapacity(Experiment):
     title = "OBP, XCP, Reno and SACK on one bottleneck of 10 Mbit/s to 2488 Mbit/s (RTT 100 ms)"
     quick_title = (f"OBP, XCP, Reno and SACK on one bottleneck of {_and([_cap_label(c) for c in QUICK_CAPACITIES])} "
                    f"(RTT {_ms_label(CAPACITY_RTT)})")
-    source = "OBP paper section IV-A-1, Fig. 4"
+    source = "Loureiro and Monteiro, section IV-A-1, Figure 4"
     randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
     seeds = 3
     readings = (Reading(
@@ -556,7 +556,7 @@ class ObpRtt(Experiment):
     title = "OBP, XCP, Reno and SACK on 1 Gbit/s with the RTT from 10 ms to 1 s"
     quick_title = (f"OBP, XCP, Reno and SACK on {_cap_label(QUICK_CAPACITY)} with an RTT of "
                    f"{_and([_ms_label(r) for r in QUICK_RTTS])}")
-    source = "OBP paper section IV-A-2, Fig. 5"
+    source = "Loureiro and Monteiro, section IV-A-2, Figure 5"
     randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
     seeds = 3
 
@@ -600,7 +600,7 @@ class ObpJain(Experiment):
     title = "Jain's index of 50 flows started together on 1 Gbit/s, RTT 10 ms to 1 s"
     quick_title = (f"Jain's index of {JAIN_FLOWS} flows started together on {_cap_label(QUICK_JAIN_CAPACITY)}, "
                    f"RTT {_and([_ms_label(r) for r in QUICK_RTTS])}")
-    source = "OBP paper section IV-A-3, Fig. 7"
+    source = "Loureiro and Monteiro, section IV-A-3, Figure 7"
     randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
@@ -681,7 +681,7 @@ class ObpConvergence(Experiment):
     title = "Flows arriving 200 s apart on 100 Mbit/s and 1 Gbit/s converge to equal shares"
     quick_title = (f"{QUICK_CONVERGENCE_FLOWS} flows arriving {QUICK_GAP:g} s apart on "
                    f"{_and([_cap_label(c) for c in QUICK_CONVERGENCE_CAPACITIES])} converge to equal shares")
-    source = "OBP paper section IV-A-3, Fig. 6"
+    source = "Loureiro and Monteiro, section IV-A-3, Figure 6"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         caps = QUICK_CONVERGENCE_CAPACITIES if quick else CONVERGENCE_CAPACITIES
@@ -784,7 +784,7 @@ class ObpParkingFlows(Experiment):
     title = "Seven bottlenecks of 1 Gbit/s (RTT 80 ms) with 1 to 1000 forward FTP flows"
     quick_title = (f"Seven bottlenecks of {_cap_label(QUICK_CAPACITY)} (RTT {_ms_label(PARKING_RTT)}) with "
                    f"{_and([str(n) for n in QUICK_PARKING_FLOWS])} forward FTP flows")
-    source = "OBP paper section IV-B-1, Fig. 8"
+    source = "Loureiro and Monteiro, section IV-B-1, Figure 8"
     randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
     # CHOICE: one seed for the full run: one run of its 1000-flow point takes minutes.
     seeds = 1
@@ -815,7 +815,7 @@ class ObpParkingRtt(Experiment):
     title = "Seven bottlenecks of 1 Gbit/s with the RTT from 10 ms to 1 s"
     quick_title = (f"Seven bottlenecks of {_cap_label(QUICK_CAPACITY)} with an RTT of "
                    f"{_and([_ms_label(r) for r in QUICK_RTTS])}")
-    source = "OBP paper section IV-B-2, Fig. 9"
+    source = "Loureiro and Monteiro, section IV-B-2, Figure 9"
     randomness = "web traffic (Poisson arrivals, Pareto sizes) and random start times"
     readings = (Reading(
         "bottleneck-delay", "cross flows cross only their bottleneck's delay",

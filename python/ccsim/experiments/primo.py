@@ -190,7 +190,7 @@ def _mean_where(rows: list[dict[str, float]], key: str, criterion: str, above: f
 class PrimoBw(PrimoSweep):
     name = "primo-bw"
     title = "Shared-link bandwidth 1..16 Mbps"
-    source = "002 Figure 2, section V-A"
+    source = "Chatté et al. 2006, Figure 2, section V-A"
     sweep = Sweep("bw_mbps", "shared link (Mbps)", [1, 2, 4, 6, 8, 10, 12, 14, 16], [1, 5, 16])
     paper = ("Reno and SACK low rate stability; TFRC below Vegas and Primo; the queue about 10 % full with "
              "Primo, 15 % with Vegas, 75 % with TFRC.")
@@ -211,7 +211,7 @@ class PrimoBw(PrimoSweep):
 class PrimoQueue(PrimoSweep):
     name = "primo-queue"
     title = "Queue size 5..50 packets"
-    source = "002 Figure 3, section V-B"
+    source = "Chatté et al. 2006, Figure 3, section V-B"
     sweep = Sweep("queue", "queue (packets)", [5, 10, 15, 20, 30, 40, 50], [5, 20, 50])
     paper = ("at 5 packets fairness Reno/SACK about 90 %, Primo about 75 %, Vegas about 2 %; above 10 packets "
              "Primo's fairness near 100 % and its rate stability about 93 %.")
@@ -227,7 +227,7 @@ class PrimoQueue(PrimoSweep):
 class PrimoDelay(PrimoSweep):
     name = "primo-delay"
     title = "Shared-link delay 5..200 ms"
-    source = "002 Figure 4, section V-C"
+    source = "Chatté et al. 2006, Figure 4, section V-C"
     sweep = Sweep("delay_ms", "shared-link delay (ms)", [5, 10, 25, 50, 100, 150, 200], [5, 50, 200])
     paper = ("above 100 ms RTT Reno, SACK and Vegas sending stability under 20 %; TFRC about 86 %, "
              "Primo about 93 %.")
@@ -243,7 +243,7 @@ class PrimoDelay(PrimoSweep):
 class PrimoHetero(PrimoSweep):
     name = "primo-hetero"
     title = "S2 access delay 1..50 ms (RTT 24..122 ms)"
-    source = "002 Figure 5, section V-D"
+    source = "Chatté et al. 2006, Figure 5, section V-D"
     sweep = Sweep("s2_access_ms", "S2 access delay (ms)", [1, 5, 10, 20, 30, 40, 50], [1, 20, 50])
     paper = ("fairness: Reno under 27 % past a 60 ms RTT gap, SACK 42 % down to 0 %, Vegas about 77 %, "
              "TFRC about 89 %, Primo about 98 %.")
@@ -315,7 +315,7 @@ class PrimoParking(Experiment):
     simulator = "ns-2 (2004-2006)"
     timer = "ns-2.35"
     title = "Parking lot: sending rates with all flows together and staggered"
-    source = "002 Figures 6 and 7, section VI"
+    source = "Chatté et al. 2006, Figures 6 and 7, section VI"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -138,7 +138,7 @@ class SatSlowStart(Experiment):
     simulator = "ns (1999)"
     timer = "ns-2 (1998)"
     title = "Early buffer overflow in slow start over a satellite path, and its removal"
-    source = "003 (second paper), introduction; closed form of slow-start queue growth"
+    source = "Barakat et al. 1999 (satellite links), introduction; closed form of slow-start queue growth"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         names = list(CONFIGS)

@@ -178,7 +178,7 @@ class XcpCapacity(Experiment):
     simulator = "ns-2 (2002)"
     timer = "ns-2.35"
     title = "XCP fills the link without drops and with a small queue at every capacity (50 + 50 flows, 80 ms)"
-    source = "XCP paper section 5.1, Figure 4"
+    source = "Katabi et al. 2002, section 5.1, Figure 4"
     randomness = "random start times"
     seeds = 3
 
@@ -254,7 +254,7 @@ class XcpRttFairness(Experiment):
     simulator = "ns-2 (2002)"
     timer = "ns-2.35"
     title = "XCP shares 30 Mbit/s equally among 30 flows whose RTTs range from 40 to 330 ms"
-    source = "XCP paper section 5.3, Figure 9"
+    source = "Katabi et al. 2002, section 5.3, Figure 9"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         duration, warmup = (30.0, 10.0) if quick else (100.0, 30.0)
@@ -332,7 +332,7 @@ class XcpConvergence(Experiment):
     simulator = "ns-2 (2002)"
     timer = "ns-2.35"
     title = "XCP flows arriving 2 s apart on 45 Mbit/s (RTT 40 ms) take their 1/n share within a second"
-    source = "XCP paper section 5.4, Figure 11"
+    source = "Katabi et al. 2002, section 5.4, Figure 11"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         n = 3 if quick else 5

@@ -251,8 +251,14 @@ impl<'de> Deserialize<'de> for StepThreshStr {
                             ))),
                         });
                 }
+                // The duration's own message names only time units; this key also takes packets.
                 DurStr::deserialize(serde::de::value::StrDeserializer::<E>::new(v))
                     .map(StepThreshStr::Time)
+                    .map_err(|_| {
+                        E::custom(format!(
+                            "expected a duration such as \"1ms\" (units: ns, us, ms, s) or packets such as \"5p\", found {v:?}"
+                        ))
+                    })
             }
         }
         d.deserialize_str(V)
