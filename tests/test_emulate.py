@@ -256,8 +256,8 @@ def test_the_commands_exit_status_comes_back_and_no_namespace_stays(tmp_path: Pa
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_an_interrupted_emulation_leaves_no_namespace(tmp_path: Path, sig: int) -> None:
     link = link_file(tmp_path, rate="1Mbps", delay="1ms")
-    proc = subprocess.Popen([sys.executable, "-m", "ccsim.cli", "emulate", str(link), "-q", "--", "sleep", "30"],
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "ccsim.cli", "emulate", str(link), "-q", "-o", str(tmp_path / "o"),
+                             "--", "sleep", "30"], stderr=subprocess.PIPE, text=True)
     prefix = f"ccsim-{proc.pid}-"
 
     def theirs() -> list[str]:
@@ -274,6 +274,8 @@ def test_an_interrupted_emulation_leaves_no_namespace(tmp_path: Path, sig: int) 
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert theirs() == []
+    # The summary of what crossed the link until then is still written (it was not).
+    assert json.loads((tmp_path / "o" / "summary.json").read_text())["interrupted"] is True
 
 
 @needs_emulation
@@ -356,3 +358,11 @@ def test_drain_and_grace_are_checked(tmp_path: Path) -> None:
         emulate(link, ["true"], drain_s=-1)
     with pytest.raises(SpecError, match=r"^--grace: must be 0 to 3600 seconds, found inf"):
         emulate(link, ["true"], grace_s=float("inf"))
+
+
+def test_a_client_command_that_does_not_exist_is_named_before_anything_starts(tmp_path: Path,
+                                                                             capsys: Any) -> None:
+    # `ip netns exec` said so itself, without ccsim's prefix, after the namespaces were made.
+    assert main(["emulate", str(link_file(tmp_path, rate="1Mbps", delay="1ms")), "--", "/nonexistent/cmd"]) == 2
+    assert capsys.readouterr().err.strip() == ("ccsim: error: command: no such command: '/nonexistent/cmd' (not a "
+                                               "file that can run, nor on PATH)")

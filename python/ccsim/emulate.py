@@ -53,6 +53,8 @@ MAX_WAIT_S = 3600.0
 LATENESS_FRACTION = 0.1
 #: Exit status of a strict run whose release was not faithful.
 UNFAITHFUL_STATUS = 3
+#: The exit status of a run ended by Ctrl-C or SIGTERM.
+INTERRUPTED_STATUS = 130
 
 
 class EmulationError(CcsimError, RuntimeError):
@@ -248,6 +250,8 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
     SIGTERM."""
     if not command:
         raise SpecError("name the command to run in the client namespace (after --)", "command")
+    if shutil.which(command[0]) is None:  # else `ip netns exec` says so without ccsim's prefix
+        raise SpecError(f"no such command: {command[0]!r} (not a file that can run, nor on PATH)", "command")
     for name, value in (("--drain", drain_s), ("--grace", grace_s)):
         if not 0 <= value <= MAX_WAIT_S:
             raise SpecError(f"must be 0 to {MAX_WAIT_S:g} seconds, found {value!r}", name)
@@ -269,6 +273,7 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
     status = 0
     dropped: dict[str, int | None] = {}
     waited, drained = 0.0, False
+    interrupted = False
     with terminate_as_interrupt(), _namespaces() as (client_ns, server_ns):
         handle = _ccsim.emulator_start(json.dumps(spec), f"/run/netns/{client_ns}", f"/run/netns/{server_ns}",
                                        DEVICE, json.dumps(reverse))
@@ -286,16 +291,19 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
                                          f"before the client started: {server}")
             try:
                 status = subprocess.run(["ip", "netns", "exec", client_ns, *command], env=env).returncode
+                if status < 0:  # killed by a signal: the shell's convention, 128 + its number
+                    status = 128 - status
+                waited, drained = drain(handle.progress, drain_s)
+                if server_proc is not None and grace_s > 0:
+                    try:
+                        server_proc.wait(timeout=grace_s)
+                    except subprocess.TimeoutExpired:
+                        pass
             except FileNotFoundError as e:
                 raise EmulationError(f"cannot run {command[0]}: {e}") from None
-            if status < 0:  # killed by a signal: the shell's convention, 128 + its number
-                status = 128 - status
-            waited, drained = drain(handle.progress, drain_s)
-            if server_proc is not None and grace_s > 0:
-                try:
-                    server_proc.wait(timeout=grace_s)
-                except subprocess.TimeoutExpired:
-                    pass
+            except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the summary is still written
+                interrupted = True
+                status = INTERRUPTED_STATUS
             dropped = {"client->server": _tx_dropped(client_ns), "server->client": _tx_dropped(server_ns)}
         finally:
             reports = json.loads(handle.stop())
@@ -327,6 +335,7 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
         "duration_s": time.time() - started,
         "lateness_limit_s": limit,
         "faithful": faithful,
+        "interrupted": interrupted,
         "drain": {"limit_s": drain_s, "waited_s": waited, "drained": drained},
         "grace_s": grace_s,
         "directions": reports,
@@ -350,6 +359,8 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
             late = f"{p99 * 1e6:.1f} us" if p99 is not None else "-"
             print(f"  {name:<15} {r['packets']} packets, {r['bytes']} bytes, {drops} dropped, "
                   f"{r['ecn_marks']} CE-marked, lateness p99 {late}", file=sys.stderr)
+    if interrupted:
+        raise KeyboardInterrupt  # after the summary: `ccsim: interrupted`, status 130
     if strict and not faithful:
         return UNFAITHFUL_STATUS
     return status
