@@ -366,3 +366,25 @@ def test_a_client_command_that_does_not_exist_is_named_before_anything_starts(tm
     assert main(["emulate", str(link_file(tmp_path, rate="1Mbps", delay="1ms")), "--", "/nonexistent/cmd"]) == 2
     assert capsys.readouterr().err.strip() == ("ccsim: error: command: no such command: '/nonexistent/cmd' (not a "
                                                "file that can run, nor on PATH)")
+
+
+@needs_emulation
+def test_namespaces_a_killed_emulate_left_are_removed_by_the_next(tmp_path: Path) -> None:
+    from ccsim.emulate import remove_stale_namespaces
+
+    # A SIGKILLed emulate left its two namespaces (and their processes) behind, and the next run
+    # neither removed nor mentioned them.
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = [f"ccsim-{dead.pid}-123456-client", f"ccsim-{dead.pid}-123456-server"]
+    alive = "ccsim-1-123456-client"  # pid 1 always runs
+    other = "ccsim-test-not-ours"
+    for name in (*stale, alive, other):
+        subprocess.run(["ip", "netns", "add", name], check=True)
+    try:
+        assert sorted(remove_stale_namespaces()) == sorted(stale)
+        listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+        assert alive in listed and other in listed and not any(s in listed for s in stale)
+    finally:
+        for name in (*stale, alive, other):
+            subprocess.run(["ip", "netns", "del", name], capture_output=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -161,7 +162,9 @@ def _tx_dropped(netns: str) -> int | None:
 @contextmanager
 def _namespaces() -> Iterator[tuple[str, str]]:
     """Two fresh network namespaces, removed on the way out whatever happens (their
-    processes killed first)."""
+    processes killed first). Those an earlier emulate left behind when it was killed
+    (SIGKILL) are removed first (:func:`remove_stale_namespaces`)."""
+    remove_stale_namespaces()
     tag = f"ccsim-{os.getpid()}-{time.monotonic_ns() % 1_000_000}"
     names = (f"{tag}-client", f"{tag}-server")
     created: list[str] = []
@@ -172,13 +175,49 @@ def _namespaces() -> Iterator[tuple[str, str]]:
         yield names
     finally:
         for name in created:
-            pids = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split()
-            for pid in pids:
-                try:
-                    os.kill(int(pid), signal.SIGKILL)
-                except (ProcessLookupError, ValueError):
-                    pass
-            subprocess.run(["ip", "netns", "del", name], capture_output=True)
+            _remove_namespace(name)
+
+
+#: The names of emulate's namespaces: ccsim-<pid of the emulate>-<6 digits>-client|server.
+_OUR_NAMESPACE = re.compile(r"ccsim-(\d+)-\d{1,6}-(?:client|server)")
+
+
+def _remove_namespace(name: str) -> None:
+    pids = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split()
+    for pid in pids:
+        try:
+            os.kill(int(pid), signal.SIGKILL)
+        except (ProcessLookupError, ValueError):
+            pass
+    subprocess.run(["ip", "netns", "del", name], capture_output=True)
+
+
+def remove_stale_namespaces() -> list[str]:
+    """Remove the namespaces (and kill the processes in them) that an emulate killed before
+    its cleanup left behind, and return their names: those named as emulate names its own
+    whose emulate process is gone. CHOICE: a namespace of a live process, or of any other
+    name, is never touched; a dead process's pid may be reused by an unrelated process, which
+    then keeps the stale pair until it ends (`ip netns del NAME` removes it by hand)."""
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.split("\n")
+    stale = []
+    for line in listed:
+        name = line.split(" ")[0]
+        m = _OUR_NAMESPACE.fullmatch(name)
+        if m is None or int(m.group(1)) == os.getpid():
+            continue
+        try:
+            os.kill(int(m.group(1)), 0)
+            continue  # its emulate still runs
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        _remove_namespace(name)
+        stale.append(name)
+    if stale:
+        print(f"ccsim: removed {len(stale)} network namespaces a killed ccsim emulate left: {', '.join(stale)}",
+              file=sys.stderr)
+    return stale
 
 
 @contextmanager
