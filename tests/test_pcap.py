@@ -29,7 +29,7 @@ Rows = list[dict[str, str]]
 Captured = tuple[dict[str, Any], dict[str, Path], dict[str, Rows]]
 FIELDS = [
     "frame.time_epoch", "frame.len", "ip.dsfield.ecn", "tcp.seq_raw", "tcp.ack_raw",
-    "tcp.flags.ack", "tcp.flags.ece", "tcp.flags.cwr", "tcp.options.sack_le",
+    "tcp.flags.ack", "tcp.flags.push", "tcp.flags.ece", "tcp.flags.cwr", "tcp.options.sack_le",
     "tcp.options.sack_re", "udp.dstport", "data.data",
 ]
 
@@ -106,12 +106,13 @@ def captured(tmp_path_factory: pytest.TempPathFactory) -> Captured:
 
 
 def data(rows: Rows) -> Rows:
-    """TCP data segments: the simulator's data carry no acknowledgement (docs/pcap.md)."""
-    return [r for r in rows if r["tcp.seq_raw"] and r["tcp.flags.ack"] == "0"]
+    """TCP data segments: PSH and ACK set, acknowledging the receiver's SYN (docs/pcap.md)."""
+    return [r for r in rows if r["tcp.seq_raw"] and r["tcp.flags.push"] == "1"]
 
 
 def acks(rows: Rows) -> Rows:
-    return [r for r in rows if r["tcp.flags.ack"] == "1"]
+    """Pure ACKs: ACK without PSH."""
+    return [r for r in rows if r["tcp.flags.ack"] == "1" and r["tcp.flags.push"] == "0"]
 
 
 def test_every_transmission_is_captured_with_its_size(captured: Captured) -> None:

@@ -284,7 +284,9 @@ fn pcap_read_by_tshark_matches_what_was_written() {
                 assert_eq!((get("ip.src"), get("ip.dst")), ("10.0.0.1", "10.0.0.6"));
                 assert_eq!((get("tcp.srcport"), get("tcp.dstport")), ("49162", "49163"));
                 assert_eq!(get("tcp.seq_raw"), (seq * u64::from(MSS)).to_string());
-                assert_eq!(get("tcp.flags.ack"), "0", "{what}");
+                // ACK set after the SYN (RFC 9293), acknowledging the receiver's SYN, byte 0.
+                assert_eq!(get("tcp.flags.ack"), "1", "{what}");
+                assert_eq!(get("tcp.ack_raw"), "0", "{what}");
                 assert_eq!(get("tcp.flags.cwr"), if *cwr { "1" } else { "0" }, "{what}");
             }
             Hdr::TcpAck {

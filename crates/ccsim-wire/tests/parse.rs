@@ -193,7 +193,10 @@ fn tcp_matches(pkt: &Packet<Hdr>, ip: &Ipv4Packet<&[u8]>, n: TcpNumbering) {
         Hdr::TcpData { seq, cwr, .. } => {
             assert_eq!(tcp.seq(), n.byte(*seq));
             assert_eq!(tcp.cwr(), *cwr);
-            assert!(tcp.psh() && !tcp.ack());
+            // After the SYN every segment carries ACK (RFC 9293); the data acknowledges the
+            // receiver's SYN, byte 0.
+            assert!(tcp.psh() && tcp.ack());
+            assert_eq!(tcp.ack_number(), 0);
         }
         Hdr::TcpAck {
             ack,

@@ -196,7 +196,7 @@ fn file_and_record_layout_parse_back_by_hand() {
     assert_eq!((be16(tcp, 0), be16(tcp, 2)), (49_155, 49_159));
     assert_eq!(be32(tcp, 4), 3 * 960);
     assert_eq!(tcp[12] >> 4, 5);
-    assert_eq!(tcp[13], TCP_PSH);
+    assert_eq!(tcp[13], TCP_ACK | TCP_PSH);
     assert_eq!(be16(tcp, 14), 65_535);
     // The TCP checksum holds for a payload of zeros, which adds nothing to the sum.
     assert!(verifies(tcp, l4_pseudo(ip)));
