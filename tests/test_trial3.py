@@ -325,7 +325,8 @@ def test_ccsim_run_prints_arrival_and_held_bytes_where_goodput_shows_above_arriv
 
 
 def test_what_an_experiment_derives_from_a_run_is_cached_with_the_run(tmp_path: Path) -> None:
-    from ccsim.cache import ResultCache, derived
+    from ccsim.cache import ResultCache
+    from ccsim.derived import derived
     from ccsim.sweep import sweep_options
 
     spec = _five_on_a_shared_link()

@@ -66,7 +66,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cache import derived
+from ..derived import derived
 from ..results import Result
 from .base import FRACTION, Check, Experiment, ExperimentReport, run_many
 from .figures import cached_figure, pyplot, save
