@@ -251,15 +251,20 @@ class ExperimentReport:
             return "not reproduced"
         return "inconclusive" if "inconclusive" in verdicts else "reproduced"
 
+    def ns2_same(self, i: int) -> bool:
+        """Whether check ``i`` with ns-2.35's runs is ccsim's to the bit: it reads no
+        translated run, or ns-2.35 gave the same."""
+        assert self.ns2 is not None
+        theirs, ours = self.ns2[i], self.checks[i]
+        return theirs.samples == ours.samples and theirs.measured == ours.measured
+
     def ns2_cells(self, i: int) -> str:
         """The ns-2.35 columns of check ``i``: its value with the translated runs from ns-2.35
-        and its verdict then ("=" when the value is ccsim's to the bit: the check reads no
-        translated run, or ns-2.35 gave the same)."""
+        ("=" when :meth:`ns2_same`) and its verdict then."""
         if self.ns2 is None:
             return ""
-        theirs, ours = self.ns2[i], self.checks[i]
-        same = theirs.samples == ours.samples and theirs.measured == ours.measured
-        return f" {'=' if same else f'{theirs.measured:.4g}'} | {theirs.verdict} |"
+        theirs = self.ns2[i]
+        return f" {'=' if self.ns2_same(i) else f'{theirs.measured:.4g}'} | {theirs.verdict} |"
 
     def table_markdown(self) -> str:
         seeds = max((len(c.samples) for c in self.checks), default=0)
@@ -299,7 +304,7 @@ class ExperimentReport:
                 nci = n.interval
                 row["ns2"] = {"mean": n.measured, "samples": n.samples or [n.measured],
                               "ci_low": None if nci is None else nci[0], "ci_high": None if nci is None else nci[1],
-                              "verdict": n.verdict, "same": n.samples == c.samples and n.measured == c.measured}
+                              "verdict": n.verdict, "same": self.ns2_same(i)}
             data.append(row)
         (out_dir / "table.json").write_text(json.dumps(data, indent=2) + "\n")
 
