@@ -60,7 +60,6 @@ class Ns2Result(Result):
         self.spec_hash = spec_hash
         self.translation = translation
         self._canonical = spec
-        self._spec = spec
         run = spec["run"]
         self.seed = int(run["seed"])
         from .translate import seconds
@@ -83,7 +82,6 @@ class Ns2Result(Result):
                                   "simulator": "ns-2.35"}),
         }
         self._measured: dict[str, Any] = {"flows": flows, "links": links, **self.overview}
-        self._summary = self._measured
         self._samples = measures.samples
         self._table = None
         self._wide = {}
