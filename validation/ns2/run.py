@@ -23,7 +23,9 @@ flows r0 -> r3 and one cross flow per hop.
 
 ccsim runs every TCP flow as ns-2.35 runs it by default (`NS2_FLOW`): `rto = "ns2"` (10 ms
 ticks, 200 ms minrto, 3 s first timeout), `limited_transmit = true` (ns-2.35's
-`singledup_ 1`) and, for Tahoe, Reno and NewReno, `recovery = "ns2"` (`bug_fix_`); Vegas with `variant = "ns2"`; RED with `profile = "ns2.35"`.
+`singledup_ 1`) and, for Tahoe, Reno and NewReno, `recovery = "ns2"` (`bug_fix_`); Vegas with
+`variant = "ns2"`; RED with `profile = "ns2.35"`; XCP with `xcp_router = "ns2.35"` and
+`xcp.recovery = "reno"` (ns-2.35's Queue/XCP on every link, Agent/TCP/Reno/XCP senders).
 """
 
 from __future__ import annotations
@@ -68,6 +70,9 @@ class Twin:
     delayed_ack: bool = False
     queue: str = "droptail"  # "droptail", "red", "red-ecn"
     topology: str = "dumbbell"
+    #: Odd-numbered flows run from the receivers' side back to the senders' (both directions
+    #: of the bottleneck loaded, as in xcp-capacity and the OBP experiments).
+    two_way: bool = False
 
     @property
     def random(self) -> bool:
@@ -88,6 +93,8 @@ def _tcp_flow(t: Twin, name: str, src: str, dst: str, start: float) -> dict[str,
                          "packet_size": f"{WIRE}B", "delayed_ack": t.delayed_ack, **NS2_FLOW}
     if t.protocol in ("tahoe", "reno", "newreno"):
         f["recovery"] = "ns2"
+    if t.protocol == "xcp":
+        f["xcp"] = {"recovery": "reno"}  # ns-2.35's Agent/TCP/Reno/XCP
     if t.protocol == "vegas":
         f["vegas"] = {"variant": "ns2"}
         f.pop("limited_transmit")  # ns-2.35's Vegas has no singledup_ branch
@@ -124,9 +131,16 @@ def dumbbell(t: Twin, seed: int) -> dict[str, Any]:
         tcp = dataclasses.replace(t, protocol="newreno")
         flows += [_tcp_flow(tcp, f"f{i}", f"s{i}", f"d{i}", 0.01 * i) for i in range(t.flows)]
     else:
-        flows += [_tcp_flow(t, f"f{i}", f"s{i}", f"d{i}", 0.01 * i) for i in range(t.flows)]
-    return {"run": {"duration": f"{t.duration_s:g}s", "warmup": f"{t.warmup_s:g}s", "seed": seed},
-            "links": links, "flows": flows}
+        flows += [_tcp_flow(t, f"f{i}", *((f"d{i}", f"s{i}") if t.two_way and i % 2 else (f"s{i}", f"d{i}")),
+                            0.01 * i) for i in range(t.flows)]
+    return {"run": _run(t, seed), "links": links, "flows": flows}
+
+
+def _run(t: Twin, seed: int) -> dict[str, Any]:
+    run: dict[str, Any] = {"duration": f"{t.duration_s:g}s", "warmup": f"{t.warmup_s:g}s", "seed": seed}
+    if t.protocol == "xcp":
+        run["xcp_router"] = "ns2.35"
+    return run
 
 
 def parking_lot(t: Twin, seed: int) -> dict[str, Any]:
@@ -144,8 +158,7 @@ def parking_lot(t: Twin, seed: int) -> dict[str, Any]:
         links.append({"between": [f"cs{h}", f"r{h}"], "rate": access, "delay": "1ms", "queue": "1000p"})
         links.append({"between": [f"r{h + 1}", f"cd{h}"], "rate": access, "delay": "1ms", "queue": "1000p"})
         flows.append(_tcp_flow(t, f"cross{h}", f"cs{h}", f"cd{h}", 0.005 + 0.01 * h))
-    return {"run": {"duration": f"{t.duration_s:g}s", "warmup": f"{t.warmup_s:g}s", "seed": seed},
-            "links": links, "flows": flows}
+    return {"run": _run(t, seed), "links": links, "flows": flows}
 
 
 def _label(rate: float) -> str:
@@ -158,7 +171,7 @@ def suite() -> list[Twin]:
     over DropTail and RED; UDP sources beside NewReno; a parking lot."""
     out: list[Twin] = []
     dumbbells = ((1.5, 200.0, 60.0, 20.0), (10.0, 40.0, 30.0, 10.0), (100.0, 24.0, 20.0, 5.0))
-    for proto in TCP_AGENTS:
+    for proto in (p for p in TCP_AGENTS if p != "xcp"):
         for rate, rtt, dur, warm in dumbbells:
             for n in (1, 10, 100):
                 if rate == 1.5 and n == 100:
@@ -178,6 +191,17 @@ def suite() -> list[Twin]:
         out.append(Twin(f"{udp}-10M-4", udp, 4, 10.0, 40.0, 1.0, 30.0, 10.0))
     for proto in ("reno", "newreno", "sack"):
         out.append(Twin(f"{proto}-parkinglot-10M", proto, 2, 10.0, 24.0, 1.0, 30.0, 10.0, topology="parkinglot"))
+    # XCP (no delayed-ACK form in ns-2.35's XCPSink): one-way dumbbells, buffers, both directions.
+    for rate, rtt, dur, warm in dumbbells:
+        for n in (1, 10, 100):
+            if rate == 1.5 and n == 100:
+                continue
+            base = Twin(f"xcp-{_label(rate)}-{n}", "xcp", n, rate, rtt, 1.0, dur, warm)
+            out.append(base)
+            if n == 10:
+                out.append(dataclasses.replace(base, name=base.name + "-q0.2", buffer_bdp=0.2))
+                out.append(dataclasses.replace(base, name=base.name + "-2way", two_way=True))
+    out.append(Twin("xcp-parkinglot-10M", "xcp", 2, 10.0, 24.0, 1.0, 30.0, 10.0, topology="parkinglot"))
     return out
 
 
@@ -191,6 +215,8 @@ def quick_suite() -> list[Twin]:
         Twin("quick-reno-red-10M-1", "reno", 1, 10.0, 40.0, 1.0, 20.0, 5.0, queue="red"),
         Twin("quick-newreno-redecn-10M-10", "newreno", 10, 10.0, 40.0, 1.0, 20.0, 5.0, queue="red-ecn"),
         Twin("quick-cbr-10M-4", "cbr", 4, 10.0, 40.0, 1.0, 20.0, 5.0),
+        Twin("quick-xcp-10M-10", "xcp", 10, 10.0, 40.0, 1.0, 20.0, 5.0),
+        Twin("quick-xcp-10M-10-2way", "xcp", 10, 10.0, 40.0, 1.0, 20.0, 5.0, two_way=True),
     ]
 
 
@@ -200,7 +226,9 @@ def jain(xs: list[float]) -> float:
 
 
 def bottlenecks(t: Twin) -> list[str]:
-    return [f"r{h}->r{h + 1}" for h in range(3)] if t.topology == "parkinglot" else ["r0->r1"]
+    if t.topology == "parkinglot":
+        return [f"r{h}->r{h + 1}" for h in range(3)]
+    return ["r0->r1", "r1->r0"] if t.two_way else ["r0->r1"]
 
 
 def side(t: Twin, m: Measures) -> dict[str, Any]:

@@ -89,7 +89,10 @@ TCP_AGENTS = {
     "newreno": "Agent/TCP/Newreno",
     "sack": "Agent/TCP/Sack1",
     "vegas": "Agent/TCP/Vegas",
+    "xcp": "Agent/TCP/Reno/XCP",
 }
+#: ns-2.35's timestamp option (`ts_option_size_`), on by default in Agent/TCP/Reno/XCP.
+TS_OPTION = 10
 
 
 class Untranslatable(ValueError):
@@ -168,10 +171,22 @@ def _tree_check(links: list[dict[str, Any]]) -> None:
         parent[a] = b
 
 
-def _queue(i: int, link: dict[str, Any], rate: float, delay: float) -> tuple[str, list[str]]:
-    """The queue class and the Tcl lines that configure one direction's queue `$q`."""
+def _queue(i: int, link: dict[str, Any], rate: float, delay: float, xcp: bool) -> tuple[str, list[str]]:
+    """The queue class and the Tcl lines that configure one direction's queue `$q` (between
+    nodes `$x` and `$y`)."""
     q = link["queue"]
     key = f"links[{i}].queue"
+    if xcp:
+        # CHOICE: with XCP flows every link runs ns-2.35's Queue/XCP, as every ccsim link runs
+        # the XCP router function; its XCP virtual queue (Queue/DropTail/XCPQ) drops as
+        # DropTail does, so the limit maps as DropTail's. `set-link-capacity` gives the
+        # controller the link's rate (Queue/XCP `tcp_xcp_on_ 0`: the whole rate is XCP's).
+        _refuse_unless(link.get("assist", True), f"links[{i}].assist",
+                       "false: ns-2.35 runs XCP on a link only through its Queue/XCP")
+        _refuse_unless(isinstance(q, str) and _split(q)[1] == "p", key,
+                       f"{q!r}: under XCP only a limit in packets is translated (Queue/XCP's queue-limit)")
+        return "XCP", [f"$ns queue-limit $n($x) $n($y) {int(_split(q)[0]) + 1}",
+                       f"$q set-link-capacity {_num(rate)}"]
     if isinstance(q, str):
         v, unit = _split(q)
         if unit == "p":
@@ -231,17 +246,28 @@ def _tcp(i: int, f: dict[str, Any]) -> tuple[str, str, list[str]]:
         # ns-2.35's agents always run `bug_fix_ true`; ccsim matches them with recovery = "ns2".
         _refuse_unless(f.get("recovery") == "ns2", f"{key}.recovery",
                        f"{f.get('recovery')!r}: ns-2.35's {TCP_AGENTS[proto]} recovers as recovery = \"ns2\" does")
+    if proto == "xcp":
+        x = f.get("xcp") or {}
+        _refuse_unless(x.get("recovery") == "reno", f"{key}.xcp.recovery",
+                       f"{x.get('recovery')!r}: ns-2.35's XCP sender is Agent/TCP/Reno/XCP (xcp.recovery = \"reno\")")
+        _refuse_unless(x.get("desired_rate") is None, f"{key}.xcp.desired_rate",
+                       "ns-2.35's XCP sender always asks for more (MAX_THROUGHPUT)")
+        _refuse_unless(not f["delayed_ack"], f"{key}.delayed_ack",
+                       "ns-2.35's Agent/TCPSink/XCPSink has no delayed-ACK form")
     for k, default in _TCP_DEFAULTS.items():
         if k == "recovery" and proto in ("sack", "tahoe", "reno", "newreno"):
+            continue
+        if k == "xcp" and proto == "xcp":
             continue
         _refuse_unless(f.get(k) == default, f"{key}.{k}",
                        f"{f.get(k)!r} has no counterpart in ns-2.35's {TCP_AGENTS[proto]}")
     _refuse_unless((f.get("rto") or "linux") == "ns2", f"{key}.rto",
                    f"{f.get('rto') or 'linux'!r}: ns-2.35 has only its own timer; run the flow with rto = \"ns2\"")
     size = nbytes(f["packet_size"])
-    _refuse_unless(size > TCPIP_HEADER, f"{key}.packet_size", f"{f['packet_size']} leaves no payload")
+    header = wire_header(proto)
+    _refuse_unless(size > header, f"{key}.packet_size", f"{f['packet_size']} leaves no payload")
     lines = [
-        f"$a set packetSize_ {size - TCPIP_HEADER}",
+        f"$a set packetSize_ {size - header}",
         f"$a set window_ {f['max_window'] or UNBOUNDED_WINDOW}",
         f"$a set windowInit_ {f['initial_window']}",
         "$a set maxburst_ 0",
@@ -268,10 +294,23 @@ def _tcp(i: int, f: dict[str, Any]) -> tuple[str, str, list[str]]:
         for ours, theirs in (("alpha", "v_alpha_"), ("beta", "v_beta_"), ("gamma", "v_gamma_")):
             if v.get(ours) is not None:
                 lines.append(f"$a set {theirs} {v[ours]}")
+    if proto == "xcp":
+        return TCP_AGENTS[proto], "Agent/TCPSink/XCPSink", lines
     sink = "Agent/TCPSink/Sack1" if proto == "sack" else "Agent/TCPSink"
     if f["delayed_ack"]:
         sink += "/DelAck"
     return TCP_AGENTS[proto], sink, lines
+
+
+def wire_header(proto: str) -> int:
+    """The header bytes ns-2.35 adds to an agent's `packetSize_` on the wire.
+
+    CHOICE: ns-2.35's XCP sender runs `timestamps_ true` (ns-default.tcl), so its data packets
+    carry `ts_option_size_` (10 B) more header than ccsim's XCP packets, which have no option;
+    its `packetSize_` is packet_size - 50 so the two carry packets of the same wire size, and
+    its goodput counts ccsim's payload (packet_size - 40) per packet delivered, as ccsim's
+    does. Its RTT estimate (xcp-end-sys.cc `rtt_update`, FIX1) needs the timestamps."""
+    return TCPIP_HEADER + (TS_OPTION if proto == "xcp" else 0)
 
 
 def _sampler(series: list[str], interval: float, sends: list[tuple[str, str, int]], starts: dict[str, float],
@@ -330,6 +369,18 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
             raise Untranslatable(f"{k}: not translated to ns-2.35")
     links = full["links"]
     _tree_check(links)
+    protocols = [f["protocol"] for f in full["flows"]]
+    xcp = "xcp" in protocols
+    if xcp:
+        _refuse_unless(run.get("xcp_router") == "ns2.35", "run.xcp_router",
+                       f"{run.get('xcp_router')!r}: ns-2.35's Queue/XCP is xcp_router = \"ns2.35\"")
+        for i, proto in enumerate(protocols):
+            # CHOICE: ns-2.35's Queue/XCP serves XCP, TCP and other packets from three virtual
+            # queues in weighted round robin (xcp.cc `queueToDeque`), ccsim's XCP port from one
+            # FIFO: a spec that mixes XCP with other traffic is refused, not approximated.
+            _refuse_unless(proto == "xcp", f"flows[{i}].protocol",
+                           f"{proto!r} beside XCP flows: ns-2.35's Queue/XCP queues XCP, TCP and other "
+                           f"packets apart, in round robin")
     out = [
         "# Generated from a ccsim spec by validation/ns2/translate.py",
         "set ns [new Simulator]",
@@ -348,11 +399,11 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
         _refuse_unless(float(link.get("loss", 0.0)) == 0.0, f"links[{i}].loss", "random loss is not translated")
         a, b = link["between"]
         rate, delay = bps(link["rate"]), seconds(link["delay"])
-        qclass, qlines = _queue(i, link, rate, delay)
+        qclass, qlines = _queue(i, link, rate, delay, xcp)
         out.append(f"$ns duplex-link $n({a}) $n({b}) {_num(rate)} {_num(delay)} {qclass}")
         for x, y in ((a, b), (b, a)):
             out.append(f"set q [[$ns link $n({x}) $n({y})] queue]")
-            out.extend(qlines)
+            out.extend(line.replace("$n($x)", f"$n({x})").replace("$n($y)", f"$n({y})") for line in qlines)
             # A flow monitor is a QueueMonitor (the direction's counters and its integrator)
             # that also counts per fid_ (a flow's drops).
             out.append(f"set qm({x}->{y}) [$ns makeflowmon Fid]; $qm({x}->{y}) set-pkts-integrator [new Integrator]")
