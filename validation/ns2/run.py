@@ -60,7 +60,9 @@ RANDOM_SEEDS = (1, 2, 3, 4, 5)
 @dataclasses.dataclass(frozen=True)
 class Twin:
     name: str
-    protocol: str  # a TCP variant, or "cbr" / "poisson" beside one NewReno flow
+    #: a TCP variant, "xcp", "tfrc", "tfrc-newreno" (the two alternating), or "cbr" / "poisson"
+    #: beside NewReno flows
+    protocol: str
     flows: int
     rate_mbps: float
     rtt_ms: float
@@ -89,6 +91,10 @@ class Twin:
 
 
 def _tcp_flow(t: Twin, name: str, src: str, dst: str, start: float) -> dict[str, Any]:
+    if t.protocol == "tfrc":
+        # ns-2.35's Agent/TFRC with its own constants (translate.py); ccsim's TFRC is RFC 5348's.
+        return {"name": name, "protocol": "tfrc", "from": src, "to": dst, "start": f"{start:g}s",
+                "packet_size": f"{WIRE}B"}
     f: dict[str, Any] = {"name": name, "protocol": t.protocol, "from": src, "to": dst, "start": f"{start:g}s",
                          "packet_size": f"{WIRE}B", "delayed_ack": t.delayed_ack, **NS2_FLOW}
     if t.protocol in ("tahoe", "reno", "newreno"):
@@ -130,6 +136,11 @@ def dumbbell(t: Twin, seed: int) -> dict[str, Any]:
                       "rate": f"{t.rate_mbps / 2:g}Mbps", "packet_size": "500B", "start": "0s"})
         tcp = dataclasses.replace(t, protocol="newreno")
         flows += [_tcp_flow(tcp, f"f{i}", f"s{i}", f"d{i}", 0.01 * i) for i in range(t.flows)]
+    elif t.protocol == "tfrc-newreno":
+        # TFRC and NewReno flows alternate: TCP-friendliness, as the Primo experiments measure it.
+        for i in range(t.flows):
+            proto = dataclasses.replace(t, protocol="newreno" if i % 2 else "tfrc")
+            flows.append(_tcp_flow(proto, f"f{i}", f"s{i}", f"d{i}", 0.01 * i))
     else:
         flows += [_tcp_flow(t, f"f{i}", *((f"d{i}", f"s{i}") if t.two_way and i % 2 else (f"s{i}", f"d{i}")),
                             0.01 * i) for i in range(t.flows)]
@@ -202,6 +213,15 @@ def suite() -> list[Twin]:
                 out.append(dataclasses.replace(base, name=base.name + "-q0.2", buffer_bdp=0.2))
                 out.append(dataclasses.replace(base, name=base.name + "-2way", two_way=True))
     out.append(Twin("xcp-parkinglot-10M", "xcp", 2, 10.0, 24.0, 1.0, 30.0, 10.0, topology="parkinglot"))
+    # TFRC (ns-2.35's Agent/TFRC against ccsim's RFC 5348 TFRC), alone and beside NewReno.
+    for rate, rtt, dur, warm in dumbbells:
+        for n in (1, 10):
+            base = Twin(f"tfrc-{_label(rate)}-{n}", "tfrc", n, rate, rtt, 1.0, dur, warm)
+            out.append(base)
+            if n == 10 and rate == 10.0:
+                out.append(dataclasses.replace(base, name=base.name + "-q0.2", buffer_bdp=0.2))
+                out.append(dataclasses.replace(base, name=base.name + "-red", queue="red"))
+        out.append(Twin(f"tfrc-newreno-{_label(rate)}-4", "tfrc-newreno", 4, rate, rtt, 1.0, dur, warm))
     return out
 
 
@@ -217,6 +237,8 @@ def quick_suite() -> list[Twin]:
         Twin("quick-cbr-10M-4", "cbr", 4, 10.0, 40.0, 1.0, 20.0, 5.0),
         Twin("quick-xcp-10M-10", "xcp", 10, 10.0, 40.0, 1.0, 20.0, 5.0),
         Twin("quick-xcp-10M-10-2way", "xcp", 10, 10.0, 40.0, 1.0, 20.0, 5.0, two_way=True),
+        Twin("quick-tfrc-10M-10", "tfrc", 10, 10.0, 40.0, 1.0, 20.0, 5.0),
+        Twin("quick-tfrc-newreno-10M-4", "tfrc-newreno", 4, 10.0, 40.0, 1.0, 20.0, 5.0),
     ]
 
 

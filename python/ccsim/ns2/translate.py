@@ -91,6 +91,12 @@ TCP_AGENTS = {
     "vegas": "Agent/TCP/Vegas",
     "xcp": "Agent/TCP/Reno/XCP",
 }
+#: ccsim's rate-based data header: IP, UDP and 12 bytes (sequence, timestamp, RTT; docs/protocols.md).
+RATE_HEADER = 40
+#: ns-2.35's TFRC `headersize_`, added to `packetSize_` on the wire (`useHeaders_ true`).
+TFRC_HEADER = 32
+#: ccsim's TFRC feedback packet.
+TFRC_FEEDBACK = 44
 #: ns-2.35's timestamp option (`ts_option_size_`), on by default in Agent/TCP/Reno/XCP.
 TS_OPTION = 10
 
@@ -302,6 +308,29 @@ def _tcp(i: int, f: dict[str, Any]) -> tuple[str, str, list[str]]:
     return TCP_AGENTS[proto], sink, lines
 
 
+def _tfrc(i: int, f: dict[str, Any], size: int) -> list[str]:
+    """An Agent/TFRC `$a` and its Agent/TFRCSink `$s`, as ns-2.35 runs them by default but
+    for the packet sizes and history discounting.
+
+    CHOICE: ns-2.35's TFRC puts `headersize_` (32 B) on `packetSize_` (`useHeaders_ true`), so
+    packetSize_ = packet_size - 32 gives ccsim's wire size; goodput counts ccsim's payload
+    (packet_size - 40: IP, UDP and 12 B of rate header) per packet received, as ccsim does.
+    CHOICE: the receiver's feedback packets are ccsim's 44 B (`packetSize_` of the sink; ns-2.35's
+    default is 40).
+    CHOICE: history discounting follows the spec (`discount_` 1 with `tfrc.history_discounting`,
+    else 0; ns-2.35's default is 1). Every other constant is ns-2.35's own: its slow start
+    (`ssmult_` 2, `rate_init_option_` 2), its RTT-scaled congestion avoidance (`ca_` 1, RFC 5348
+    section 4.5, which ccsim leaves out), `tcp_tick_` 0.1, `smooth_` 1, `minlc_` 4."""
+    key = f"flows[{i}]"
+    for k in ("initial_rate", "min_rate", "max_rate", "size", "ecn"):
+        _refuse_unless(not f.get(k), f"{key}.{k}", f"{f.get(k)!r} is not translated to ns-2.35's Agent/TFRC")
+    _refuse_unless(size > TFRC_HEADER, f"{key}.packet_size", f"{f['packet_size']} leaves no payload")
+    discount = bool((f.get("tfrc") or {}).get("history_discounting"))
+    return ["set a [new Agent/TFRC]", f"$a set packetSize_ {size - TFRC_HEADER}", "$a set useHeaders_ true",
+            f"$a set headersize_ {TFRC_HEADER}",
+            "set s [new Agent/TFRCSink]", f"$s set packetSize_ {TFRC_FEEDBACK}", f"$s set discount_ {int(discount)}"]
+
+
 def wire_header(proto: str) -> int:
     """The header bytes ns-2.35 adds to an agent's `packetSize_` on the wire.
 
@@ -313,7 +342,7 @@ def wire_header(proto: str) -> int:
     return TCPIP_HEADER + (TS_OPTION if proto == "xcp" else 0)
 
 
-def _sampler(series: list[str], interval: float, sends: list[tuple[str, str, int]], starts: dict[str, float],
+def _sampler(series: list[str], interval: float, sends: list[tuple[str, str, int, int]], starts: dict[str, float],
              directions: list[tuple[str, str, float]], duration: float) -> list[str]:
     """The Tcl proc `sample`, which prints every series' values since the last sample and
     schedules the next one (at k x interval, then at the end of the run)."""
@@ -323,8 +352,7 @@ def _sampler(series: list[str], interval: float, sends: list[tuple[str, str, int
            "  global ns agent sink qm ns_last_sample ns_sample_k last_bytes last_sent",
            "  set now [$ns now]; set dt [expr {$now - $ns_last_sample}]",
            "  if {$dt <= 0} { return }"]
-    for name, kind, payload in sends:
-        wire = payload + (TCPIP_HEADER if kind == "tcp" else UDP_IP_HEADER)
+    for name, kind, payload, wire in sends:
         out.append(f"  if {{$now > {_num(starts[name])}}} {{")
         if "rate" in series:
             out.append(f"    set b [$sink({name}) set bytes_]; if {{![info exists last_bytes({name})]}} "
@@ -332,7 +360,7 @@ def _sampler(series: list[str], interval: float, sends: list[tuple[str, str, int
             out.append(f"    puts \"{SAMPLE_MARKER}$now rate {name} "
                        f"[expr {{($b - $last_bytes({name})) * 8.0 * {payload} / {wire} / $dt}}]\"")
             out.append(f"    set last_bytes({name}) $b")
-        if kind == "tcp":
+        if kind in ("tcp", "tfrc"):
             if "sent_rate" in series:
                 out.append(f"    set p [$agent({name}) set ndatapack_]; if {{![info exists last_sent({name})]}} "
                            f"{{ set last_sent({name}) 0 }}")
@@ -340,7 +368,7 @@ def _sampler(series: list[str], interval: float, sends: list[tuple[str, str, int
                            f"[expr {{($p - $last_sent({name})) * 8.0 * {wire} / $dt}}]\"")
                 out.append(f"    set last_sent({name}) $p")
             for var in ("cwnd", "ssthresh"):
-                if var in series:
+                if var in series and kind == "tcp":
                     out.append(f"    puts \"{SAMPLE_MARKER}$now {var} {name} "
                                f"[expr {{[$agent({name}) set {var}_] * {payload}}}]\"")
         out.append("  }")
@@ -412,7 +440,7 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
     flows: list[str] = []
     trace_files: dict[str, str] = {}
     timers: dict[str, tuple[float, float, float, int]] = {}
-    sends: list[tuple[str, str, int]] = []  # (name, kind, payload per packet)
+    sends: list[tuple[str, str, int, int]] = []  # (name, kind, payload and wire bytes per packet)
     starts: dict[str, float] = {}
     fids: dict[str, int] = {}
     output = full.get("output") or {}
@@ -457,7 +485,7 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
                                 nbytes(f["packet_size"]) - TCPIP_HEADER)
                 out.append(f"set tf({name}) [open {{{path}}} w]")
                 out.append(f"$a attach $tf({name}); $a trace cwnd_; $a trace ssthresh_; $a trace srtt_; $a trace rttvar_; $a trace backoff_")
-            sends.append((name, "tcp", nbytes(f["packet_size"]) - TCPIP_HEADER))
+            sends.append((name, "tcp", nbytes(f["packet_size"]) - TCPIP_HEADER, nbytes(f["packet_size"])))
             starts[name] = start
             fids[name] = i
         elif proto in ("cbr", "poisson"):
@@ -484,7 +512,19 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
                 out.append(f"$ns at {_num(stop)} \"$app({name}) stop\"")
             # ccsim counts a UDP packet's payload (packet_size - 28 B of IP and UDP headers) as
             # goodput; ns-2's LossMonitor counts whole packets: scale as for TCP.
-            sends.append((name, "udp", size - UDP_IP_HEADER))
+            sends.append((name, "udp", size - UDP_IP_HEADER, size))
+            starts[name] = start
+            fids[name] = i
+        elif proto == "tfrc":
+            size = nbytes(f["packet_size"])
+            out.extend(_tfrc(i, f, size))
+            out.append(f"$a set fid_ {i}; $s set fid_ {i + len(full['flows'])}")
+            out.append(f"$ns attach-agent $n({f['from']}) $a; $ns attach-agent $n({f['to']}) $s; $ns connect $a $s")
+            out.append(f"set agent({name}) $a; set sink({name}) $s")
+            out.append(f"$ns at {_num(start)} \"$a start\"")
+            if stop is not None:
+                out.append(f"$ns at {_num(stop)} \"$a stop\"")
+            sends.append((name, "tfrc", size - RATE_HEADER, size))
             starts[name] = start
             fids[name] = i
         else:
@@ -500,10 +540,12 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
     out.append("    if {![info exists snapshot($k)]} { set snapshot($k) 0 }")
     out.append("    set snapshot($k) [expr {$snapshot($k) + [$f set pdrops_]}]")
     out.append("  } }")
-    for name, kind, payload in sends:
+    for name, kind, payload, wire in sends:
         if kind == "tcp":
             out.append(f"  set snapshot($tag,{name}) [list [$sink({name}) set bytes_] "
                        f"[$agent({name}) set nrexmit_] [$agent({name}) set nrexmitpack_] [$agent({name}) set ndatapack_]]")
+        elif kind == "tfrc":
+            out.append(f"  set snapshot($tag,{name}) [list [$sink({name}) set bytes_] 0 0 [$agent({name}) set ndatapack_]]")
         else:
             out.append(f"  set snapshot($tag,{name}) [list [$sink({name}) set bytes_] 0 0 [$sink({name}) set npkts_]]")
     for x, y, _ in directions:
@@ -528,8 +570,7 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
     out.append("  snap end")
     out.append(f"  set T {_num(duration)}; set W {_num(warmup)}; set span {_num(span)}")
     out.append("  set parts {}")
-    for name, kind, payload in sends:
-        wire = payload + (TCPIP_HEADER if kind == "tcp" else UDP_IP_HEADER)
+    for name, kind, payload, wire in sends:
         out.append(f"  set b $snapshot(warm,{name}); set e $snapshot(end,{name})")
         out.append(f"  set good [expr {{([lindex $e 0] - [lindex $b 0]) * 8.0 * {payload} / {wire} / $span}}]")
         out.append(f"  lappend parts \"\\\"flow:{name}\\\": {{\\\"goodput_bps\\\": $good, "
