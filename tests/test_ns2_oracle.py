@@ -106,19 +106,18 @@ def test_reproduce_gives_each_check_ns2_value_and_leaves_ccsims_as_it_was(tmp_pa
     before, after = _table(tmp_path / "plain", "primo-bw"), _table(tmp_path / "both", "primo-bw")
     assert [c["samples"] for c in before] == [c["samples"] for c in after]
     assert all("ns2" not in c for c in before) and all(c["ns2"]["verdict"] for c in after)
-    # Primo's sweep is run per protocol: Reno, SACK and Vegas translate; Primo and TFRC do not.
+    # Primo's sweep is run per protocol: Reno, SACK, Vegas and TFRC translate; Primo does not.
     assert any(not c["ns2"]["same"] for c in after)
     record = json.loads((tmp_path / "both" / "primo-bw" / "reproduce.json").read_text())["oracle"]
-    assert (record["status"], record["translated"], record["runs"]) == ("ran", 9, 18)
-    assert record["refused"] == {"flows[].protocol: 'primo' is not translated to ns-2.35": 6,
-                                 "flows[].protocol: 'tfrc' is not translated to ns-2.35": 3}
+    assert (record["status"], record["translated"], record["runs"]) == ("ran", 12, 18)
+    assert record["refused"] == {"flows[].protocol: 'primo' is not translated to ns-2.35": 6}
     scripts = sorted((tmp_path / "both" / "primo-bw" / "oracle-ns2" / "scripts").iterdir())
-    assert [p.name for p in scripts] == [f"run-{k:03d}.tcl" for k in range(1, 10)]
-    assert all("Agent/TCP" in p.read_text() for p in scripts)
+    assert [p.name for p in scripts] == [f"run-{k:03d}.tcl" for k in range(1, 13)]
+    assert all("Agent/TCP" in p.read_text() or "Agent/TFRC" in p.read_text() for p in scripts)
     assert "oracle-ns2" not in json.dumps(json.loads((tmp_path / "both" / "primo-bw" / "reproduce.json")
                                                      .read_text())["figures"])
     html = (tmp_path / "both" / "index.html").read_text()
-    assert "<th>with ns-2.35's runs</th>" in html and "ns-2.35 ran 9 of the 18 runs" in html
+    assert "<th>with ns-2.35's runs</th>" in html and "ns-2.35 ran 12 of the 18 runs" in html
     assert "| ns-2.35 | ns-2.35 verdict |" in (tmp_path / "both" / "primo-bw" / "table.md").read_text()
 
 

@@ -73,6 +73,9 @@ WITHIN = [
     ("quick-tfrc-10M-10", "goodput"), ("quick-tfrc-10M-10", "utilization"), ("quick-tfrc-10M-10", "jain"),
     ("quick-tfrc-10M-10", "drops"),
     ("quick-tfrc-newreno-10M-4", "goodput"), ("quick-tfrc-newreno-10M-4", "drops"),
+    # Web, voice and streaming replayed from ccsim's run beside ten NewReno flows.
+    ("quick-mix-newreno-10M-10", "goodput"), ("quick-mix-newreno-10M-10", "utilization"),
+    ("quick-mix-newreno-10M-10", "jain"), ("quick-mix-newreno-10M-10", "timeouts"),
 ]
 
 #: Measures outside their target, with what was measured (ccsim / ns-2.35) and the cause.
@@ -147,6 +150,42 @@ def test_tfrc_keeps_the_wire_size_and_the_history_discounting_of_the_spec() -> N
     spec["flows"][0]["min_rate"] = "100kbps"
     with pytest.raises(Untranslatable, match=r"^flows\[0\]\.min_rate"):
         translate(spec)
+
+
+@needs_ns2
+def test_generated_flows_are_replayed_with_ccsims_starts_and_sizes() -> None:
+    """Every flow ccsim's generators started runs in ns-2.35 from the same instant: web
+    transfers of the same sizes, voice as ns-2's Exponential on/off, streaming as CBR, whose
+    packets are then rate x time / size in both."""
+    import ccsim
+    from ccsim.ns2.oracle import run_ns2
+    from ccsim.ns2.result import Ns2Result
+    from ccsim.ns2.translate import generated_flows
+
+    spec = QUICK["quick-mix-newreno-10M-10"].spec()
+    ours = ccsim.run(spec, progress=False)
+    generated = generated_flows(ours)
+    t = translate(spec, generated=generated)
+    assert set(t.generated) == {g.name for g in generated}
+    web = [g for g in generated if g.generator == "web"]
+    assert web and all(g.size for g in web)
+    payload = twins.WIRE - 40
+    for g in web[:5]:
+        assert f"$ns at {g.start!r} \"$app({g.name}) produce {-(-g.size // payload)}\"" in t.tcl
+    measures, wall = run_ns2(t.tcl)
+    theirs = Ns2Result(ccsim.validate(spec), "test", t, measures, wall)
+    rows, ns2_rows = ours.flows(), theirs.flows()
+    assert set(ns2_rows.index) == set(rows.index)
+    assert list(theirs.summary["flows"]) == [f["name"] for f in spec["flows"]]
+    video = rows[rows["generator"] == "video"]
+    expected = sum((20.0 - start) * 640e3 / (840 * 8) for start in video["start_s"])
+    for side in (rows, ns2_rows):
+        sent = side[side["generator"] == "video"]["sent_packets"].sum()
+        assert abs(sent - expected) <= 2 * len(video), (sent, expected)
+    # Every web transfer sends at least its segments in both.
+    for side in (rows, ns2_rows):
+        w = side[side["generator"] == "web"]
+        assert (w["sent_packets"] >= 1).all()
 
 
 def test_droptail_limits_count_the_arriving_packet_in_ns2() -> None:

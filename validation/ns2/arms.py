@@ -30,7 +30,7 @@ import ccsim.sweep  # noqa: E402
 from ccsim.experiments import REGISTRY  # noqa: E402
 from ccsim.experiments.base import NS2_AGENTS  # noqa: E402
 from ccsim.ns2.oracle import Ns2Failed, ns2_available, run_ns2  # noqa: E402
-from ccsim.ns2.translate import Untranslatable, translate  # noqa: E402
+from ccsim.ns2.translate import Untranslatable, generated_flows, translate  # noqa: E402
 
 
 def recorded_specs(name: str, quick: bool) -> list[dict[str, Any]]:
@@ -57,13 +57,15 @@ def compare_experiment(name: str, quick: bool) -> list[str]:
     rows: list[str] = []
     for i, spec in enumerate(specs):
         try:
-            t = translate(spec)
+            translate(spec, generated=[])  # the generators' flows are replayed from ccsim's run
+            result = ccsim.run(spec, progress=False)
+            t = translate(spec, generated=generated_flows(result))
         except Untranslatable as e:
             key, why = str(e).split(": ", 1)
             path = re.sub(r"\[[0-9]+\]", "[]", key)
             refused[f"{path}: {why[:90]}"] += 1
             continue
-        ours = ccsim.run(spec, progress=False).summary
+        ours = result.summary
         try:
             theirs, wall = run_ns2(t.tcl)
         except Ns2Failed as e:

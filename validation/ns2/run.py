@@ -75,12 +75,16 @@ class Twin:
     #: Odd-numbered flows run from the receivers' side back to the senders' (both directions
     #: of the bottleneck loaded, as in xcp-capacity and the OBP experiments).
     two_way: bool = False
+    #: Web transfers, voice and streaming sources beside the flows (`[[traffic]]`, replayed in
+    #: ns-2.35 from ccsim's run): web offering a tenth of the link in 30 kB transfers, 4 voice
+    #: sources each way and 2 streaming sources, all between s0 and d0.
+    mix: bool = False
 
     @property
     def random(self) -> bool:
         """Whether the seed changes the run (RED's early drops, Poisson arrivals): such a twin is
         judged on the means over RANDOM_SEEDS, each simulator drawing its own streams."""
-        return self.queue != "droptail" or self.protocol == "poisson"
+        return self.queue != "droptail" or self.protocol == "poisson" or self.mix
 
     @property
     def buffer_packets(self) -> int:
@@ -144,7 +148,19 @@ def dumbbell(t: Twin, seed: int) -> dict[str, Any]:
     else:
         flows += [_tcp_flow(t, f"f{i}", *((f"d{i}", f"s{i}") if t.two_way and i % 2 else (f"s{i}", f"d{i}")),
                             0.01 * i) for i in range(t.flows)]
-    return {"run": _run(t, seed), "links": links, "flows": flows}
+    spec: dict[str, Any] = {"run": _run(t, seed), "links": links, "flows": flows}
+    if t.mix:
+        options = {k: v for k, v in flows[0].items()
+                   if k not in ("name", "protocol", "from", "to", "start", "packet_size")}
+        spec["traffic"] = [
+            {"name": "web", "kind": "web", "protocol": t.protocol, "from": ["s0"], "to": ["d0"],
+             "arrivals": t.rate_mbps * 1e6 / 10 / (30_000 * 8), "mean_size": "30kB", "packet_size": f"{WIRE}B",
+             "options": options},
+            {"name": "calls", "kind": "voice", "from": ["s0"], "to": ["d0"], "count": 4},
+            {"name": "back", "kind": "voice", "from": ["d0"], "to": ["s0"], "count": 4},
+            {"name": "video", "kind": "streaming", "from": ["s0"], "to": ["d0"], "count": 2},
+        ]
+    return spec
 
 
 def _run(t: Twin, seed: int) -> dict[str, Any]:
@@ -222,6 +238,11 @@ def suite() -> list[Twin]:
                 out.append(dataclasses.replace(base, name=base.name + "-q0.2", buffer_bdp=0.2))
                 out.append(dataclasses.replace(base, name=base.name + "-red", queue="red"))
         out.append(Twin(f"tfrc-newreno-{_label(rate)}-4", "tfrc-newreno", 4, rate, rtt, 1.0, dur, warm))
+    # The XCP and OBP papers' traffic mix beside long flows (generators replayed from ccsim's run).
+    for proto, queue in (("newreno", "droptail"), ("reno", "red-ecn"), ("sack", "red-ecn")):
+        for rate, rtt, dur, warm in dumbbells[1:]:
+            out.append(Twin(f"mix-{proto}{'-' + queue if queue != 'droptail' else ''}-{_label(rate)}-10", proto, 10,
+                            rate, rtt, 1.0, dur, warm, queue=queue, mix=True))
     return out
 
 
@@ -239,6 +260,7 @@ def quick_suite() -> list[Twin]:
         Twin("quick-xcp-10M-10-2way", "xcp", 10, 10.0, 40.0, 1.0, 20.0, 5.0, two_way=True),
         Twin("quick-tfrc-10M-10", "tfrc", 10, 10.0, 40.0, 1.0, 20.0, 5.0),
         Twin("quick-tfrc-newreno-10M-4", "tfrc-newreno", 4, 10.0, 40.0, 1.0, 20.0, 5.0),
+        Twin("quick-mix-newreno-10M-10", "newreno", 10, 10.0, 40.0, 1.0, 20.0, 5.0, mix=True),
     ]
 
 
@@ -255,7 +277,8 @@ def bottlenecks(t: Twin) -> list[str]:
 
 def side(t: Twin, m: Measures) -> dict[str, Any]:
     """The compared measures of one simulator's run."""
-    tcp = {k: v for k, v in m.flows.items() if k != "udp"}
+    # The TCP flows of the spec (replayed generated flows have no goodput over the window).
+    tcp = {k: v for k, v in m.flows.items() if k != "udp" and "goodput_bps" in v}
     goodputs = [v["goodput_bps"] for v in tcp.values()]
     links = [m.links[b] for b in bottlenecks(t)]
     hops = len(links)

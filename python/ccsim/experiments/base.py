@@ -449,17 +449,25 @@ def _run_through_ns2(record: OraclePass, timed: list[dict[str, Any]], jobs: int 
 
     from ..ns2.oracle import run_ns2
     from ..ns2.result import Ns2Result
-    from ..ns2.translate import Untranslatable, translate
+    from ..ns2.translate import Untranslatable, generated_flows, translate
     from ..sweep import _checked, replica_seed
     from ..sweep import run_many as run_specs
 
     canonical = _checked(timed)
     for spec in canonical:  # the seed of the replica being run, as ccsim's runs take it
         spec["run"]["seed"] = replica_seed(spec["run"]["seed"])
+    results: list[Result | None] = [None] * len(canonical)
+    # ns-2.35 replays the flows ccsim's generators started: their runs come first (from the
+    # cache, after the experiment's own pass).
+    replay = [i for i, spec in enumerate(canonical) if spec.get("traffic")]
+    if replay:
+        for i, res in zip(replay, run_specs([timed[i] for i in replay], jobs=jobs, **kwargs)):
+            results[i] = res
     translations: dict[int, Any] = {}
     for i, spec in enumerate(canonical):
         try:
-            translations[i] = translate(spec)
+            ccsim_run = results[i]
+            translations[i] = translate(spec, generated=generated_flows(ccsim_run) if ccsim_run is not None else None)
         except Untranslatable as e:
             key, _, why = str(e).partition(": ")
             reason = re.sub(r"\[[0-9]+\]", "[]", key) + ": " + why
@@ -467,8 +475,7 @@ def _run_through_ns2(record: OraclePass, timed: list[dict[str, Any]], jobs: int 
     record.total += len(canonical)
     record.translated += len(translations)
     record.scripts.extend(translations[i].tcl for i in sorted(translations))
-    results: list[Result | None] = [None] * len(canonical)
-    others = [i for i in range(len(canonical)) if i not in translations]
+    others = [i for i in range(len(canonical)) if i not in translations and results[i] is None]
     if others:
         for i, res in zip(others, run_specs([timed[i] for i in others], jobs=jobs, **kwargs)):
             results[i] = res

@@ -22,7 +22,7 @@ from typing import Any
 import ccsim
 
 from . import available
-from .translate import RESULT_MARKER, SAMPLE_MARKER, Untranslatable, translate
+from .translate import RESULT_MARKER, SAMPLE_MARKER, Untranslatable, generated_flows, translate
 
 FLOW_KEYS = ("goodput_bps", "timeouts", "retransmitted_packets")
 LINK_KEYS = ("utilization", "drops", "mean_queue_packets", "tx_packets")
@@ -78,7 +78,11 @@ def run_ns2(tcl: str, timeout: float = 1800.0) -> tuple[Measures, float]:
 
 
 def run_ccsim(spec: Any) -> tuple[Measures, float]:
-    result = ccsim.run(spec, progress=False)
+    return measures_of(ccsim.run(spec, progress=False))
+
+
+def measures_of(result: ccsim.Result) -> tuple[Measures, float]:
+    """ccsim's run as the measures the ns-2.35 side gives, and its wall time."""
     s = result.summary
     flows = {name: {k: float(f[k]) for k in FLOW_KEYS} for name, f in s["flows"].items()}
     links = {name: {k: float(v[k]) for k in LINK_KEYS} for name, v in s["links"].items()}
@@ -90,16 +94,20 @@ def run_both(spec: Any, trace_csv: Path | None = None) -> Pair:
     both sides' cwnd and ssthresh (segments) and RTO (s) at every change, per TCP flow, go to
     that file as rows time,simulator,flow,variable,value."""
     if trace_csv is None:
-        t = translate(spec)
-        ours, wall_ours = run_ccsim(spec)
+        translate(spec, generated=[])  # refuses before ccsim runs; generators are replayed below
+        plain = ccsim.run(spec, progress=False)
+        t = translate(spec, generated=generated_flows(plain))
+        ours, wall_ours = measures_of(plain)
         theirs, wall_theirs = run_ns2(t.tcl)
         return Pair(ours, theirs, wall_ours, wall_theirs, t.tcl)
     with tempfile.TemporaryDirectory(prefix="ccsim-ns2-trace-") as tmp:
-        t = translate(spec, trace=True, trace_dir=tmp)
+        translate(spec, generated=[])
+        plain = ccsim.run(spec, progress=False)
+        t = translate(spec, trace=True, trace_dir=tmp, generated=generated_flows(plain))
         traced = dict(ccsim.validate(spec))
         traced["output"] = dict(traced.get("output", {}), trace=["cwnd", "ssthresh", "rto"])
         result = ccsim.run(traced, progress=False)
-        ours, wall_ours = run_ccsim(spec)
+        ours, wall_ours = measures_of(plain)
         theirs, wall_theirs = run_ns2(t.tcl)
         rows = ["time,simulator,flow,variable,value"]
         series = result.series()

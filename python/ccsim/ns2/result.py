@@ -68,7 +68,10 @@ class Ns2Result(Result):
         warmup = seconds(run["warmup"]) if run.get("warmup") else 0.0
         protocols = {f["name"]: f["protocol"] for f in spec["flows"]}
         flows = {name: _Entry(f"flows[{name}]", {"protocol": protocols[name], **values})
-                 for name, values in measures.flows.items()}
+                 for name, values in measures.flows.items() if name not in translation.generated}
+        # Generated flows (replayed `[[traffic]]`) are in flows() only, as in ccsim's results.
+        self._generated = {name: {**translation.generated[name], **values}
+                           for name, values in measures.flows.items() if name in translation.generated}
         links = {name: _Entry(f"links[{name}]", values) for name, values in measures.links.items()}
         goodputs = [float(f["goodput_bps"]) for f in flows.values()]
         aggregate = {"flows": len(flows), "goodput_bps": sum(goodputs)}
@@ -116,15 +119,27 @@ class Ns2Result(Result):
                              f"(it samples {', '.join(self.translation.series) or 'none'})")
         return super().series(variable)
 
+    def _flow_rows(self) -> dict[str, dict[str, Any]]:
+        rows: dict[str, dict[str, Any]] = {name: _Entry(f"flows[{name}]", {**values, "generator": ""})
+                                           for name, values in self._measured["flows"].items()}
+        rows.update({name: _Entry(f"flows[{name}]", values) for name, values in self._generated.items()})
+        return rows
+
     def flow_columns(self, *columns: str) -> dict[str, list[Any]]:
-        names = list(self._measured["flows"])
-        wanted = columns or ("name", *next(iter(self._measured["flows"].values()), {}).keys())
-        return {c: names if c == "name" else [self._measured["flows"][n][c] for n in names] for c in wanted}
+        rows = self._flow_rows()
+        names = list(rows)
+        wanted = columns or ("name", *next(iter(rows.values()), {}).keys())
+        return {c: names if c == "name" else [rows[n][c] for n in names] for c in wanted}
 
     def flows(self) -> pd.DataFrame:
+        """The spec's flows (`generator` "") and the replayed generated flows, whose counters
+        are over their life (`received_bytes`, `sent_packets`, `lost_packets`,
+        `retransmitted_packets`, `timeouts`) with their `generator`, `start_s` and
+        `size_bytes`."""
         import pandas as pd
 
-        return pd.DataFrame.from_dict(self._measured["flows"], orient="index").rename_axis("name")
+        rows = {name: dict(values) for name, values in self._flow_rows().items()}
+        return pd.DataFrame.from_dict(rows, orient="index").rename_axis("name")
 
     def links(self) -> pd.DataFrame:
         import pandas as pd

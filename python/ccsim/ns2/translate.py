@@ -91,6 +91,10 @@ TCP_AGENTS = {
     "vegas": "Agent/TCP/Vegas",
     "xcp": "Agent/TCP/Reno/XCP",
 }
+#: A generator's packet size and rate when the spec leaves them out (crates/ccsim-scenario/src/spec/traffic.rs,
+#: `TrafficSpec::packet_size`, `rate_bps`, `on_off`), and the voice source's mean talk spurt and silence.
+TRAFFIC_DEFAULTS = {"web": ("1000B", None), "voice": ("200B", "64kbps"), "streaming": ("840B", "640kbps")}
+VOICE_ON_OFF = ("1s", "1.35s")
 #: ccsim's rate-based data header: IP, UDP and 12 bytes (sequence, timestamp, RTT; docs/protocols.md).
 RATE_HEADER = 40
 #: ns-2.35's TFRC `headersize_`, added to `packetSize_` on the wire (`useHeaders_ true`).
@@ -116,6 +120,74 @@ class Translation:
     #: The series the script samples (of those `output.series` names), and the interval, s.
     series: list[str] = dataclasses.field(default_factory=list)
     interval: float = 0.0
+    #: generated flow name -> `generator`, `protocol` (as flows.parquet names it), `start_s` and
+    #: `size_bytes`, for the flows replayed from ccsim's run
+    generated: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
+class Generated:
+    """A flow a `[[traffic]]` generator started in ccsim's run (a row of flows.parquet):
+    ns-2.35 replays it with the same start (and, for a web transfer, size)."""
+
+    name: str
+    generator: str
+    start: float  # s
+    size: int | None = None  # bytes, web transfers
+
+
+def generated_flows(result: Any) -> list[Generated]:
+    """The generated flows of a ccsim run (`ccsim.Result`), in the order ccsim started them."""
+    flows = result.flows()
+    gen = flows[flows["generator"] != ""]
+    return [Generated(str(name), str(g), float(start), None if size != size else int(size))
+            for name, g, start, size in zip(gen.index, gen["generator"], gen["start_s"], gen["size_bytes"])]
+
+
+def _replayed(full: dict[str, Any], generated: list[Generated]) -> list[tuple[str, dict[str, Any], str]]:
+    """Every generated flow as a flow of the script: web transfers as finite TCP transfers of
+    the generator's protocol and options, voice sources as Exponential on/off sources over UDP,
+    streaming sources as CBR over UDP.
+
+    CHOICE: web transfers keep ccsim's drawn starts and sizes; only generators with one `from`
+    and one `to` node are replayed, since the endpoints drawn per transfer are not in ccsim's
+    results. Voice and streaming source k keeps its drawn start and `from[k mod n]`,
+    `to[k mod n]`; the on/off periods are ns-2.35's own draws."""
+    gens = {g["name"]: (i, g) for i, g in enumerate(full["traffic"])}
+    bases: dict[str, dict[str, Any]] = {}
+    counts: dict[str, int] = {}
+    out: list[tuple[str, dict[str, Any], str]] = []
+    for flow in generated:
+        if flow.generator not in gens:
+            raise Untranslatable(f"traffic: {flow.name} names a generator {flow.generator!r} the spec does not have")
+        i, g = gens[flow.generator]
+        key = f"traffic[{i}]"
+        k = counts.get(flow.generator, 0)
+        counts[flow.generator] = k + 1
+        stop = g.get("stop")
+        packet_size, rate = g.get("packet_size") or TRAFFIC_DEFAULTS[g["kind"]][0], \
+            g.get("rate") or TRAFFIC_DEFAULTS[g["kind"]][1]
+        if g["kind"] == "web":
+            if flow.generator not in bases:
+                for end in ("from", "to"):
+                    _refuse_unless(len(g[end]) == 1, f"{key}.{end}",
+                                   f"{len(g[end])} nodes, one drawn per transfer: the draws are not in ccsim's "
+                                   f"results, so the transfers cannot be replayed")
+                one = {"name": "w", "protocol": g["protocol"], "from": g["from"][0], "to": g["to"][0],
+                       "packet_size": packet_size, **(g.get("options") or {})}
+                checked = full_spec({"run": {"duration": full["run"]["duration"], **{
+                    k2: v for k2, v in full["run"].items() if k2 == "xcp_router"}}, "links": full["links"],
+                    "flows": [one]})
+                bases[flow.generator] = checked["flows"][0]
+            _refuse_unless(flow.size is not None and flow.size > 0, key, f"{flow.name} has no size")
+            f = dict(bases[flow.generator], name=flow.name, start=f"{flow.start!r}s", size=f"{flow.size}B", stop=None)
+        else:
+            f = {"name": flow.name, "protocol": "voice" if g["kind"] == "voice" else "cbr",
+                 "from": g["from"][k % len(g["from"])], "to": g["to"][k % len(g["to"])],
+                 "start": f"{flow.start!r}s", "stop": stop, "rate": rate, "packet_size": packet_size,
+                 "on": g.get("on") or VOICE_ON_OFF[0], "off": g.get("off") or VOICE_ON_OFF[1]}
+        out.append((key, f, flow.generator))
+    return out
 
 
 _UNITS_S = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -159,6 +231,21 @@ def _num(x: float) -> str:
 def _refuse_unless(cond: bool, key: str, why: str) -> None:
     if not cond:
         raise Untranslatable(f"{key}: {why}")
+
+
+def _next_hop(neighbours: dict[str, list[str]], src: str, dst: str) -> str:
+    """The neighbour of `src` on the path to `dst` (the topology is a tree: _tree_check)."""
+    seen = {src: src}
+    frontier = [src]
+    while frontier and dst not in seen:
+        node = frontier.pop(0)
+        for n in neighbours.get(node, []):
+            if n not in seen:
+                seen[n] = seen[node] if node != src else n
+                frontier.append(n)
+    if dst not in seen:
+        raise Untranslatable(f"flows: no path from {src} to {dst}")
+    return seen[dst]
 
 
 def _tree_check(links: list[dict[str, Any]]) -> None:
@@ -244,9 +331,8 @@ _TCP_DEFAULTS: dict[str, Any] = {
 }
 
 
-def _tcp(i: int, f: dict[str, Any]) -> tuple[str, str, list[str]]:
-    """Agent class, sink class and the agent's settings."""
-    key = f"flows[{i}]"
+def _tcp(key: str, f: dict[str, Any]) -> tuple[str, str, list[str]]:
+    """Agent class, sink class and the agent's settings (`key` names the flow in messages)."""
     proto = f["protocol"]
     if proto in ("tahoe", "reno", "newreno"):
         # ns-2.35's agents always run `bug_fix_ true`; ccsim matches them with recovery = "ns2".
@@ -308,7 +394,7 @@ def _tcp(i: int, f: dict[str, Any]) -> tuple[str, str, list[str]]:
     return TCP_AGENTS[proto], sink, lines
 
 
-def _tfrc(i: int, f: dict[str, Any], size: int) -> list[str]:
+def _tfrc(key: str, f: dict[str, Any], size: int) -> list[str]:
     """An Agent/TFRC `$a` and its Agent/TFRCSink `$s`, as ns-2.35 runs them by default but
     for the packet sizes and history discounting.
 
@@ -321,7 +407,6 @@ def _tfrc(i: int, f: dict[str, Any], size: int) -> list[str]:
     else 0; ns-2.35's default is 1). Every other constant is ns-2.35's own: its slow start
     (`ssmult_` 2, `rate_init_option_` 2), its RTT-scaled congestion avoidance (`ca_` 1, RFC 5348
     section 4.5, which ccsim leaves out), `tcp_tick_` 0.1, `smooth_` 1, `minlc_` 4."""
-    key = f"flows[{i}]"
     for k in ("initial_rate", "min_rate", "max_rate", "size", "ecn"):
         _refuse_unless(not f.get(k), f"{key}.{k}", f"{f.get(k)!r} is not translated to ns-2.35's Agent/TFRC")
     _refuse_unless(size > TFRC_HEADER, f"{key}.packet_size", f"{f['packet_size']} leaves no payload")
@@ -386,27 +471,36 @@ def _sampler(series: list[str], interval: float, sends: list[tuple[str, str, int
     return out
 
 
-def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Translation:
-    """The ns-2.35 script of `spec` (see the module docs); raises Untranslatable."""
+def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".",
+              generated: list[Generated] | None = None) -> Translation:
+    """The ns-2.35 script of `spec` (see the module docs); raises Untranslatable. A spec with
+    `[[traffic]]` generators needs `generated`, the flows they started in ccsim's run of the
+    same spec (`generated_flows(result)`), which the script replays."""
     full = full_spec(spec)
     run = full["run"]
     duration = seconds(run["duration"])
     warmup = seconds(run["warmup"]) if run.get("warmup") else 0.0
-    for k in ("failures", "drops", "ticp", "tcpm", "traffic", "multicast"):
+    for k in ("failures", "drops", "ticp", "tcpm", "multicast"):
         if full.get(k):
             raise Untranslatable(f"{k}: not translated to ns-2.35")
     links = full["links"]
     _tree_check(links)
-    protocols = [f["protocol"] for f in full["flows"]]
+    entries: list[tuple[str, dict[str, Any], str]] = [(f"flows[{i}]", f, "") for i, f in enumerate(full["flows"])]
+    if full.get("traffic"):
+        if generated is None:
+            raise Untranslatable("traffic: the flows the generators started in ccsim's run are needed to replay "
+                                 "them (translate(spec, generated=generated_flows(result)))")
+        entries += _replayed(full, generated)
+    protocols = [f["protocol"] for _, f, _ in entries]
     xcp = "xcp" in protocols
     if xcp:
         _refuse_unless(run.get("xcp_router") == "ns2.35", "run.xcp_router",
                        f"{run.get('xcp_router')!r}: ns-2.35's Queue/XCP is xcp_router = \"ns2.35\"")
-        for i, proto in enumerate(protocols):
+        for (key, _, _), proto in zip(entries, protocols):
             # CHOICE: ns-2.35's Queue/XCP serves XCP, TCP and other packets from three virtual
             # queues in weighted round robin (xcp.cc `queueToDeque`), ccsim's XCP port from one
             # FIFO: a spec that mixes XCP with other traffic is refused, not approximated.
-            _refuse_unless(proto == "xcp", f"flows[{i}].protocol",
+            _refuse_unless(proto == "xcp", f"{key}.protocol",
                            f"{proto!r} beside XCP flows: ns-2.35's Queue/XCP queues XCP, TCP and other "
                            f"packets apart, in round robin")
     out = [
@@ -448,18 +542,29 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
     interval = seconds(output["interval"]) if series and output.get("interval") else 0.0
     if interval <= 0:
         series = []
-    for i, f in enumerate(full["flows"]):
+    total = len(entries)
+    neighbours: dict[str, list[str]] = {}
+    for link in links:
+        a, b = link["between"]
+        neighbours.setdefault(a, []).append(b)
+        neighbours.setdefault(b, []).append(a)
+    first_hops: dict[str, str] = {}
+    replayed: dict[str, dict[str, Any]] = {}
+    for i, (key, f, generator) in enumerate(entries):
         name, proto = f["name"], f["protocol"]
-        key = f"flows[{i}]"
+        if generator:
+            replayed[name] = {"generator": generator, "protocol": proto if proto in TCP_AGENTS else "udp",
+                              "start_s": seconds(f["start"]),
+                              "size_bytes": nbytes(f["size"]) if f.get("size") else None}
         _refuse_unless(f["from"] in nodes and f["to"] in nodes, key, "endpoint not on any link")
         start = seconds(f["start"])
         stop = seconds(f["stop"]) if f.get("stop") else None
         if proto in TCP_AGENTS:
-            agent, sink, lines = _tcp(i, f)
+            agent, sink, lines = _tcp(key, f)
             out.append(f"set a [new {agent}]")
             out.extend(lines)
             out.append(f"$a set fid_ {i}")
-            out.append(f"set s [new {sink}]; $s set fid_ {i + len(full['flows'])}")
+            out.append(f"set s [new {sink}]; $s set fid_ {i + total}")
             if f["delayed_ack"]:
                 out.append(f"$s set interval_ {DELACK_INTERVAL_S}")
             if f["ecn"]:
@@ -488,7 +593,7 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
             sends.append((name, "tcp", nbytes(f["packet_size"]) - TCPIP_HEADER, nbytes(f["packet_size"])))
             starts[name] = start
             fids[name] = i
-        elif proto in ("cbr", "poisson"):
+        elif proto in ("cbr", "poisson", "voice"):
             size = nbytes(f["packet_size"])
             rate = bps(f["rate"])
             out.append("set a [new Agent/UDP]")
@@ -499,6 +604,14 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
                 out.append(f"set app({name}) [new Application/Traffic/CBR]")
                 out.append(f"$app({name}) set packetSize_ {size}; $app({name}) set rate_ {_num(rate)}")
                 out.append(f"$app({name}) set random_ 0")
+            elif proto == "voice":
+                # ns-2.35's Exponential on/off source, which ccsim's voice source is (expoo.cc:
+                # bursts of round(exponential(on / interval)) packets, at least 1, then an
+                # exponential silence); the two draw their own streams.
+                out.append(f"set app({name}) [new Application/Traffic/Exponential]")
+                out.append(f"$app({name}) set packetSize_ {size}; $app({name}) set rate_ {_num(rate)}")
+                out.append(f"$app({name}) set burst_time_ {_num(seconds(f['on']))}; "
+                           f"$app({name}) set idle_time_ {_num(seconds(f['off']))}")
             else:
                 # CHOICE: a Poisson source is ns-2's Exponential on/off source with bursts of
                 # zero length (one packet each) and idle_time_ the mean gap.
@@ -513,12 +626,13 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
             # ccsim counts a UDP packet's payload (packet_size - 28 B of IP and UDP headers) as
             # goodput; ns-2's LossMonitor counts whole packets: scale as for TCP.
             sends.append((name, "udp", size - UDP_IP_HEADER, size))
+            first_hops[name] = f"{f['from']}->{_next_hop(neighbours, f['from'], f['to'])}"
             starts[name] = start
             fids[name] = i
         elif proto == "tfrc":
             size = nbytes(f["packet_size"])
-            out.extend(_tfrc(i, f, size))
-            out.append(f"$a set fid_ {i}; $s set fid_ {i + len(full['flows'])}")
+            out.extend(_tfrc(key, f, size))
+            out.append(f"$a set fid_ {i}; $s set fid_ {i + total}")
             out.append(f"$ns attach-agent $n({f['from']}) $a; $ns attach-agent $n({f['to']}) $s; $ns connect $a $s")
             out.append(f"set agent({name}) $a; set sink({name}) $s")
             out.append(f"$ns at {_num(start)} \"$a start\"")
@@ -529,16 +643,20 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
             fids[name] = i
         else:
             raise Untranslatable(f"{key}.protocol: {proto!r} is not translated to ns-2.35")
-        flows.append(name)
+        if not generator:
+            flows.append(name)
 
-    # Snapshots at the window's edges, then one JSON object on stdout.
-    out.extend(_sampler(series, interval, sends, starts, directions, duration))
+    # Snapshots at the window's edges, then one JSON object on stdout. Generated flows are not
+    # in the sampled series, as in ccsim's (docs/scenarios.md, [[traffic]]).
+    out.extend(_sampler(series, interval, [x for x in sends if x[0] not in replayed], starts, directions,
+                        duration))
     out.append("proc snap {tag} {")
     out.append("  global agent sink qm snapshot ns")
     out.append("  foreach d [array names qm] { foreach f [$qm($d) flows] {")
     out.append("    set k $tag,fid,[$f set flowid_]")
     out.append("    if {![info exists snapshot($k)]} { set snapshot($k) 0 }")
     out.append("    set snapshot($k) [expr {$snapshot($k) + [$f set pdrops_]}]")
+    out.append("    set snapshot($tag,arrivals,$d,[$f set flowid_]) [$f set parrivals_]")
     out.append("  } }")
     for name, kind, payload, wire in sends:
         if kind == "tcp":
@@ -547,7 +665,11 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
         elif kind == "tfrc":
             out.append(f"  set snapshot($tag,{name}) [list [$sink({name}) set bytes_] 0 0 [$agent({name}) set ndatapack_]]")
         else:
-            out.append(f"  set snapshot($tag,{name}) [list [$sink({name}) set bytes_] 0 0 [$sink({name}) set npkts_]]")
+            # A UDP source's packets sent: its fid's arrivals at its first link (Agent/UDP counts none).
+            hop = first_hops[name]
+            out.append(f"  set k $tag,arrivals,{hop},{fids[name]}")
+            out.append(f"  set snapshot($tag,{name}) [list [$sink({name}) set bytes_] 0 0 "
+                       f"[expr {{[info exists snapshot($k)] ? $snapshot($k) : 0}}]]")
     for x, y, _ in directions:
         d = f"{x}->{y}"
         # The integrator's sum stops at its last update: bring it to now first.
@@ -563,6 +685,11 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
     out.append("  if {[info exists snapshot(warm,fid,$fid)]} { set b $snapshot(warm,fid,$fid) }")
     out.append("  return [expr {$e - $b}]")
     out.append("}")
+    out.append("proc lost_life {fid} {")
+    out.append("  global snapshot")
+    out.append("  if {[info exists snapshot(end,fid,$fid)]} { return $snapshot(end,fid,$fid) }")
+    out.append("  return 0")
+    out.append("}")
     out.append("proc finish {} {")
     out.append("  global snapshot ns ns_last_sample")
     if series:
@@ -571,6 +698,14 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
     out.append(f"  set T {_num(duration)}; set W {_num(warmup)}; set span {_num(span)}")
     out.append("  set parts {}")
     for name, kind, payload, wire in sends:
+        if name in replayed:
+            # A generated flow's counters over its life, as flows.parquet gives them.
+            out.append(f"  set e $snapshot(end,{name})")
+            out.append(f"  lappend parts \"\\\"flow:{name}\\\": {{\\\"received_bytes\\\": "
+                       f"[expr {{[lindex $e 0] * {payload} / {wire}}}], "
+                       f"\\\"timeouts\\\": [lindex $e 1], \\\"retransmitted_packets\\\": [lindex $e 2], "
+                       f"\\\"sent_packets\\\": [lindex $e 3], \\\"lost_packets\\\": [lost_life {fids[name]}]}}\"")
+            continue
         out.append(f"  set b $snapshot(warm,{name}); set e $snapshot(end,{name})")
         out.append(f"  set good [expr {{([lindex $e 0] - [lindex $b 0]) * 8.0 * {payload} / {wire} / $span}}]")
         out.append(f"  lappend parts \"\\\"flow:{name}\\\": {{\\\"goodput_bps\\\": $good, "
@@ -596,4 +731,4 @@ def translate(spec: Any, *, trace: bool = False, trace_dir: str = ".") -> Transl
         out.append(f"$ns at {_num(min(interval, duration))} \"sample\"")
     out.append("$ns run")
     return Translation("\n".join(out) + "\n", flows, [f"{x}->{y}" for x, y, _ in directions], trace_files, timers,
-                       series, interval)
+                       series, interval, replayed)
