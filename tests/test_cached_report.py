@@ -17,6 +17,8 @@ writes what the first run wrote (python/ccsim/figcache.py; docs/experiments.md, 
 
 from __future__ import annotations
 
+import pickle
+
 import contextlib
 import hashlib
 import json
@@ -95,6 +97,20 @@ def test_a_cached_figure_is_the_figure_drawn_here_and_in_a_worker(tmp_path: Path
         assert plain == worker == cached
         assert plain.startswith(b"\x89PNG")
     assert (drawer.stats.drawn, drawer.stats.hits, drawer.stats.uncached) == (2, 2, 0)
+
+
+class _Unpicklable(list):  # type: ignore[type-arg]
+    def __reduce__(self) -> Any:
+        raise pickle.PicklingError("stays in this process")
+
+
+def test_what_cannot_go_to_a_worker_is_drawn_here_once(tmp_path: Path, drawer: figcache.Drawer) -> None:
+    """An argument that cannot be pickled (an ns-2.35 run read as a Result was one) is drawn by
+    the drawing function in this process, the same figure as without a drawer."""
+    values = _Unpicklable([1.0, 3.0, 2.0])
+    here = through(drawer, tmp_path / "a", line_figure, values, "three")
+    assert here == drawn_plainly(tmp_path, "line", [1.0, 3.0, 2.0], "three")
+    assert drawer.stats.drawn == 1
 
 
 def test_other_data_is_another_figure(tmp_path: Path, drawer: figcache.Drawer) -> None:

@@ -158,7 +158,7 @@ def fingerprint(obj: Any, h: Any) -> None:
     elif isinstance(obj, Result):
         _tag(h, "Result")
         _text(h, build_fingerprint())
-        _text(h, hashlib.sha256(obj._data.canonical_spec.encode()).hexdigest())
+        _text(h, hashlib.sha256(obj.content_key().encode()).hexdigest())
     elif isinstance(obj, Path):
         _tag(h, "Path")
         _text(h, obj.as_posix())
@@ -428,8 +428,8 @@ class Drawer:
                           _changed_settings()))
         except (pickle.PicklingError, TypeError, AttributeError, ValueError):
             job = None
-        if job is None:  # what cannot be sent to a worker is drawn here
-            draw(**arguments)
+        if job is None:  # what cannot be sent to a worker is drawn here, by the function itself
+            getattr(draw, "__wrapped__", draw)(**arguments)
             self._drawn(key, path)
             return path
         if self._pool is None:

@@ -98,6 +98,11 @@ class Result:
             self._spec = json.loads(self._data.canonical_spec)
         return self._spec
 
+    def content_key(self) -> str:
+        """What determines this result's values beside the simulator's build: the canonical
+        spec's text (the figure cache keys a figure drawn from results by it)."""
+        return str(self._data.canonical_spec)
+
     def flow_columns(self, *columns: str) -> dict[str, list[Any]]:
         """The per-flow table as plain lists, in the spec's order (no pandas needed): every
         column, or the ``columns`` named."""

@@ -97,6 +97,12 @@ class Ns2Result(Result):
     def spec(self) -> dict[str, Any]:
         return self._canonical
 
+    def content_key(self) -> str:
+        """ns-2.35's run is keyed by the script it ran and everything it measured."""
+        return json.dumps({"tcl": self.translation.tcl, "flows": self._measured["flows"],
+                           "generated": self._generated, "links": self._measured["links"],
+                           "samples": self._samples}, sort_keys=True, default=str)
+
     @property
     def table(self) -> pd.DataFrame:
         """The sampled series as a tidy table (``time``, ``entity``, ``variable``, ``value``),
