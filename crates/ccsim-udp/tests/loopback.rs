@@ -152,6 +152,7 @@ fn tfrc_on_a_lossless_path_reaches_its_ceiling() {
         packet_size: 1000,
         min_rate: 0.0,
         max_rate: max_bps / 8.0,
+        oscillation_prevention: true,
     };
     let sender = AnyAgent::TfrcSender(Box::new(TfrcSender::new(
         FlowId(0),

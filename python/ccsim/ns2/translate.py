@@ -404,15 +404,19 @@ def _tfrc(key: str, f: dict[str, Any], size: int) -> list[str]:
     CHOICE: the receiver's feedback packets are ccsim's 44 B (`packetSize_` of the sink; ns-2.35's
     default is 40).
     CHOICE: history discounting follows the spec (`discount_` 1 with `tfrc.history_discounting`,
-    else 0; ns-2.35's default is 1). Every other constant is ns-2.35's own: its slow start
-    (`ssmult_` 2, `rate_init_option_` 2), its RTT-scaled congestion avoidance (`ca_` 1, RFC 5348
-    section 4.5, which ccsim leaves out), `tcp_tick_` 0.1, `smooth_` 1, `minlc_` 4."""
+    else 0; ns-2.35's default is 1), and so does RFC 5348 section 4.5 (`ca_` 1 unless
+    `tfrc.oscillation_prevention` is false; ns-2.35's default is 1, as ccsim's). Every other
+    constant is ns-2.35's own: its slow start (`ssmult_` 2, `rate_init_option_` 2), `df_` 0.95
+    (the weight of its RTT and sqrt-RTT averages; ccsim's q and q2 are RFC 5348's 0.9),
+    `tcp_tick_` 0.1, `smooth_` 1, `minlc_` 4."""
     for k in ("initial_rate", "min_rate", "max_rate", "size", "ecn"):
         _refuse_unless(not f.get(k), f"{key}.{k}", f"{f.get(k)!r} is not translated to ns-2.35's Agent/TFRC")
     _refuse_unless(size > TFRC_HEADER, f"{key}.packet_size", f"{f['packet_size']} leaves no payload")
-    discount = bool((f.get("tfrc") or {}).get("history_discounting"))
+    options = f.get("tfrc") or {}
+    discount = bool(options.get("history_discounting"))
+    oscillation_prevention = options.get("oscillation_prevention") is not False
     return ["set a [new Agent/TFRC]", f"$a set packetSize_ {size - TFRC_HEADER}", "$a set useHeaders_ true",
-            f"$a set headersize_ {TFRC_HEADER}",
+            f"$a set headersize_ {TFRC_HEADER}", f"$a set ca_ {int(oscillation_prevention)}",
             "set s [new Agent/TFRCSink]", f"$s set packetSize_ {TFRC_FEEDBACK}", f"$s set discount_ {int(discount)}"]
 
 

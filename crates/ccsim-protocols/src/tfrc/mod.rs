@@ -14,7 +14,7 @@
 //! options.
 //!
 //! Left out: ECN (sections 5 and 6 treat a marked packet as a lost one; data packets here are
-//! not ECN-capable), the oscillation reduction of section 4.5, the data-limited and idle rules
+//! not ECN-capable), the data-limited and idle rules
 //! of sections 4.3 and 4.4 (the sender always has data), section 4.1's measured segment size
 //! (the packet size is fixed) and section 4.6's bursts within the scheduling granularity (the
 //! pacer spaces every packet).

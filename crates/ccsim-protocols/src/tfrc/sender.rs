@@ -24,8 +24,13 @@
 //! packet rate is the one the equation gives for a TCP flow with that packet size.
 //! CHOICE: the sender always has data, so it is never data-limited nor idle: the data-limited
 //! branches of 4.3 step (4) and the idle branches of 4.4 never apply and are left out.
-//! CHOICE: the oscillation reduction of 4.5 (the X_inst adjustment from sqrt(R)) is left out,
-//! as the RFC allows.
+//! * Oscillation prevention (4.5, on unless `oscillation_prevention` is false): every RTT
+//!   sample also updates R_sqmean = q2 R_sqmean + (1 - q2) sqrt(R_sample), q2 = 0.9 (the
+//!   first sample: sqrt(R_sample)), and the pacer sends at X_inst = X R_sqmean /
+//!   sqrt(R_sample), with R_sample the latest sample: below X while the RTT is above its
+//!   long-term mean (a queue is building), above it while the RTT is below. ns-2.35's Agent/TFRC
+//!   does the same by default (`ca_ 1`, tfrc.cc `nextpkt`), with its own weight `df_` 0.95.
+//!
 //! CHOICE: before the first RTT sample the nofeedback timer restarts after 2s / X (2 seconds
 //! at the initial rate of one packet per second, the 4.2 value).
 //! CHOICE: an RTT sample below one microsecond (the resolution of the header's RTT field) is
@@ -34,6 +39,9 @@
 //! the initial Infinity is stamped with the start time.
 //! CHOICE: the configured `min_rate` and `max_rate` bound the pacer, not X itself; the pacer's
 //! floor is at least s / t_mbi.
+//! CHOICE: X_inst replaces X only as the pacer's rate; X, recv_limit, the nofeedback timer and
+//! the traced `rate` (the pacer's) follow 4.3 and 4.4 unchanged, and a nofeedback expiry keeps
+//! the factor of the last sample (ns-2.35 likewise scales every gap by its last sample's factor).
 
 use std::collections::VecDeque;
 
@@ -55,6 +63,9 @@ pub const NOFEEDBACK_TIMER: TimerSlot = TimerSlot(1);
 pub const T_MBI: f64 = 64.0;
 /// q: the weight of the old RTT estimate in the RTT average (RFC 5348 section 4.3).
 pub const RTT_GAIN: f64 = 0.9;
+/// q2: the weight of the old value in R_sqmean, the average of sqrt(R_sample) (RFC 5348
+/// section 4.5, its recommended default).
+pub const SQRT_RTT_GAIN: f64 = 0.9;
 /// The nofeedback timeout before the first RTT sample, seconds (RFC 5348 section 4.2).
 pub const INITIAL_NOFEEDBACK: f64 = 2.0;
 /// The smallest RTT sample, seconds.
@@ -69,6 +80,9 @@ pub struct TfrcConfig {
     pub min_rate: f64,
     /// A configured upper bound on the sending rate (may be infinite).
     pub max_rate: f64,
+    /// RFC 5348 section 4.5: pace at X_inst = X R_sqmean / sqrt(R_sample) (the RFC recommends
+    /// it; without it, it recommends a q near zero, which this sender does not offer).
+    pub oscillation_prevention: bool,
 }
 
 impl Default for TfrcConfig {
@@ -77,6 +91,7 @@ impl Default for TfrcConfig {
             packet_size: 1000,
             min_rate: 0.0,
             max_rate: f64::INFINITY,
+            oscillation_prevention: true,
         }
     }
 }
@@ -110,6 +125,12 @@ pub struct TfrcSender {
     r: Option<f64>,
     /// p from the last feedback.
     p: f64,
+    /// Section 4.5 in force.
+    oscillation_prevention: bool,
+    /// R_sqmean, sqrt(seconds) (`None` before the first feedback).
+    r_sqmean: Option<f64>,
+    /// R_sqmean / sqrt(R_sample) of the last sample (1 without section 4.5 or a sample).
+    inst_factor: f64,
     /// X_recv_set: (time entered, rate).
     x_recv_set: VecDeque<(SimTime, f64)>,
     /// tld, the time of the last doubling in slow start.
@@ -141,6 +162,9 @@ impl TfrcSender {
             x: s,
             r: None,
             p: 0.0,
+            oscillation_prevention: cfg.oscillation_prevention,
+            r_sqmean: None,
+            inst_factor: 1.0,
             x_recv_set: VecDeque::with_capacity(8),
             tld: None,
             feedbacks: 0,
@@ -170,6 +194,18 @@ impl TfrcSender {
     #[must_use]
     pub fn rtt(&self) -> Option<f64> {
         self.r
+    }
+    /// R_sqmean, the average of the square roots of the RTT samples, sqrt(seconds) (`None`
+    /// before the first feedback or without section 4.5).
+    #[must_use]
+    pub fn rtt_sqmean(&self) -> Option<f64> {
+        self.r_sqmean
+    }
+    /// X_inst, the rate the pacer is given before its bounds: X R_sqmean / sqrt(R_sample)
+    /// under section 4.5, else X; bytes per second.
+    #[must_use]
+    pub fn instantaneous_rate(&self) -> f64 {
+        self.x * self.inst_factor
     }
     /// p from the last feedback.
     #[must_use]
@@ -247,7 +283,7 @@ impl TfrcSender {
     }
 
     fn apply_rate<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        self.pacer.set_rate(self.x, ctx);
+        self.pacer.set_rate(self.instantaneous_rate(), ctx);
     }
 
     fn on_feedback<C: Ctx<Hdr>>(&mut self, fb: &TfrcFeedback, ctx: &mut C) {
@@ -259,6 +295,14 @@ impl TfrcSender {
             .r
             .map_or(sample, |r| RTT_GAIN * r + (1.0 - RTT_GAIN) * sample);
         self.r = Some(r);
+        if self.oscillation_prevention {
+            let root = sample.sqrt();
+            let sqmean = self
+                .r_sqmean
+                .map_or(root, |m| SQRT_RTT_GAIN * m + (1.0 - SQRT_RTT_GAIN) * root);
+            self.r_sqmean = Some(sqmean);
+            self.inst_factor = sqmean / root;
+        }
         self.p = fb.p;
         self.feedbacks += 1;
         // Step 4: X_recv_set and recv_limit (a sender that is never data-limited).
@@ -507,6 +551,54 @@ mod tests {
         ctx.now = ms(1000);
         s.on_packet(&feedback(900, 0, 0.0, 0.0), &mut ctx);
         assert!(close(s.rtt().unwrap(), 0.109));
+    }
+
+    #[test]
+    fn oscillation_prevention_paces_at_x_times_sqmean_over_the_root_of_the_last_sample() {
+        // RFC 5348 section 4.5, worked by hand. Samples 100 ms then 400 ms:
+        // R_sqmean = sqrt(0.1) = 0.316228, then 0.9 * 0.316228 + 0.1 * sqrt(0.4) = 0.347851;
+        // X_inst = X * 0.347851 / 0.632456 = 0.55 X (the RTT quadrupled: send slower).
+        // A third sample of 25 ms: R_sqmean = 0.9 * 0.347851 + 0.1 * 0.158114 = 0.328877,
+        // X_inst = X * 0.328877 / 0.158114 = 2.08 X (the queue drained: send faster).
+        let mut s = sender();
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        fb_at(&mut s, &mut ctx, 200, 0.0, 0.01);
+        assert!(close(s.rtt_sqmean().unwrap(), 0.1f64.sqrt()));
+        assert!(
+            close(s.rate(), s.allowed_rate()),
+            "first sample: X_inst = X"
+        );
+        ctx.now = ms(1000);
+        s.on_packet(&feedback(600, 0, 1e9, 0.01), &mut ctx);
+        let sqmean = 0.9 * 0.1f64.sqrt() + 0.1 * 0.4f64.sqrt();
+        assert!(close(s.rtt_sqmean().unwrap(), sqmean));
+        assert!(close(s.rate(), s.allowed_rate() * sqmean / 0.4f64.sqrt()));
+        assert!((s.rate() / s.allowed_rate() - 0.55).abs() < 1e-6);
+        ctx.now = ms(1100);
+        s.on_packet(&feedback(1075, 0, 1e9, 0.01), &mut ctx);
+        let sqmean = 0.9 * sqmean + 0.1 * 0.025f64.sqrt();
+        assert!(close(s.rate(), s.allowed_rate() * sqmean / 0.025f64.sqrt()));
+        assert!(s.rate() > 2.0 * s.allowed_rate());
+        // X itself is 4.3's: the equation at R = 0.9 (0.9 * 0.1 + 0.1 * 0.4) + 0.1 * 0.025.
+        let r = 0.9 * (0.9 * 0.1 + 0.1 * 0.4) + 0.1 * 0.025;
+        assert!(close(s.allowed_rate(), throughput(1000.0, r, 0.01)));
+    }
+
+    #[test]
+    fn without_oscillation_prevention_the_pacer_sends_at_x() {
+        let cfg = TfrcConfig {
+            oscillation_prevention: false,
+            ..TfrcConfig::default()
+        };
+        let mut s = TfrcSender::new(FlowId(3), Addr::default(), &cfg);
+        let mut ctx = MockCtx::new();
+        s.on_start(&mut ctx);
+        fb_at(&mut s, &mut ctx, 200, 0.0, 0.01);
+        ctx.now = ms(1000);
+        s.on_packet(&feedback(600, 0, 1e9, 0.01), &mut ctx);
+        assert!(close(s.rate(), s.allowed_rate()));
+        assert_eq!(s.rtt_sqmean(), None);
     }
 
     #[test]

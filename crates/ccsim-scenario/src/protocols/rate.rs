@@ -83,6 +83,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
                 packet_size,
                 min_rate: bytes_per_sec(f.min_rate, 0.0),
                 max_rate: bytes_per_sec(f.max_rate, f64::INFINITY),
+                oscillation_prevention: f.tfrc.is_none_or(|t| t.oscillation_prevention()),
             };
             let rx = TfrcReceiverConfig {
                 history_discounting: f.tfrc.is_some_and(|t| t.history_discounting),

@@ -136,6 +136,18 @@ pub struct TfrcSpec {
     /// Discount old loss intervals after a long loss-free period (RFC 5348 section 5.5).
     #[serde(default)]
     pub history_discounting: bool,
+    /// Pace at X_inst = X R_sqmean / sqrt(R_sample) (RFC 5348 section 4.5, which the RFC
+    /// recommends and ns-2.35 runs as `ca_ 1`; absent: on). `false` paces at X.
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub oscillation_prevention: Option<bool>,
+}
+
+impl TfrcSpec {
+    /// Whether section 4.5 is in force.
+    #[must_use]
+    pub fn oscillation_prevention(&self) -> bool {
+        self.oscillation_prevention.unwrap_or(true)
+    }
 }
 
 /// The keys of rate-based flows (TFRC, TCP-Friend, CBRAA).
