@@ -86,14 +86,32 @@ def test_reno_and_sack_run_over_ns2_automatic_red_with_ecn() -> None:
     # The paper's baselines: "RED and ECN" with "the settings ... presented in NS2
     # implementations": ns-2.35's RED profile (its automatic thresholds and weight, byte mode,
     # its drop and mark rules: red.rs and tests/test_red_ns2.py check them against red.cc) with
-    # ECN, limit one BDP; OBP and XCP on DropTail.
+    # ECN, limit one BDP of 1000 B packets in bytes (ns-2.35's byte mode counts bytes: its
+    # limit_ is 250 of mean_pktsize_ 500 B); OBP and XCP on DropTail.
+    from ccsim.experiments.base import NS2_AGENTS, TIMERS, with_timer
+    from ccsim.ns2.translate import translate
+
     for protocol in ("reno", "sack"):
         spec = o.dumbbell_spec(protocol, 10e6, 0.1, o.CAPACITY_MIX, duration=10, warmup=1)
-        assert spec["links"][1]["queue"] == {"kind": "red", "profile": "ns2.35", "limit": "125p", "ecn": True}
+        assert spec["links"][1]["queue"] == {"kind": "red", "profile": "ns2.35", "limit": "125000B", "ecn": True}
         assert all(f["ecn"] is True for f in spec["flows"])
         assert spec["traffic"][0]["options"] == {"ecn": True}
         ccsim.validate(spec)
+        as_run = with_timer(spec, TIMERS["ns-2.35"], NS2_AGENTS["ns-2.35"])
+        assert "$q set limit_ 250" in translate(as_run, generated=[]).tcl
     assert o.dumbbell_spec("obp", 10e6, 0.1, o.CAPACITY_MIX, duration=10, warmup=1)["links"][1]["queue"] == "125p"
+
+
+def test_xcp_runs_as_ns2_35s_xcp() -> None:
+    # "The settings of the TCP Reno, SACK and XCP were those recommended by their authors and
+    # presented in NS2 implementations": ns-2.35's router and its Reno-based sender, on every
+    # FTP flow and web transfer (the xcp-* experiments keep the XCP paper's router).
+    spec = o.dumbbell_spec("xcp", 10e6, 0.1, o.CAPACITY_MIX, duration=10, warmup=1)
+    assert spec["run"]["xcp_router"] == "ns2.35"
+    assert all(f["xcp"] == {"recovery": "reno"} for f in spec["flows"])
+    assert spec["traffic"][0]["options"] == {"xcp": {"recovery": "reno"}}
+    ccsim.validate(spec)
+    assert "xcp_router" not in o.dumbbell_spec("obp", 10e6, 0.1, o.CAPACITY_MIX, duration=10, warmup=1)["run"]
 
 
 @pytest.mark.parametrize("rtt", [0.010, 0.080, 1.0])
@@ -326,10 +344,12 @@ NOT_YET = {
     ("obp-capacity", "155 Mbit/s: OBP utilisation"): f"0.863: {OSCILLATION}",
     ("obp-capacity", "10 Mbit/s: XCP mean queue"): f"27.4 % of the buffer: {TWO_WAY_XCP}",
     ("obp-capacity", "XCP drops over the sweep"):
-        "0: our XCP drops nothing at 10 and 155 Mbit/s with this traffic; "
-        "at 40 Mbit/s the same set-up drops 671 packets, all in the two-way ACK bursts (no drop without the "
-        "reverse FTP flows; test_stated_causes.py::test_xcps_drops_come_with_the_reverse_ftp_traffic). The paper's "
-        "XCP dropped at 100 Mb/s and below",
+        "0: ccsim's XCP on ns-2.35's router drops nothing at 10, 40, 100 and 155 Mbit/s with this traffic; "
+        "on the XCP paper's router with NewReno recovery (the arm before 2026-11-28) the 40 Mbit/s set-up drops "
+        "237, all in the two-way ACK bursts (none without the reverse FTP flows; "
+        "test_stated_causes.py::test_xcps_drops_in_obp_capacity_need_the_xcp_papers_router). The paper's XCP dropped "
+        "at 100 Mb/s and below; ns-2.35's Queue/XCP, which queues UDP apart from XCP, cannot run this traffic "
+        "through the translation",
     ("obp-rtt", "RTT 20 ms: OBP utilisation"): f"0.947: {OSCILLATION}",
     ("obp-rtt", "RTT 200 ms: OBP utilisation"): f"0.869: {OSCILLATION}",
     ("obp-rtt", "OBP utilisation, highest less lowest"): f"0.079: {OSCILLATION}, deeper at 200 ms than at 20 ms",

@@ -47,7 +47,10 @@ every bottleneck direction is RED with ECN marking as ns-2.35 runs it by default
 ``thresh_ 0``, ``maxthresh_ 0``, ``q_weight_ -1``, ``targetdelay_ 0.005``, ``linterm_ 10``,
 ``gentle_ true``, red.cc's automatic thresholds and weight for the link and its drop and mark
 rules (marks while the probability is at most mark_p 0.1, drops above it); limit one BDP in
-packets. OBP and XCP bottlenecks are DropTail with the same limit.
+bytes of 1000 B data packets (L x 1000 B, ns-2.35's ``limit_`` 2L in its ``mean_pktsize_`` units).
+OBP and XCP bottlenecks are DropTail with a limit of L packets. (Until 2026-11-28 RED's limit
+was L packets, which ns-2.35's byte mode cannot hold: a script's ``queue-limit`` L there holds
+L x 500 B, half the buffer; the paper's "one bandwidth-delay product" is taken in bytes.)
 CHOICE: topology of one bottleneck: one sender host s and one receiver host d, s -(access)- r1
 -(bottleneck)- r2 -(access)- d; access links 1 ms at twice the bottleneck rate with four BDPs of
 buffer (the NEC tool's convention and the XCP validation's, so that nothing is lost off the
@@ -83,8 +86,12 @@ CHOICE: swept points: capacities 10, 100, 155, 622, 1000 and 2488 Mbit/s (the SO
 the paper's 2488); RTTs 10, 50, 100, 200, 500 and 1000 ms; forward FTP flows 1, 10, 100, 500 and
 1000.
 CHOICE: OBP flows use the protocol's defaults (delta 0.9, gamma 0.09) and the routers' 10 ms
-measurement period (``[run] obp_period``'s default); XCP the paper's router (``xcp_router``'s
-default, ``"paper"``).
+measurement period (``[run] obp_period``'s default). XCP runs as ns-2.35's XCP, as the paper
+says of every baseline ("the settings ... recommended by their authors and presented in NS2
+implementations"): ``xcp_router = "ns2.35"`` (its 1 s RTT cap and halved queue-measurement
+window) and Reno's recovery (Agent/TCP/Reno/XCP derives from Reno). Until 2026-11-28 the XCP
+arms ran the XCP paper's router with NewReno recovery, as the xcp-* experiments still do:
+they test XCP against its own paper, these use it as the OBP paper's baseline.
 CHOICE: quick variants (the tests') keep each set-up's shape at small rates: links of 10-155
 Mbit/s, fewer flows where the paper's would leave under a packet of BDP each, 2 voice and 2
 streaming sources each way, the web rate scaled to the same share of the link as 100 flows/s of
@@ -171,15 +178,19 @@ def _ms(seconds: float) -> str:
 
 
 def flow_keys(protocol: str) -> dict[str, Any]:
-    """The per-flow keys every flow (and web transfer) of ``protocol`` gets."""
-    return {"ecn": True} if protocol in ("reno", "sack") else {}
+    """The per-flow keys every flow (and web transfer) of ``protocol`` gets: ECN for Reno and
+    SACK; ns-2.35's XCP sender (Agent/TCP/Reno/XCP: Reno's recovery) for XCP."""
+    if protocol in ("reno", "sack"):
+        return {"ecn": True}
+    return {"xcp": {"recovery": "reno"}} if protocol == "xcp" else {}
 
 
 def red_queue(capacity_bps: float, delay: float, limit: int) -> dict[str, Any]:
     """ns-2.35's RED as its defaults configure it (``profile = "ns2.35"``: byte mode, the
     automatic thresholds and weight of red.cc ``initialize_params`` for the link's rate and
-    delay, its drop and mark rules), with ECN marking and a physical limit of ``limit`` packets."""
-    return {"kind": "red", "profile": "ns2.35", "limit": f"{limit}p", "ecn": True}
+    delay, its drop and mark rules), with ECN marking and a physical limit of ``limit`` data
+    packets' bytes (ns-2.35's byte mode counts its limit in bytes)."""
+    return {"kind": "red", "profile": "ns2.35", "limit": f"{limit * PACKET}B", "ecn": True}
 
 
 def bottleneck_queue(protocol: str, capacity_bps: float, delay: float, limit: int) -> str | dict[str, Any]:
@@ -212,8 +223,11 @@ def traffic(protocol: str, mix: Mix, src: str, dst: str) -> list[dict[str, Any]]
     return out
 
 
-def _run(duration: float, warmup: float, seed: int) -> dict[str, Any]:
-    return {"duration": f"{duration:g}s", "warmup": f"{warmup:g}s", "seed": seed}
+def _run(protocol: str, duration: float, warmup: float, seed: int) -> dict[str, Any]:
+    run: dict[str, Any] = {"duration": f"{duration:g}s", "warmup": f"{warmup:g}s", "seed": seed}
+    if protocol == "xcp":
+        run["xcp_router"] = "ns2.35"
+    return run
 
 
 def _output(series: list[str] | None, interval: float | None) -> dict[str, Any]:
@@ -246,7 +260,7 @@ def dumbbell_spec(protocol: str, capacity_bps: float, rtt: float, mix: Mix, *, d
     fwd = ftp_starts if ftp_starts is not None else starts(mix.ftp_fwd, jitter, rng)
     rev = starts(mix.ftp_rev, jitter, rng)
     flows = ftp_flows(protocol, "f", "s", "d", fwd) + ftp_flows(protocol, "r", "d", "s", rev)
-    spec: dict[str, Any] = {"run": _run(duration, warmup, seed), "links": links, "flows": flows,
+    spec: dict[str, Any] = {"run": _run(protocol, duration, warmup, seed), "links": links, "flows": flows,
                             "output": _output(series, interval)}
     generators = traffic(protocol, mix, "s", "d")
     if generators:
@@ -296,7 +310,7 @@ def parking_spec(protocol: str, capacity_bps: float, rtt: float, mix: Mix, cross
              + ftp_flows(protocol, "r", "d0", "s0", starts(mix.ftp_rev, jitter, rng)))
     for i in range(1, BOTTLENECKS + 1):
         flows += ftp_flows(protocol, f"c{i}_", f"s{i}", f"d{i}", starts(cross, jitter, rng))
-    spec: dict[str, Any] = {"run": _run(duration, warmup, seed), "links": links, "flows": flows,
+    spec: dict[str, Any] = {"run": _run(protocol, duration, warmup, seed), "links": links, "flows": flows,
                             "output": {"series": []}}
     generators = traffic(protocol, mix, "s0", "d0")
     if generators:
