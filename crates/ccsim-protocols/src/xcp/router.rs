@@ -25,7 +25,12 @@
 //! or after the interval's end plus the d that interval's packets give), the port is idle and
 //! returns to the state of a new port: ns-2.35's `Te_timeout` leaves exactly that state after
 //! an interval without traffic (Cp = Cn = 0, residues 0, Te = `INITIAL_Te_VALUE`), and so a
-//! transfer that meets no other traffic on an idle path runs as on an empty network.
+//! transfer that meets no other traffic on an idle path runs as on an empty network. The
+//! interval that follows keeps the timer's phase: it starts at the timer's last tick (the end
+//! of the empty interval plus whole initial intervals), not at the packet. Anchored at the
+//! packet, a sender of two packets per round trip whose RTT lies between the measured d and the
+//! initial interval found its access port idle at every burst and got no feedback there (0.5 s
+//! of a 24 ms path at cwnd 2 until 2026-11-28), where a timer's port decides between bursts.
 //! CHOICE: feedback is computed when the packet is offered to the port (the engine's hook runs
 //! before the queue), not at its departure as in Appendix A; the decision it uses is the same,
 //! but a packet the queue then drops has used up its share of the residues.
@@ -173,6 +178,9 @@ pub struct XcpDecision {
 pub struct XcpRouter {
     cfg: XcpRouterConfig,
     started: bool,
+    /// Where the first interval after an idle restart begins: the tick of the timer grid at
+    /// or before the packet that found the port idle (`None` for a new port).
+    restart_tick: Option<SimTime>,
     interval_start: SimTime,
     interval_end: SimTime,
     /// Control interval, seconds.
@@ -205,6 +213,7 @@ impl XcpRouter {
         XcpRouter {
             cfg,
             started: false,
+            restart_tick: None,
             interval_start: SimTime::ZERO,
             interval_end: SimTime::ZERO,
             d: cfg.initial_interval.as_secs_f64(),
@@ -265,7 +274,8 @@ impl XcpRouter {
         }
         if !self.started {
             self.started = true;
-            self.open_interval(now, before);
+            let start = self.restart_tick.take().unwrap_or(now);
+            self.open_interval(start, before);
             self.q_window_len = self.queue_window(port);
             self.q_window_end = now + self.q_window_len;
         }
@@ -362,10 +372,17 @@ impl XcpRouter {
         now >= self.interval_end + dur_from_secs(self.next_interval())
     }
 
-    /// Back to the state of a new port (see the module docs), before the packet at `now`.
+    /// Back to the state of a new port (see the module docs), before the packet at `now`. The
+    /// timer that found the interval empty fired at its end and, with d back at
+    /// `initial_interval`, every `initial_interval` since: the new interval starts at the last
+    /// of those ticks, not at the packet.
     fn restart(&mut self, now: SimTime) {
         let intervals = self.intervals + 1;
+        let idle_from = self.interval_end + dur_from_secs(self.next_interval());
+        let period = self.cfg.initial_interval.0.max(1);
+        let tick = idle_from + Dur((now - idle_from).0 / period * period);
         *self = XcpRouter::new(self.cfg);
+        self.restart_tick = Some(tick);
         self.intervals = intervals;
         self.decision = XcpDecision {
             at: now,

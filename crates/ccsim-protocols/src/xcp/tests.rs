@@ -341,6 +341,31 @@ fn a_gap_shorter_than_the_interval_its_packets_give_is_not_idle() {
 }
 
 #[test]
+fn after_an_idle_restart_the_interval_keeps_the_timers_phase() {
+    // A sender's access port at 1 Gbit/s: a burst of two packets (H_cwnd 2 packets, H_rtt
+    // 20 ms) every 24.1 ms. A timer-driven port (ns-2.35's Te_timeout, period d): it decides at
+    // 50 ms on the bursts at 24.1 and 48.2 ms (d = 20 ms), finds [50, 70) empty and starts over
+    // (d = 50 ms) at its tick at 70 ms, decides at 120 ms on the bursts at 72.3 and 96.4 ms, and
+    // hands out increase to the burst at 120.5 ms. Anchored at the packet (72.3 ms) the new
+    // interval would end at 122.3 ms, after that burst, and the next burst would find the port
+    // idle again, at every burst.
+    let mut r = XcpRouter::new(XcpRouterConfig::ns2_35());
+    let mut port = Port::new(1_000_000_000, 0);
+    let mut first_positive = None;
+    for k in 0..20_u32 {
+        let t = 24.1 * f64::from(k);
+        for _ in 0..2 {
+            let rtt_us = if k == 0 { 0 } else { 20_000 };
+            let out = port.offer(&mut r, ms(t), data(2_000, rtt_us, f32::MAX));
+            if k > 0 && feedback_of(&out) > 0.0 && first_positive.is_none() {
+                first_positive = Some(k);
+            }
+        }
+    }
+    assert_eq!(first_positive, Some(5), "the burst at 120.5 ms");
+}
+
+#[test]
 fn a_flow_sending_less_than_a_packet_per_interval_still_gets_feedback() {
     // Two packets every 320 ms through a port whose interval is about 320 ms: every
     // interval ends late. Each packet must still be given the increase the port can afford.
