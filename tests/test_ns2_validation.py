@@ -66,8 +66,7 @@ WITHIN = [
     ("quick-xcp-10M-10", "goodput"), ("quick-xcp-10M-10", "utilization"), ("quick-xcp-10M-10", "jain"),
     ("quick-xcp-10M-10", "drops"), ("quick-xcp-10M-10", "timeouts"),
     # Both directions loaded (ACKs behind data): hundreds of drops in both.
-    ("quick-xcp-10M-10-2way", "goodput"), ("quick-xcp-10M-10-2way", "drops"),
-    ("quick-xcp-10M-10-2way", "retransmitted"), ("quick-xcp-10M-10-2way", "jain"),
+    ("quick-xcp-10M-10-2way", "drops"), ("quick-xcp-10M-10-2way", "retransmitted"),
     # ccsim's TFRC (RFC 5348) against ns-2.35's Agent/TFRC: the same goodput and share; drops
     # agree here, where ten flows keep the queue full in both.
     ("quick-tfrc-10M-10", "goodput"), ("quick-tfrc-10M-10", "utilization"), ("quick-tfrc-10M-10", "jain"),
@@ -84,8 +83,15 @@ WITHIN = [
 #: Measures outside their target, with what was measured (ccsim / ns-2.35) and the cause.
 OUTSIDE = [
     ("quick-xcp-10M-10-2way", "timeouts",
-     "59 / 87 with drops 387 / 394 and retransmissions 489 / 531: ns-2.35's Reno/XCP sender times out "
+     "74 / 87 with drops 404 / 394 and retransmissions 507 / 531: ns-2.35's Reno/XCP sender times out "
      "more often for the same drops; not traced (docs/validation.md, XCP twins)"),
+    # Within until the XCP router's restart kept the timer's phase (2026-11-28); the 60 s twin
+    # xcp-10M-10-2way moved the other way, into the targets (0.775 / 0.762, Jain 0.960 / 0.980).
+    ("quick-xcp-10M-10-2way", "goodput",
+     "0.740 / 0.764 (3.1 %) over 5-20 s, both directions loaded; the 60 s twin agrees within 1.7 %; "
+     "the lock step of the two directions is not traced (docs/validation.md, XCP twins)"),
+    ("quick-xcp-10M-10-2way", "jain",
+     "0.926 / 0.966 over 5-20 s, both directions loaded; the 60 s twin 0.960 / 0.980; not traced"),
     ("quick-newreno-10M-10-delack", "jain",
      "0.885 / 0.945: how ten NewReno flows with delayed ACKs share the link over 10 s (both simulators "
      "are deterministic here); goodput, drops, timeouts and retransmissions agree; not traced"),
