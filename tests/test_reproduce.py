@@ -54,8 +54,10 @@ def test_reproduce_all_quick_runs_every_experiment(quick_all: tuple[Path, Any]) 
         for fig in meta["figures"]:
             assert (out / name / fig).is_file()
         table = _json(out / name / "table.json")
-        assert table and all(len(c["samples"]) == len(meta["seeds"]) for c in table)
-        if exp.randomness:
+        # An optional check (ticp-two's bins) keeps the replicas that could measure it.
+        assert table and all(len(c["samples"]) == len(meta["seeds"]) or
+                             (c["optional"] and 1 <= len(c["samples"]) < len(meta["seeds"])) for c in table)
+        if exp.randomness_line:
             # An experiment that says it is random gives other values with other seeds.
             assert any(len(set(c["samples"])) > 1 for c in table), name
             assert all((c["ci_low"] is None) == (c["samples"][0] != c["samples"][0]) for c in table

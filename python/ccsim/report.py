@@ -26,6 +26,9 @@ CHOICE: an experiment's verdict is "not reproduced" if any check is not reproduc
 "inconclusive" if any check is (its interval straddles a band edge), else "reproduced";
 "failed" if it did not run, "not run" if an interrupted run never reached it.
 
+CHOICE: a check reported without a band (its verdict "measured (no band)") counts neither for
+nor against its experiment: it is left out of the verdict, the counts and the worst check.
+
 CHOICE: the worst check of an experiment (the summary's "measured") is the first by verdict
 (not reproduced, inconclusive, reproduced), then by the distance of its mean from the band, in
 band widths (in units of the value itself for a one-sided band); inside the band the one nearest
@@ -52,13 +55,17 @@ import markdown
 
 from .errors import SpecError
 from .inputs import read_input_text
-from .experiments.base import STUDY, STUDY_WORDS
+from .experiments.base import MISS_CLASSES, NO_BAND, STUDY, STUDY_WORDS, SYMMETRIC
 from .results import atomic_write_text
 from .topfiles import claim_top_file, redact
 
 __all__ = ["write_report", "main"]
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", STUDY)
+#: A check's verdicts: an experiment's, or a value reported without a band.
+CHECK_VERDICTS = (*VERDICTS, NO_BAND)
+#: A reading's verdicts: an experiment's, or a symmetric reading run without jitter.
+READING_VERDICTS = (*VERDICTS, SYMMETRIC)
 #: What ``--oracle ns2`` records of an experiment's pass through ns-2.35 (reproduce.ns2_pass).
 ORACLE_STATUSES = ("ran", "not installed", "not an ns-2 paper", "nothing translates", "unavailable")
 #: Families by name prefix, in the order the docs present them.
@@ -206,6 +213,15 @@ class Check:
         return None if v is None or math.isnan(v) else v
 
 
+def reading_words(verdict: str, label: str, name: str) -> str:
+    """A reading's verdict in a status line: "reproduced under reading B: simultaneous start",
+    or for a symmetric one run without jitter "reading B (simultaneous start) is symmetric:
+    not a test"."""
+    if verdict == SYMMETRIC:
+        return f"reading {label} ({name}) is {SYMMETRIC}"
+    return f"{verdict} under reading {label}: {name}"
+
+
 @dataclass
 class ReadingResult:
     """Another reading of an experiment's open set-up, as ``reproduce`` judged it."""
@@ -241,12 +257,29 @@ class Experiment:
     readings: list[ReadingResult] = field(default_factory=list)
     #: What ``--oracle ns2`` recorded of the experiment (reproduce.json's "oracle"), else None.
     oracle: dict[str, Any] | None = None
+    #: Why the claim does not reproduce (reproduce.json's "miss": class, cause, test), else None.
+    miss: dict[str, str] | None = None
+
+    @property
+    def judged(self) -> list[Check]:
+        """The checks with a band: a value reported without one counts neither way."""
+        return [c for c in self.checks if c.verdict != NO_BAND]
+
+    @property
+    def why(self) -> str:
+        """The class and cause of a miss, with the test that shows it, for a claim that is not
+        reproduced or is inconclusive; "" otherwise, or "not classified" when none is recorded."""
+        if self.verdict not in ("not reproduced", "inconclusive"):
+            return ""
+        if self.miss is None:
+            return "not classified"
+        return f"{self.miss['class']}: {self.miss['cause']} (`{self.miss['test']}`)"
 
     @property
     def readings_note(self) -> str:
         """The other readings' verdicts where they differ from the experiment's:
         "reproduced under reading B: simultaneous start"."""
-        return "; ".join(f"{r.verdict} under reading {r.label}: {r.name}" for r in self.readings
+        return "; ".join(reading_words(r.verdict, r.label, r.name) for r in self.readings
                          if r.verdict != self.verdict)
 
     @property
@@ -255,7 +288,7 @@ class Experiment:
             return self.status
         if self.study:
             return STUDY
-        verdicts = {c.verdict for c in self.checks}
+        verdicts = {c.verdict for c in self.judged}
         for v in ("not reproduced", "inconclusive", "reproduced"):
             if v in verdicts:
                 return v
@@ -346,13 +379,19 @@ def _read_experiment(out_dir: Path, name: str, interrupted: bool) -> Experiment:
     for i, item in enumerate(f.items("readings") if "readings" in f.data else []):
         r = _Fields(item, file, f"readings[{i}]")
         verdict = r.text("verdict")
-        if verdict not in VERDICTS:
-            r.fail("verdict", "expected one of " + ", ".join(json.dumps(v) for v in VERDICTS), verdict)
+        if verdict not in READING_VERDICTS:
+            r.fail("verdict", "expected one of " + ", ".join(json.dumps(v) for v in READING_VERDICTS), verdict)
         label = r.text("label")
         if not _NAME.match(label):
             r.fail("label", "expected a label (letters, digits, '-', '_', '.')", label)
         exp.readings.append(ReadingResult(label=label, name=r.text("name"), detail=r.text("detail"),
                                           verdict=verdict, in_band=r.count("in_band"), checks=r.count("checks")))
+    if f.data.get("miss") is not None:
+        m = _Fields(f.get("miss"), file, "miss")
+        kind = m.text("class")
+        if kind not in MISS_CLASSES:
+            m.fail("class", "expected one of " + ", ".join(json.dumps(v) for v in MISS_CLASSES), kind)
+        exp.miss = {"class": kind, "cause": m.text("cause"), "test": m.text("test")}
     if f.data.get("oracle") is not None:
         o = _Fields(f.get("oracle"), file, "oracle")
         status = o.text("status")
@@ -387,14 +426,14 @@ def _read_checks(file: Path) -> list[Check]:
         if low is not None and high is not None and low > high:
             f.fail("low", f"expected at most high ({high:g})", low)
         verdict = f.text("verdict")
-        if verdict not in VERDICTS:
-            f.fail("verdict", "expected one of " + ", ".join(json.dumps(v) for v in VERDICTS), verdict)
+        if verdict not in CHECK_VERDICTS:
+            f.fail("verdict", "expected one of " + ", ".join(json.dumps(v) for v in CHECK_VERDICTS), verdict)
         ns2 = None
         if f.data.get("ns2") is not None:
             n = _Fields(f.get("ns2"), file, f"[{i}].ns2")
             ns2_verdict = n.text("verdict")
-            if ns2_verdict not in VERDICTS:
-                n.fail("verdict", "expected one of " + ", ".join(json.dumps(v) for v in VERDICTS), ns2_verdict)
+            if ns2_verdict not in CHECK_VERDICTS:
+                n.fail("verdict", "expected one of " + ", ".join(json.dumps(v) for v in CHECK_VERDICTS), ns2_verdict)
             ns2 = {"mean": n.number("mean", null=True), "verdict": ns2_verdict, "same": n.flag("same")}
         checks.append(Check(
             name=f.text("name"), measured=f.number("measured", null=True), expected=f.text("expected"),
@@ -611,11 +650,11 @@ def _outside(c: Check) -> float:
 
 
 def _worst(checks: list[Check]) -> Check:
-    rank = {"not reproduced": 0, "inconclusive": 1, "reproduced": 2}
+    rank = {"not reproduced": 0, "inconclusive": 1, "reproduced": 2, NO_BAND: 3}
     return min(checks, key=lambda c: (rank[c.verdict], -_outside(c)))
 
 
-_VERDICT_COLOUR = {"reproduced": "#1a7f37", "not reproduced": "#c62828", "inconclusive": "#b26a00"}
+_VERDICT_COLOUR = {"reproduced": "#1a7f37", "not reproduced": "#c62828", "inconclusive": "#b26a00", NO_BAND: "#555"}
 
 
 def _interval_svg(c: Check) -> str:
@@ -688,6 +727,7 @@ text-align:left}th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric
 .v-reproduced{background:#1a7f37}.v-not-reproduced{background:#c62828}.v-inconclusive{background:#b26a00}
 .v-failed{background:#444}.v-not-run,.v-no-checks{background:#888}
 .v-study-no-verdict,.v-study{background:#4a5d82}
+.v-measured-no-band-,.v-symmetric-not-a-test{background:#777}
 td.name,td.band{white-space:nowrap}
 .meta{color:#555;font-size:.9em}.err{color:#c62828;font-family:monospace}
 figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
@@ -729,16 +769,17 @@ def _summary_paragraph(run: Run) -> str:
 
 def _summary_table(run: Run) -> str:
     rows = ["<table class=\"sum\"><thead><tr><th>experiment</th><th>paper and figure</th><th>claim</th>"
-            "<th>measured</th><th>band</th><th>verdict</th><th>wall time</th></tr></thead><tbody>"]
+            "<th>measured</th><th>band</th><th>verdict</th><th>why (class and cause of a miss)</th>"
+            "<th>wall time</th></tr></thead><tbody>"]
     for e in run.experiments:
-        if e.checks:
-            worst = _worst(e.checks)
+        if e.judged:
+            worst = _worst(e.judged)
             # Counted as the console line counts them (reproduce.Outcome.in_band): a check is in
             # band when its verdict is, the whole interval over the seeds inside the band.
-            inband = sum(c.verdict == "reproduced" for c in e.checks)
-            inconcl = sum(c.verdict == "inconclusive" for c in e.checks)
+            inband = sum(c.verdict == "reproduced" for c in e.judged)
+            inconcl = sum(c.verdict == "inconclusive" for c in e.judged)
             unit = "" if worst.unit in ("index", "ratio") else f" {worst.unit}"
-            measured = (f"{inband} / {len(e.checks)} in band"
+            measured = (f"{inband} / {len(e.judged)} in band"
                         + (f" ({inconcl} inconclusive)" if inconcl else "")
                         + f"; worst: {worst.name}: {_num(worst.value)}{unit}")
             band = worst.band
@@ -748,9 +789,20 @@ def _summary_table(run: Run) -> str:
         wall = _duration(e.wall_seconds) if e.status != "not run" else ""
         rows.append(f'<tr><td class="name"><a href="#{_esc(e.name)}">{_esc(e.name)}</a></td><td>{_esc(e.source)}</td>'
                     f'<td>{_esc(e.title)}</td><td>{_esc(measured)}</td><td class="band">{_esc(band)}</td>'
-                    f'<td>{_badge(e.verdict)}{_readings_note(e)}</td><td class="n">{_esc(wall)}</td></tr>')
+                    f'<td>{_badge(e.verdict)}{_readings_note(e)}</td><td>{_why_cell(e)}</td>'
+                    f'<td class="n">{_esc(wall)}</td></tr>')
     rows.append("</tbody></table>")
     return "\n".join(rows)
+
+
+def _why_cell(e: Experiment) -> str:
+    """The class of a miss, its cause and the test that shows it (:attr:`Experiment.why`)."""
+    if not e.why:
+        return ""
+    if e.miss is None:
+        return '<span class="meta">not classified</span>'
+    return (f"<b>{_esc(e.miss['class'])}</b>: {_esc(e.miss['cause'])} "
+            f'<span class="meta">(<code>{_esc(e.miss["test"])}</code>)</span>')
 
 
 def _readings_note(e: Experiment) -> str:
@@ -992,21 +1044,25 @@ def status_markdown(run: Run) -> str:
              f"{run.machine.get('cpus')} cores; {_duration(run.wall_seconds)} for {run.runs} runs, "
              f"{run.cache_hits} of them read from the cache). Each verdict is judged on the "
              "95 % interval over the seeds (Seeds and confidence intervals, above).", "",
-             "The last column sums the wall time of each experiment's runs as they ran (one core each; "
-             "a run read from the cache brings the time it took then).", "",
-             "| experiment | verdict | checks reproduced | inconclusive | seeds | runs | time in runs |",
-             "|---|---|---|---|---|---|---|"]
+             "\"time in runs\" sums the wall time of each experiment's runs as they ran (one core each; "
+             "a run read from the cache brings the time it took then). \"why\" gives, for a claim that is "
+             "not reproduced, the class of the miss, its cause and the test that demonstrates the cause "
+             "(Why a claim does not reproduce, below); a value reported without a band is not counted "
+             "among the checks.", "",
+             "| experiment | verdict | checks reproduced | inconclusive | seeds | runs | time in runs | why |",
+             "|---|---|---|---|---|---|---|---|"]
     for e in run.experiments:
         if e.status != "ran":
-            lines.append(f"| {e.name} | {e.status} | | | | | |")
+            lines.append(f"| {e.name} | {e.status} | | | | | | |")
             continue
-        ok = sum(c.verdict == "reproduced" for c in e.checks)
-        unsure = sum(c.verdict == "inconclusive" for c in e.checks)
+        ok = sum(c.verdict == "reproduced" for c in e.judged)
+        unsure = sum(c.verdict == "inconclusive" for c in e.judged)
         verdict = e.verdict if e.verdict in ("reproduced", STUDY) else f"**{e.verdict}**"
         if e.readings_note:
             verdict += f" ({e.readings_note})"
-        lines.append(f"| {e.name} | {verdict} | {ok} of {len(e.checks)} | {unsure} | {len(e.seeds)} | {e.runs} | "
-                     f"{_duration(e.run_seconds)} |")
+        why = e.why.replace("|", "\\|")
+        lines.append(f"| {e.name} | {verdict} | {ok} of {len(e.judged)} | {unsure} | {len(e.seeds)} | {e.runs} | "
+                     f"{_duration(e.run_seconds)} | {why} |")
     return "\n".join(lines) + "\n"
 
 

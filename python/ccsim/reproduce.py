@@ -372,7 +372,8 @@ def _start_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int |
             sub = ExperimentReport(exp.name, combine([rep.readings[r.label].checks for rep in reports]),
                                    reports[0].readings[r.label].figures, study=exp.study)
             sub.write(tmp / "readings" / r.label)
-            readings.append({"label": r.label, "name": r.name, "detail": r.detail, "verdict": sub.verdict,
+            readings.append({"label": r.label, "name": r.name, "detail": r.detail,
+                             "verdict": exp.reading_verdict(r.label, sub.verdict, replicas),
                              "in_band": sum(c.verdict == "reproduced" for c in sub.checks),
                              "checks": len(sub.checks)})
         outcome.verdict_line = exp.reading_line(combined.verdict,
@@ -383,11 +384,13 @@ def _start_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int |
         outcome.seconds = time.perf_counter() - start
         unfinished.record = {
             "name": exp.name, "title": exp.title_for(quick), "source": exp.source, "quick": quick,
-            "seeds": list(range(1, replicas + 1)), "run_seeds": sorted(outcome.seeds), "randomness": exp.randomness,
+            "seeds": list(range(1, replicas + 1)), "run_seeds": sorted(outcome.seeds), "randomness": exp.randomness_line,
             "wall_seconds": None, "run_seconds": round(outcome.run_seconds, 3),
             "runs": outcome.runs, "cache_hits": outcome.cache_hits,
             "spec_hashes": sorted(set(outcome.spec_hashes)), "figures": None, "status": "ran",
             "error": None, "verdict": outcome.verdict, "verdict_line": outcome.verdict_line,
+            "miss": None if exp.miss is None else {"class": exp.miss.kind, "cause": exp.miss.cause,
+                                                   "test": exp.miss.test},
             "readings": readings, **({"oracle": oracle_info} if oracle_info is not None else {})}
         outcome.oracle = oracle_info
     except BaseException:
@@ -402,7 +405,7 @@ def _failed(exp: Experiment, parent: Path, outcome: Outcome, quick: bool) -> Non
     try:
         _write_json(tmp / "reproduce.json", {
             "name": exp.name, "title": exp.title_for(quick), "source": exp.source, "quick": quick, "seeds": [],
-            "randomness": exp.randomness, "wall_seconds": round(outcome.seconds, 3), "runs": outcome.runs,
+            "randomness": exp.randomness_line, "wall_seconds": round(outcome.seconds, 3), "runs": outcome.runs,
             "cache_hits": outcome.cache_hits, "spec_hashes": sorted(set(outcome.spec_hashes)), "figures": [],
             "status": "failed", "error": outcome.error, "verdict": "failed"})
         write_folder_manifest(tmp)

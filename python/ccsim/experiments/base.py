@@ -57,6 +57,14 @@ class Check:
     #: The range the quantity can physically take, when its unit does not say it
     #: (:data:`PHYSICAL_RANGE`).
     physical: tuple[float, float] | None = field(default=None, kw_only=True)
+    #: True for a check some replicas cannot measure (``measured`` NaN: e.g. too short an
+    #: overlap of two sessions): it is judged over the replicas that measured it, and left out
+    #: when none did (:func:`combine`).
+    optional: bool = field(default=False, kw_only=True)
+    #: False for a value reported without a band (the paper gives a number that no faithful
+    #: set-up can be expected to meet, e.g. one random draw of a topology generator): its verdict
+    #: is :data:`NO_BAND`, and it counts neither for nor against the experiment.
+    banded: bool = field(default=True, kw_only=True)
 
     def __post_init__(self) -> None:
         self.measured = float(self.measured)
@@ -67,6 +75,8 @@ class Check:
             raise ValueError(f"check {self.name!r}: the band [{self.low}, {self.high}] is empty")
         if self.physical is not None:
             self.physical = (float(self.physical[0]), float(self.physical[1]))
+        if not self.banded:
+            self.low, self.high = -math.inf, math.inf
 
     @property
     def physical_range(self) -> tuple[float, float]:
@@ -105,7 +115,10 @@ class Check:
     def verdict(self) -> str:
         """"reproduced" when the value (with several seeds: its whole confidence interval) lies
         in the band, "not reproduced" when it (the whole interval) lies outside, else
-        "inconclusive": the interval straddles an edge of the band."""
+        "inconclusive": the interval straddles an edge of the band; :data:`NO_BAND` for a value
+        reported without a band."""
+        if not self.banded:
+            return NO_BAND
         if math.isnan(self.measured) or any(math.isnan(x) for x in self.samples):
             return "not reproduced"
         if len(self.samples) > 1 and min(self.samples) != max(self.samples) and \
@@ -126,6 +139,8 @@ class Check:
     def band(self) -> str:
         """The band as a reader writes it: ``[1.6, 2.4]``, ``> 0``, ``>= 1``, ``<= 0.5``, ``= 0``."""
         lo, hi = self.low, self.high
+        if not self.banded:
+            return "none"
         if lo == hi:
             return f"= {lo:g}"
         if math.isinf(hi) and math.isinf(lo):
@@ -173,9 +188,11 @@ def combine(runs: list[list[Check]]) -> list[Check]:
     CHOICE: replicas that made the same number of checks are matched by position (a check's name
     may hold a measured count, "(2 drops, 10-20 s)", which differs between seeds); otherwise by
     name, and a replica that lacks a check gives NaN, which makes its verdict "not reproduced".
+    An optional check (:attr:`Check.optional`) keeps only the replicas that measured it, and is
+    left out when none did.
     """
     if len(runs) == 1:
-        return runs[0]
+        return [c for c in runs[0] if not (c.optional and math.isnan(c.measured))]
     out: list[Check] = []
     by_position = all(len(run) == len(runs[0]) for run in runs)
     by_name = [{c.name: c for c in run} for run in runs]
@@ -184,6 +201,10 @@ def combine(runs: list[list[Check]]) -> list[Check]:
             samples = [run[i].measured for run in runs]
         else:
             samples = [r[first.name].measured if first.name in r else math.nan for r in by_name]
+        if first.optional:
+            samples = [x for x in samples if not math.isnan(x)]
+            if not samples:
+                continue
         if any(math.isnan(x) for x in samples):
             mean = math.nan
         elif min(samples) == max(samples):
@@ -191,8 +212,16 @@ def combine(runs: list[list[Check]]) -> list[Check]:
         else:
             mean = math.fsum(samples) / len(samples)
         out.append(Check(first.name, mean, first.expected, first.low, first.high, first.source, unit=first.unit,
-                         open_low=first.open_low, samples=samples, physical=first.physical))
+                         open_low=first.open_low, samples=samples, physical=first.physical, banded=first.banded,
+                         optional=first.optional))
     return out
+
+
+def _ok(c: Check) -> str:
+    """A one-seed table's last column: "yes", "NO", or "no band" for a value reported without one."""
+    if not c.banded:
+        return "no band"
+    return "yes" if c.passed else "NO"
 
 
 def _finite(x: float) -> float | None:
@@ -201,6 +230,8 @@ def _finite(x: float) -> float | None:
 
 #: The verdict of a study of ours (no claim of a paper to reproduce).
 STUDY = "study (no verdict)"
+#: The verdict of a check reported without a band (:attr:`Check.banded`).
+NO_BAND = "measured (no band)"
 #: How a study's table and report word its checks' verdicts: a study reproduces nothing, its
 #: checks say where a value lies against our own band.
 STUDY_WORDS = {"reproduced": "in band", "not reproduced": "outside the band", "inconclusive": "straddles the band"}
@@ -218,6 +249,90 @@ class Reading:
     name: str
     #: What it changes and the paper's words, or the audit's finding, that admit it.
     detail: str
+    #: Whether it builds identical flows on identical paths started at the same instant, which
+    #: a deterministic simulator keeps in lockstep whatever the protocol: such a reading is a
+    #: test only under the experiment's start-time jitter (:class:`StartJitter`); without it its
+    #: verdict is :data:`SYMMETRIC`.
+    symmetric: bool = False
+
+
+#: The verdict a symmetric reading (:attr:`Reading.symmetric`) gets where no jitter breaks the
+#: lockstep: whatever its checks say, they show the symmetry, not the protocol.
+SYMMETRIC = "symmetric: not a test"
+
+
+@dataclass(frozen=True)
+class StartJitter:
+    """Replicas of a deterministic but chaotic experiment (issue 41): in each seed replica every
+    flow, TICP session and TCP-M session starts later than the set-up says by an amount drawn
+    uniformly from [0, ``width_s``), independently for each, so that a verdict rests on several
+    trajectories instead of one. Traffic generators are not shifted (their arrivals are random
+    already).
+
+    CHOICE: the shift is drawn from SHA-256 of the replica's seed and the flow's or session's
+    name, whole nanoseconds: the same replica always gets the same shifts, and adding a flow
+    moves no other flow's shift. Every replica is shifted, the first too: the registered start
+    is one draw among many, not a privileged trajectory.
+    """
+
+    #: The largest shift, in seconds: one round-trip time of the set-up (``why`` says whose).
+    width_s: float
+    #: Why this width: the round-trip time it is, and that the paper gives no start times.
+    why: str
+
+    def describe(self) -> str:
+        return f"start times jittered, each uniform in [0, {self.width_s * 1e3:g} ms) ({self.why})"
+
+
+def _duration_ns(text: str) -> int:
+    """Nanoseconds of a validated spec's duration ("123457ns", "100ms", "1s")."""
+    for unit, scale in (("ns", 1), ("us", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000)):
+        if text.endswith(unit) and text[:-len(unit)].replace(".", "", 1).isdigit():
+            return round(float(text[:-len(unit)]) * scale)
+    raise ValueError(f"not a duration: {text!r}")
+
+
+def jittered(spec: dict[str, Any], jitter: StartJitter) -> dict[str, Any]:
+    """``spec`` (validated and canonical, as ``ccsim.spec.validate`` returns it) with every flow's,
+    TICP session's and TCP-M session's start shifted by its draw of ``jitter`` (a copy)."""
+    import hashlib
+
+    from ..sweep import replica_seed
+
+    out = copy.deepcopy(spec)
+    seed = replica_seed(int(out["run"]["seed"]))
+    width_ns = round(jitter.width_s * 1e9)
+    for section in ("flows", "ticp", "tcpm"):
+        for entry in out.get(section, []):
+            digest = hashlib.sha256(f"ccsim start jitter {seed} {section} {entry['name']}".encode()).digest()
+            shift = int.from_bytes(digest[:8], "little") * width_ns >> 64
+            entry["start"] = f"{_duration_ns(str(entry.get('start', '0s'))) + shift}ns"
+    return out
+
+
+#: What keeps a claim from reproducing (issue 41, "the class of every miss"): each class as the
+#: report prints it.
+MISS_CLASSES = {
+    "honest negative": "the paper's algorithm as written does not give the claim",
+    "open reading": "an open choice of the set-up decides the verdict",
+    "band": "the band asks for more, or other, than the paper's sentence",
+    "too few replicas": "the runs cannot tell the band's side",
+    "ccsim deviation": "ccsim departs from the paper or its simulator",
+}
+
+
+@dataclass(frozen=True)
+class Miss:
+    """Why an experiment's claim does not reproduce: its class (:data:`MISS_CLASSES`), one sentence
+    of cause and the test (``tests/FILE.py::NAME``) that demonstrates the cause."""
+
+    kind: str
+    cause: str
+    test: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in MISS_CLASSES:
+            raise ValueError(f"miss class {self.kind!r} is not one of {sorted(MISS_CLASSES)}")
 
 
 @dataclass
@@ -238,7 +353,7 @@ class ExperimentReport:
 
     @property
     def passed(self) -> bool:
-        return all(c.passed for c in self.checks)
+        return all(c.passed for c in self.checks if c.banded)
 
     @property
     def verdict(self) -> str:
@@ -246,7 +361,7 @@ class ExperimentReport:
         :data:`STUDY` for a study of ours."""
         if self.study:
             return STUDY
-        verdicts = {c.verdict for c in self.checks}
+        verdicts = {c.verdict for c in self.checks if c.banded}
         if not verdicts or "not reproduced" in verdicts:  # no check: nothing was shown
             return "not reproduced"
         return "inconclusive" if "inconclusive" in verdicts else "reproduced"
@@ -275,7 +390,7 @@ class ExperimentReport:
                     f"|---|---|---|---|---|---|---|{rule}"]
             for i, c in enumerate(self.checks):
                 rows.append(f"| {c.name} | {c.measured:.4g} | {c.unit} | {c.expected} | {c.band} | {c.source} | "
-                            f"{'yes' if c.passed else 'NO'} |{self.ns2_cells(i)}")
+                            f"{_ok(c)} |{self.ns2_cells(i)}")
             return "\n".join(rows) + "\n"
         rows = [f"| check | mean of {seeds} seeds | 95 % interval | unit | expected | band | source | verdict |{extra}",
                 f"|---|---|---|---|---|---|---|---|{rule}"]
@@ -366,6 +481,11 @@ _timer: contextvars.ContextVar[tuple[str, str]] = contextvars.ContextVar("ccsim_
                                                                          default=("linux", ""))
 
 
+#: The start-time jitter of the running experiment (:attr:`Experiment.jitter`).
+_jitter: contextvars.ContextVar[StartJitter | None] = contextvars.ContextVar("ccsim_experiment_jitter",
+                                                                            default=None)
+
+
 def with_timer(spec: dict[str, Any], keys: dict[str, str],
                agents: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """``spec`` with the timer ``keys`` on every TCP flow, web generator and TCP-M session that
@@ -402,9 +522,11 @@ def timer_of(experiment: Experiment) -> Iterator[None]:
     # changes the timer only (cbraa's "ns2-timer" keeps REAL's agents).
     agents = experiment.timer if experiment.timer in NS2_AGENTS else ""
     token = _timer.set((experiment.timer_for(_reading.get()), agents))
+    jitter_token = _jitter.set(experiment.jitter)
     try:
         yield
     finally:
+        _jitter.reset(jitter_token)
         _timer.reset(token)
 
 
@@ -500,9 +622,14 @@ def run_many(specs: Sequence[Any], jobs: int | None = None, **kwargs: Any) -> li
     from ..spec import Scenario
     from ..sweep import run_many as run_specs
 
+    from ..spec import validate
+
     profile, agents = _timer.get()
     timed = [with_timer(s.to_dict() if isinstance(s, Scenario) else s, TIMERS[profile], NS2_AGENTS.get(agents))
              for s in specs]
+    jitter = _jitter.get()
+    if jitter is not None:
+        timed = [jittered(validate(s), jitter) for s in timed]
     record = _oracle.get()
     if record is not None:
         return _run_through_ns2(record, timed, jobs, **kwargs)
@@ -537,6 +664,11 @@ class Experiment:
     #: Other readings of what the paper leaves open, each run beside the registered one and
     #: judged on its own (:class:`Reading`); the set-up asks :func:`reading` which it runs.
     readings: tuple[Reading, ...] = ()
+    #: Start-time jitter over the seed replicas, for a deterministic experiment whose checks
+    #: move across their band under a start shift of one round trip (:class:`StartJitter`).
+    jitter: StartJitter | None = None
+    #: Why its claim does not reproduce, where it does not (:class:`Miss`): the report's "why".
+    miss: Miss | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -565,11 +697,20 @@ class Experiment:
         reading): ``timer`` unless a reading changes it."""
         return self.timer
 
+    def reading_verdict(self, label: str, verdict: str, replicas: int) -> str:
+        """The verdict the reading ``label`` is reported with: :data:`SYMMETRIC` for a symmetric
+        reading that ran without jitter over at least two replicas, else ``verdict``."""
+        symmetric = any(r.label == label and r.symmetric for r in self.readings)
+        if symmetric and (self.jitter is None or replicas < 2):
+            return SYMMETRIC
+        return verdict
+
     def reading_line(self, verdict: str, readings: dict[str, str]) -> str:
         """The verdict of the registered reading, and where it differs, the other readings':
         "not reproduced (reproduced under reading B: simultaneous start)"."""
         names = {r.label: r.name for r in self.readings}
-        other = [f"{v} under reading {label}: {names.get(label, label)}" for label, v in readings.items()
+        other = [f"reading {label} ({names.get(label, label)}) is {SYMMETRIC}" if v == SYMMETRIC else
+                 f"{v} under reading {label}: {names.get(label, label)}" for label, v in readings.items()
                  if v != verdict]
         return f"{verdict} ({'; '.join(other)})" if other else verdict
 
@@ -579,9 +720,17 @@ class Experiment:
 
     def default_seeds(self, quick: bool) -> int:
         """How many seed replicas ``reproduce`` runs unless told (``--seeds``)."""
-        if not self.randomness:
+        if not self.randomness and self.jitter is None:
             return 1
         return self.quick_seeds if quick else self.seeds
+
+    @property
+    def randomness_line(self) -> str:
+        """What makes the replicas differ: ``randomness``, and the start-time jitter if any."""
+        parts = [self.randomness] if self.randomness else []
+        if self.jitter is not None:
+            parts.append(self.jitter.describe())
+        return "; ".join(parts)
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
         raise NotImplementedError

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..results import Result
-from .base import Check, Experiment, ExperimentReport, Reading, reading, run_many
+from .base import Check, Experiment, ExperimentReport, Reading, StartJitter, reading, run_many
 from .figures import cached_figure, pyplot, save, time_axis
 
 BINS = 5
@@ -163,10 +163,24 @@ def _n(quick: bool) -> int:
     return 2000
 
 
+#: The TICP experiments' replicas (issue 41): deterministic, but a shift of a few milliseconds in a
+#: start time moves per-bin shares by factors of 2 to 10 (reproduction-audit, TICP), so each is
+#: judged over replicas whose flows and sessions start up to one round trip later.
+#: CHOICE: the width is the longest round trip of Fig. 2's paths, bin 5's 2 x (10 + 100) ms; the
+#: paper gives its sessions' starts (0 s; 100 s beside other traffic; 5 s apart) and no others.
+TICP_JITTER = StartJitter(0.22, "bin 5's round trip, 2 x (10 + 100) ms; the paper gives no finer start times")
+
+
 class _Ticp(Experiment):
     source = SOURCE
     simulator = "ns-2 (2006)"
     timer = "ns-2.35"
+    jitter = TICP_JITTER
+    # CHOICE: twenty replicas in both variants where TICP shares a bottleneck (a run takes about
+    # 0.1 s): with ten, three of ticp-tcp-rev's bins straddled ">= 3"; five and three for a
+    # session alone, which jitter only shifts in time.
+    seeds = 20
+    quick_seeds = 20
 
     def _write(self, report: ExperimentReport, out_dir: Path, runs: dict[str, Result]) -> None:
         for label, res in runs.items():
@@ -178,6 +192,7 @@ class TicpAlone(_Ticp):
 
     def __init__(self, reverse: bool) -> None:
         self.reverse = reverse
+        self.seeds, self.quick_seeds = 5, 3
         self.name = "ticp-rev" if reverse else "ticp-fwd"
         fig = "Fig. 4" if reverse else "Fig. 3"
         self.title = f"one TICP session alone, congestion on the {'reverse' if reverse else 'forward'} path ({fig})"
@@ -219,6 +234,7 @@ class TicpUdp(_Ticp):
         # mean is inside (0.895, [0.836, 0.954] against [0.85, 1.15]; with 10 seeds 0.911,
         # [0.885, 0.936]: research/reproduction-audit.md, "statistical power").
         self.seeds = 10 if reverse else 5
+        self.quick_seeds = 3
         self.title = f"TICP beside UDP at 80 % of each bottleneck, {'reverse' if reverse else 'forward'} ({fig})"
 
     def run(self, out_dir: Path, *, quick: bool = False, jobs: int | None = None) -> ExperimentReport:
@@ -381,13 +397,14 @@ class TicpTwo(_Ticp):
                 both = np.intersect1d(w1[i], w2[i])
                 if reading() == "settled" and len(w2[i]):
                     both = both[both >= float(np.min(w2[i])) + INITIAL_TIMER_S]
-                if len(both) < 5:
-                    continue
                 half = capacity_bps(i) / 2
                 for name, entity in zip(("first", "second"), entities):
-                    r = median_rate(res, variable, entity, both)
+                    # CHOICE: a bin the two sessions share for fewer than five samples is not
+                    # judged in that replica (optional: judged over the replicas that share it).
+                    r = median_rate(res, variable, entity, both) if len(both) >= 5 else math.nan
                     report.checks.append(Check(f"{direction}: bin {i} {name} / half of b_{i}", r / half,
-                                               "about 1 (half each)", 0.75, 1.25, SOURCE, unit="ratio"))
+                                               "about 1 (half each)", 0.75, 1.25, SOURCE, unit="ratio",
+                                               optional=True))
         self._write(report, out_dir, dict(zip(configs, results)))
         panels = []
         for direction, res in zip(configs, results):
