@@ -522,12 +522,23 @@ def timer_of(experiment: Experiment) -> Iterator[None]:
     # changes the timer only (cbraa's "ns2-timer" keeps REAL's agents).
     agents = experiment.timer if experiment.timer in NS2_AGENTS else ""
     token = _timer.set((experiment.timer_for(_reading.get()), agents))
-    jitter_token = _jitter.set(experiment.jitter)
     try:
         yield
     finally:
-        _jitter.reset(jitter_token)
         _timer.reset(token)
+
+
+@contextmanager
+def jitter_of(experiment: Experiment) -> Iterator[None]:
+    """Within the block, :func:`run_many` shifts the starts by ``experiment``'s jitter
+    (:class:`StartJitter`), drawn for the seed replica being run: an experiment's ``run`` is
+    inside it; a test that runs a set-up through :func:`timer_of` alone gets the registered
+    starts."""
+    token = _jitter.set(experiment.jitter)
+    try:
+        yield
+    finally:
+        _jitter.reset(token)
 
 
 @dataclass
@@ -679,14 +690,14 @@ class Experiment:
         @functools.wraps(run)
         def timed_run(self: Experiment, out_dir: Path, *args: Any, **kw: Any) -> Any:
             if _reading.get():  # a reading's own run
-                with timer_of(self):
+                with timer_of(self), jitter_of(self):
                     return run(self, out_dir, *args, **kw)
-            with timer_of(self):
+            with timer_of(self), jitter_of(self):
                 report = run(self, out_dir, *args, **kw)
             if _oracle.get() is not None:  # a pass through ns-2.35 checks the registered reading only
                 return report
             for r in self.readings:
-                with as_reading(r.label), timer_of(self):
+                with as_reading(r.label), timer_of(self), jitter_of(self):
                     report.readings[r.label] = run(self, Path(out_dir) / "readings" / r.label, *args, **kw)
             return report
 
