@@ -352,15 +352,6 @@ CYCLE = ("a cycle of spurious fast retransmits (receivers holding a retransmitte
          "which fusion nodes forward)")
 NOT_YET = {
     # Under ns-2's Vegas (issue 25), each cause found by a run.
-    ("tcpm-fastrtx", "other segments retransmitted"):
-        "7 (525 with the Linux-style Vegas and its NewReno recovery): ns-2's Vegas ends the spurious fast-"
-        "retransmit cycle, but its fine-grained check resends 348, 350, 355, 362, 369, 375 and 381, each "
-        "38-48 ms after it left, with no timeout: a duplicate ACK, or one of the first two ACKs after a "
-        "retransmission, finds the oldest outstanding segment older than v_timeout (about one SRTT on this "
-        "steady path)",
-    ("tcpm-fastrtx", "ours, fused duplicates: other segments retransmitted"):
-        "1 (0 with the Linux-style Vegas): segment 338, resent at 2.231 s by the same fine-grained check, "
-        "with no timeout",
     ("tcpm-reroute", "rate after the crash"):
         f"0.40 of D4-R4's payload rate (0.51 with the Linux-style Vegas and {CYCLE}): BaseRTT stays the 50 ms of "
         "the old path; ns-2's Vegas measures it afresh only in a round with at most one segment sent, which "
@@ -376,14 +367,25 @@ NOT_YET = {
         "1: receiver n89 behind the slow link falls silent for TCP-M_TMOUT five times (its REVERSE_PATHs lost "
         "upstream) and is reported failed at 15.5 s, never revived (with the Linux-style Vegas it was revived "
         "each time); why it is not revived under ns-2's Vegas is not traced",
-    ("tcpm-random", "receivers reachable"):
-        "93: G(100, 0.03) keeps about 94 nodes in n0's component (docs/topology.md); 54 is implausible",
     ("tcpm-fusion", "63 nodes: unicast Vegas"):
         "70.2 kbit/s: 20 segments of 40 B per 91 ms round trip to the farthest leaf; the paper's 174.3 "
         "implies a 37 ms round trip",
     ("tcpm-fusion", "63 nodes: 7 FNs / unicast"):
         "0.67: Vegas settles, without losses, where the busiest ACK link is full: 500 kbit/s over 7 ACKs "
         "of 60 B a segment is 47.6 kbit/s of payload (measured 47.1); the paper's collapse came with drops",
+}
+
+#: Values reported without a band (issue 41), with the value measured: the paper states no claim
+#: they could be held to. tcpm-fastrtx's text claims only "TCP-M retransmits packets 333 through
+#: 337 and after a brief period the data transfer continues as before" (no timeout, the five
+#: segments and the rate are banded); ns-2's Vegas also resends 348, 350, 355, 362, 369, 375 and
+#: 381 by its fine-grained check (each 38-48 ms after it left; the fused rule resends 338 alone).
+#: tcpm-random's "all 54 reachable nodes" is one draw of GT-ITM's generator: G(100, 0.03) keeps
+#: about 94 nodes in n0's component (docs/topology.md).
+UNBANDED = {
+    ("tcpm-fastrtx", "other segments retransmitted"): 7,
+    ("tcpm-fastrtx", "ours, fused duplicates: other segments retransmitted"): 1,
+    ("tcpm-random", "receivers reachable"): 93,
 }
 
 
@@ -414,15 +416,26 @@ def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("tcpm")
 
 
-@pytest.mark.parametrize("name,check", sorted(REPRODUCED | set(NOT_YET)))
+@pytest.mark.parametrize("name,check", sorted(REPRODUCED | set(NOT_YET) | set(UNBANDED)))
 def test_quick_tcpm_experiment_check(name: str, check: str, out_dir: Path) -> None:
     judge_check(quick_report(name, str(out_dir / name)), name, check, NOT_YET)
+
+
+@pytest.mark.parametrize("name,check", sorted(UNBANDED))
+def test_values_the_paper_states_no_claim_for_are_reported_without_a_band(name: str, check: str,
+                                                                         out_dir: Path) -> None:
+    report = quick_report(name, str(out_dir / name))
+    (c,) = [c for c in report.checks if c.name.startswith(check)]
+    assert not c.banded and c.verdict == "measured (no band)" and c.band == "none"
+    assert c.measured == UNBANDED[(name, check)]
+    # It counts neither way: the experiment's verdict is its banded checks'.
+    assert report.verdict == ("reproduced" if all(x.passed for x in report.checks if x.banded) else "not reproduced")
 
 
 @pytest.mark.parametrize("name", EXPERIMENTS)
 def test_every_check_is_listed_and_every_figure_written(name: str, out_dir: Path) -> None:
     report = quick_report(name, str(out_dir / name))
-    assert_every_check_listed(report, name, REPRODUCED | set(NOT_YET))
+    assert_every_check_listed(report, name, REPRODUCED | set(NOT_YET) | set(UNBANDED))
     assert report.figures and all(f.stat().st_size > 10_000 for f in report.figures)
     assert (out_dir / name / "run" / "summary.json").exists() or name == "tcpm-fusion"
 

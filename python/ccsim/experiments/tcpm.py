@@ -624,8 +624,13 @@ class FastRetransmit(_Tcpm):
                                     unit="timeouts"))
         report.checks.append(_count("segments 333..337 retransmitted", len(again & set(self.dropped)), "all 5", 5, 5,
                                     unit="segments"))
-        report.checks.append(_count("other segments retransmitted", len(again - set(self.dropped)), "none", 0, 0,
-                                    unit="segments"))
+        # The paper claims only "TCP-M retransmits packets 333 through 337 and after a brief period
+        # the data transfer continues as before" (section 6.5): the timeouts, the five segments and
+        # the rate are banded; what else was resent is reported without a band (issue 41).
+        report.checks.append(Check("other segments retransmitted", len(again - set(self.dropped)),
+                                   "not stated (\"retransmits packets 333 through 337 and after a brief period the "
+                                   "data transfer continues as before\")", 0, 0, SOURCE, unit="segments",
+                                   banded=False))
         lost = trace.times[np.isin(trace.seqs, self.dropped)]
         first = float(lost.min()) if len(lost) else 0.0
         # Ours: the rate from 1 s after the first loss against the rate in the second before it.
@@ -638,8 +643,8 @@ class FastRetransmit(_Tcpm):
         # Ours: the same run with duplicates counted only from children at the minimum.
         fixed = runs["fused-duplicates"]
         fixed_again = SeqTrace.of(fixed, "m1").retransmitted()
-        report.checks.append(_count(f"{FUSED}: other segments retransmitted", len(fixed_again - set(self.dropped)),
-                                    "none (the paper's Figure 12)", 0, 0, unit="segments"))
+        report.checks.append(Check(f"{FUSED}: other segments retransmitted", len(fixed_again - set(self.dropped)),
+                                   "not stated (section 6.5)", 0, 0, SOURCE, unit="segments", banded=False))
         fixed_ratio = flow_rate(fixed, "m1", first + 1.0, duration) / flow_rate(fixed, "m1", first - 1.0, first)
         report.checks.append(Check(f"{FUSED}: rate from 1 s after the losses / rate in the second before",
                                    fixed_ratio, "1: the transfer continues as before", 0.9, 1.1, SOURCE, unit="ratio"))
@@ -726,9 +731,13 @@ class Random(_Tcpm):
         receivers = [v for v in g.nodes if v != "n0"]
         a, b = slowed_link(g, "n0")
         report = ExperimentReport(self.name)
-        report.checks.append(_count("receivers reachable from node 0", len(receivers),
-                                    f"{PAPER_REACHABLE} (implausible for G(100, 0.03); docs/topology.md)",
-                                    PAPER_REACHABLE * 0.8, PAPER_REACHABLE * 1.2, unit="nodes"))
+        # CHOICE: reported without a band (issue 41): "all 54 reachable nodes" is one draw of
+        # GT-ITM's generator, which ccsim does not reimplement bit for bit (its `geo` method on
+        # Stanford GraphBase's gb_flip); G(100, 0.03)'s giant component holds about 94 nodes.
+        report.checks.append(Check("receivers reachable from node 0", len(receivers),
+                                   f"{PAPER_REACHABLE}: one draw of GT-ITM's generator (G(100, 0.03) gives about 94; "
+                                   "docs/topology.md)", PAPER_REACHABLE, PAPER_REACHABLE, SOURCE, unit="nodes",
+                                   banded=False))
         labels = {"100kbps": (results[0], 100e3, 94.3), "50kbps": (results[1], 50e3, 49.2)}
         for label, (res, rate, paper) in labels.items():
             s = tcpm(res, "m1")
