@@ -10,6 +10,7 @@ from .base import Check, Experiment, ExperimentReport
 from .cbraa import EXPERIMENTS as CBRAA_EXPERIMENTS
 from .dumbbell import DumbbellNewReno
 from .l4s import EXPERIMENTS as L4S_EXPERIMENTS
+from .misses import MISSES
 from .obp import EXPERIMENTS as OBP_EXPERIMENTS
 from .obp_period import EXPERIMENTS as OBP_PERIOD_EXPERIMENTS
 from .primo import EXPERIMENTS as PRIMO_EXPERIMENTS
@@ -22,5 +23,7 @@ REGISTRY: dict[str, Experiment] = {e.name: e for e in [DumbbellNewReno(), *TICP_
                                                 *CBRAA_EXPERIMENTS, *PRIMO_EXPERIMENTS, *TCPM_EXPERIMENTS,
                                                 *XCP_EXPERIMENTS, *OBP_EXPERIMENTS, *OBP_PERIOD_EXPERIMENTS,
                                                 *L4S_EXPERIMENTS]}
+for _name, _miss in MISSES.items():  # why a claim does not reproduce (misses.py)
+    REGISTRY[_name].miss = _miss
 
 __all__ = ["Check", "Experiment", "ExperimentReport", "REGISTRY"]

@@ -254,6 +254,10 @@ class Reading:
     #: test only under the experiment's start-time jitter (:class:`StartJitter`); without it its
     #: verdict is :data:`SYMMETRIC`.
     symmetric: bool = False
+    #: Keys the reading sets on every flow of a protocol, by protocol ({"cbraa": {"cbraa":
+    #: {"beta": 0.25}}}): a reading that changes a constant or a default of the flows the paper
+    #: leaves open, applied by :func:`run_many` to every spec the experiment runs.
+    flow_keys: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 #: The verdict a symmetric reading (:attr:`Reading.symmetric`) gets where no jitter breaks the
@@ -458,6 +462,19 @@ NS2_AGENTS: dict[str, dict[str, dict[str, Any]]] = {
 
 _reading: contextvars.ContextVar[str] = contextvars.ContextVar("ccsim_experiment_reading", default="")
 
+#: ns-2's receiver window, `Agent/TCP set window_ 20` by default (ns-default.tcl): a reading of
+#: an ns-2 paper whose TCP baselines do not say they raised it (issue 41). The TCP-M experiments
+#: take it as registered; the other ns-2 papers' experiments run unbounded and offer it.
+NS2_WINDOW = 20
+
+
+def ns2_window_reading(protocols: tuple[str, ...], why: str) -> Reading:
+    """The reading that caps the TCP baselines' window at ns-2's default ``window_ 20``."""
+    return Reading("window-20", "ns-2's default window_ 20 on the TCPs",
+                   f"Every {', '.join(protocols)} flow's window is capped at ns-2's default receiver window, "
+                   f"`window_ 20` (max_window = 20), as an ns-2 script that does not raise it runs: {why}",
+                   flow_keys={p: {"max_window": NS2_WINDOW} for p in protocols})
+
 
 def reading() -> str:
     """The label of the :class:`Reading` being run, "" for the experiment's registered one."""
@@ -465,13 +482,15 @@ def reading() -> str:
 
 
 @contextmanager
-def as_reading(label: str) -> Iterator[None]:
+def as_reading(label: str, flow_keys: dict[str, dict[str, Any]] | None = None) -> Iterator[None]:
     """Within the block, :func:`reading` answers ``label``: the set-up as that reading builds
-    it ("" for the registered one)."""
+    it ("" for the registered one), and :func:`run_many` sets the reading's ``flow_keys``."""
     token = _reading.set(label)
+    keys_token = _reading_keys.set(flow_keys or {})
     try:
         yield
     finally:
+        _reading_keys.reset(keys_token)
         _reading.reset(token)
 
 
@@ -479,6 +498,24 @@ _TCP_PROTOCOLS = frozenset({"tahoe", "reno", "newreno", "sack", "vegas", "cubic"
 #: The TIMERS profile and the NS2_AGENTS profile ("" for none) the running experiment's flows take.
 _timer: contextvars.ContextVar[tuple[str, str]] = contextvars.ContextVar("ccsim_experiment_timer",
                                                                          default=("linux", ""))
+
+
+#: The flow keys of the reading being run (:attr:`Reading.flow_keys`).
+_reading_keys: contextvars.ContextVar[dict[str, dict[str, Any]]] = contextvars.ContextVar(
+    "ccsim_experiment_reading_keys", default={})
+
+
+def with_reading_keys(spec: dict[str, Any], keys: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """``spec`` with ``keys[protocol]`` set on every flow of that protocol (a copy); a table of
+    keys (``cbraa = {beta = 0.25}``) is merged into the flow's own."""
+    out = copy.deepcopy(spec)
+    for flow in out.get("flows", []):
+        for key, value in copy.deepcopy(keys.get(flow.get("protocol", ""), {})).items():
+            if isinstance(value, dict) and isinstance(flow.get(key), dict):
+                flow[key].update(value)
+            else:
+                flow[key] = value
+    return out
 
 
 #: The start-time jitter of the running experiment (:attr:`Experiment.jitter`).
@@ -638,6 +675,8 @@ def run_many(specs: Sequence[Any], jobs: int | None = None, **kwargs: Any) -> li
     profile, agents = _timer.get()
     timed = [with_timer(s.to_dict() if isinstance(s, Scenario) else s, TIMERS[profile], NS2_AGENTS.get(agents))
              for s in specs]
+    if _reading_keys.get():
+        timed = [with_reading_keys(s, _reading_keys.get()) for s in timed]
     jitter = _jitter.get()
     if jitter is not None:
         timed = [jittered(validate(s), jitter) for s in timed]
@@ -697,7 +736,7 @@ class Experiment:
             if _oracle.get() is not None:  # a pass through ns-2.35 checks the registered reading only
                 return report
             for r in self.readings:
-                with as_reading(r.label), timer_of(self), jitter_of(self):
+                with as_reading(r.label, r.flow_keys), timer_of(self), jitter_of(self):
                     report.readings[r.label] = run(self, Path(out_dir) / "readings" / r.label, *args, **kw)
             return report
 

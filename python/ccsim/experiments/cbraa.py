@@ -122,13 +122,22 @@ FINE_TIMER = Reading(
     "REAL's TCP Reno used, and the CBRAA verdicts turn on it (reproduction-audit, cbraa-vs-mathis: 8 of 10 "
     "plausible readings in band)")
 
+#: CBRAA's weight of the theoretical loss rate, p = beta Loss_th + (1 - beta) Loss_obs (section
+#: 3.2), which the paper does not give (ccsim: 0.5; crates/ccsim-protocols/src/rate/cbraa.rs):
+#: a lighter and a heavier weight (issue 41; the audit measured cbraa-fair from 1.28 to 1.58).
+BETA_READINGS = tuple(Reading(
+    f"beta-{beta:g}", f"CBRAA's beta = {beta:g}",
+    f"CBRAA weighs the theoretical loss rate by beta = {beta:g} (registered: 0.5) in p = beta Loss_th + (1 - beta) "
+    "Loss_obs: section 3.2 gives the form and no value (reproduction-audit, cbraa-fair)",
+    flow_keys={"cbraa": {"cbraa": {"beta": beta}}}) for beta in (0.25, 0.75))
+
 
 class _Cbraa(Experiment):
-    """What the four CBRAA experiments share: REAL's simulator and the timer readings."""
+    """What the four CBRAA experiments share: REAL's simulator and the timer and beta readings."""
 
     simulator = "REAL (1988)"
     timer = "BSD (REAL)"
-    readings = (FINE_TIMER,)
+    readings = (FINE_TIMER, *BETA_READINGS)
 
     def timer_for(self, label: str) -> str:
         return "ns-2.35" if label == FINE_TIMER.label else self.timer

@@ -41,7 +41,7 @@ import numpy as np
 from ..metrics import (CRITERIA, criteria_table_markdown, draw_pentagon, efficiency_criteria, mean_criteria,
                        stability)
 from ..results import Result
-from .base import Check, Experiment, ExperimentReport, Reading, StartJitter, reading, run_many
+from .base import Check, Experiment, ExperimentReport, Reading, StartJitter, ns2_window_reading, reading, run_many
 from .figures import cached_figure, pyplot, save, time_axis
 
 PACKET = 1000
@@ -68,7 +68,7 @@ def dumbbell_spec(protocol: str, *, bw_mbps: float = 5, queue: float = 30, delay
     # The readings of section IV's open set-up (PrimoSweep.readings): both sources at 0 s, and
     # with it rate samples every 0.1 s, near the round trip, for the criteria.
     second = "0s" if reading() in (SIMULTANEOUS.label, FINE_SAMPLES.label) else "0.1s"
-    interval = "0.1s" if reading() == FINE_SAMPLES.label else "1s"
+    interval = "0.1s" if reading() in (FINE_SAMPLES.label, SAMPLES_ONLY.label) else "1s"
     flows = [{"name": name, "protocol": protocol, "from": src, "to": dst, "packet_size": f"{PACKET}B",
               "start": start, **(extra or {})}
              for name, src, dst, start in (("f1", "S1", "D1", "0s"), ("f2", "S2", "D2", second))]
@@ -95,6 +95,13 @@ FINE_SAMPLES = Reading(
     "trips, instead of 1 s ones: the paper does not give its sampling interval, and its Reno, SACK and "
     "Vegas stability figures at 200 ms (2 %, 5 %) are out of reach of 1 s samples (reproduction-audit)",
     symmetric=True)
+
+SAMPLES_ONLY = Reading(
+    "0.1s-samples", "0.1 s samples",
+    "The criteria on 0.1 s samples, with the registered start (S2 0.1 s after S1): the sampling interval "
+    "alone, without the symmetric start (the paper gives none; the audit found it passes \"Reno less stable "
+    "than Primo\" in all four sweeps)")
+WINDOW_20 = ns2_window_reading(("reno", "sack", "vegas"), "the paper's simulator is ns-2 and it gives no window")
 
 #: Primo's replicas (issue 41): with one trajectory per set-up, the simultaneous readings share by
 #: lockstep and the registered 0.1 s offset is one draw; each flow's start is jittered instead.
@@ -165,7 +172,7 @@ class PrimoSweep(Experiment):
     timer = "ns-2.35"
     sweep: Sweep
     paper: str = ""
-    readings = (SIMULTANEOUS, FINE_SAMPLES)
+    readings = (SIMULTANEOUS, FINE_SAMPLES, SAMPLES_ONLY, WINDOW_20)
     jitter = PRIMO_JITTER
 
     def checks(self, means: dict[str, dict[str, float]], rows: dict[str, list[dict[str, float]]]) -> list[Check]:

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..results import Result
-from .base import Check, Experiment, ExperimentReport, Reading, StartJitter, reading, run_many
+from .base import Check, Experiment, ExperimentReport, Reading, StartJitter, ns2_window_reading, reading, run_many
 from .figures import cached_figure, pyplot, save, time_axis
 
 BINS = 5
@@ -285,13 +285,17 @@ class TicpUdp(_Ticp):
         return report
 
 
+WINDOW_20 = ns2_window_reading(("newreno",), "the paper's TCP is ns-2's and it gives no window")
+
+
 class TicpTcp(_Ticp):
     """ticp-tcp-fwd, ticp-tcp-rev and ticp-tcp-rev-fair: one NewReno bulk flow per bottleneck."""
 
     def __init__(self, variant: str) -> None:
         self.variant = variant
+        self.readings = (WINDOW_20,)
         if variant == "fair":
-            self.readings = (Reading(
+            self.readings = (WINDOW_20, Reading(
                 "whole-bin", "each bin's bytes over all its time",
                 "Each bin's TICP and TCP rates are their means over every sample the collector spends in the bin, "
                 "in any round (bytes over the bin's whole time), instead of medians over round 1's samples: the "
