@@ -82,8 +82,7 @@ CHECKS: dict[str, set[str]] = {
     "ticp-udp-rev": {"cbr: every report collected", "poisson: every report collected", "cbr: session duration / ideal",
                      "poisson: session duration / ideal at the measured available rate"}
     | _bins("cbr: bin {i} report rate / available", "poisson: bin {i} report rate / available"),
-    "ticp-tcp-fwd": {"rs1: every report collected"} | _bins("rs1: bin {i} TICP / equal share",
-                                                            "rs1: bin {i} TCP / equal share"),
+    "ticp-tcp-fwd": {"rs1: every report collected"} | _bins("rs1: bin {i} TICP / TCP rate"),
     "ticp-tcp-rev": {"rs10: every report collected"} | _bins("bin {i}: TICP / TCP rate"),
     "ticp-tcp-rev-fair": {"rs1-1000B: every report collected", "rs10-100B: every report collected",
                           "duration with 100 B reports / with 1000 B"}
@@ -105,6 +104,10 @@ LATE_JOIN = ("the second session joins bin 1 in slow start 5 s after the first, 
              "seconds while the sessions separate: the split depends on the start (one run: 0.81/1.18 to 1.94/0.05 "
              "over five starts of the second session) and twenty replicas straddle the band")
 NOT_YET: dict[tuple[str, str], str] = {
+    ("ticp-tcp-fwd", "rs1: bin 1 TICP / TCP rate"):
+        "1.60 [1.54, 1.66] (band [2/3, 3/2], issue 41's band from \"almost the same throughput\"): bin 1 opens "
+        "with the session's slow start, which first halves at the collector's 3 s timer, and its round 1 takes "
+        "1.6 times the TCP's rate; bins 2-5 hold 1.26-1.38",
     ("ticp-tcp-rev", "bin 3: TICP / TCP rate"): f"3.67 [2.99, 4.35], inconclusive (band: at least 3): {CHAOTIC}",
     ("ticp-tcp-rev", "bin 5: TICP / TCP rate"): f"3.12 [2.59, 3.66], inconclusive (band: at least 3): {CHAOTIC}",
     **{("ticp-tcp-rev-fair", f"rs10-100B: bin {i} TICP / equal share"): f"{v} (band [0.7, 1.3]): {RS10_BURSTS}"
@@ -187,6 +190,28 @@ def test_ticp_udp_fwd_cbr_band_catches_a_collector_ten_times_as_aggressive() -> 
         measured.append(r / (t.capacity_bps(i) - t.median_rate(res, "rate", f"cbr{i}", windows[i])))
     assert not any(c.passed for c in checks), [c.measured for c in checks]
     assert sum(0.85 <= x <= 1.15 for x in measured) >= 3, measured  # 0.83-1.06 when written
+
+
+def test_ticp_tcp_fwd_band_catches_a_collector_ten_times_as_aggressive() -> None:
+    """ticp-tcp-fwd's band from the paper's words (issue 41: "TCP and TICP should obtain almost the
+    same throughput"): TICP's rate within 3:2 of the TCP's on the same path. A collector that
+    probes ten sources per request (RS = 10, where the paper's forward run has 1) takes 2.6-21
+    times the TCP's rate and falls outside in every bin; the paper's RS = 1, started as
+    registered, gave 1.33-1.48 when written."""
+    from ccsim.experiments import ticp as t
+    from ccsim.experiments.base import run_many, timer_of
+
+    n = t._n(True)
+    spec = t.topology_spec([t.session("ticp", n, 1000, 100, 10, start=100)],
+                           100 + 3 * t.ideal_duration(n, 1000, share=0.5), background="newreno", direction="fwd")
+    with timer_of(REGISTRY["ticp-tcp-fwd"]):
+        (res,) = run_many([spec], jobs=1)
+    windows = t.bin_windows(res, "ticp")
+    variable, entity, _ = t.measured(False)
+    checks = [t.fair_share_check("rs10", i, t.median_rate(res, variable, entity, windows[i]),
+                                 t.median_rate(res, "rate", f"newreno{i}", windows[i])) for i in range(1, t.BINS + 1)]
+    assert not any(c.passed for c in checks), [c.measured for c in checks]
+    assert all(c.measured > 1.5 for c in checks)
 
 
 def test_the_whole_bin_reading_measures_every_round_of_a_bin(out_dir: Path) -> None:

@@ -258,6 +258,10 @@ class Reading:
     #: {"beta": 0.25}}}): a reading that changes a constant or a default of the flows the paper
     #: leaves open, applied by :func:`run_many` to every spec the experiment runs.
     flow_keys: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Keys the reading sets in ``[run]`` of every spec with a flow or a generator of a protocol,
+    #: by protocol ({"obp": {"obp_period": "30ms"}}): the other specs (the baselines') are left
+    #: as registered.
+    run_keys: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 #: The verdict a symmetric reading (:attr:`Reading.symmetric`) gets where no jitter breaks the
@@ -482,11 +486,12 @@ def reading() -> str:
 
 
 @contextmanager
-def as_reading(label: str, flow_keys: dict[str, dict[str, Any]] | None = None) -> Iterator[None]:
+def as_reading(label: str, flow_keys: dict[str, dict[str, Any]] | None = None,
+               run_keys: dict[str, dict[str, Any]] | None = None) -> Iterator[None]:
     """Within the block, :func:`reading` answers ``label``: the set-up as that reading builds
-    it ("" for the registered one), and :func:`run_many` sets the reading's ``flow_keys``."""
+    it ("" for the registered one), and :func:`run_many` sets the reading's flow and run keys."""
     token = _reading.set(label)
-    keys_token = _reading_keys.set(flow_keys or {})
+    keys_token = _reading_keys.set((flow_keys or {}, run_keys or {}))
     try:
         yield
     finally:
@@ -501,14 +506,21 @@ _timer: contextvars.ContextVar[tuple[str, str]] = contextvars.ContextVar("ccsim_
 
 
 #: The flow keys of the reading being run (:attr:`Reading.flow_keys`).
-_reading_keys: contextvars.ContextVar[dict[str, dict[str, Any]]] = contextvars.ContextVar(
-    "ccsim_experiment_reading_keys", default={})
+_reading_keys: contextvars.ContextVar[tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]] = \
+    contextvars.ContextVar("ccsim_experiment_reading_keys", default=({}, {}))
 
 
-def with_reading_keys(spec: dict[str, Any], keys: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def with_reading_keys(spec: dict[str, Any], keys: dict[str, dict[str, Any]],
+                      run_keys: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """``spec`` with ``keys[protocol]`` set on every flow of that protocol (a copy); a table of
-    keys (``cbraa = {beta = 0.25}``) is merged into the flow's own."""
+    keys (``cbraa = {beta = 0.25}``) is merged into the flow's own. ``run_keys[protocol]`` go into
+    ``[run]`` when a flow or a generator runs that protocol."""
     out = copy.deepcopy(spec)
+    present = {f.get("protocol", "") for f in out.get("flows", [])} | \
+              {g.get("protocol", "") for g in out.get("traffic", [])}
+    for protocol, values in (run_keys or {}).items():
+        if protocol in present:
+            out.setdefault("run", {}).update(copy.deepcopy(values))
     for flow in out.get("flows", []):
         for key, value in copy.deepcopy(keys.get(flow.get("protocol", ""), {})).items():
             if isinstance(value, dict) and isinstance(flow.get(key), dict):
@@ -675,8 +687,9 @@ def run_many(specs: Sequence[Any], jobs: int | None = None, **kwargs: Any) -> li
     profile, agents = _timer.get()
     timed = [with_timer(s.to_dict() if isinstance(s, Scenario) else s, TIMERS[profile], NS2_AGENTS.get(agents))
              for s in specs]
-    if _reading_keys.get():
-        timed = [with_reading_keys(s, _reading_keys.get()) for s in timed]
+    flow_keys, run_keys = _reading_keys.get()
+    if flow_keys or run_keys:
+        timed = [with_reading_keys(s, flow_keys, run_keys) for s in timed]
     jitter = _jitter.get()
     if jitter is not None:
         timed = [jittered(validate(s), jitter) for s in timed]
@@ -736,7 +749,7 @@ class Experiment:
             if _oracle.get() is not None:  # a pass through ns-2.35 checks the registered reading only
                 return report
             for r in self.readings:
-                with as_reading(r.label, r.flow_keys), timer_of(self), jitter_of(self):
+                with as_reading(r.label, r.flow_keys, r.run_keys), timer_of(self), jitter_of(self):
                     report.readings[r.label] = run(self, Path(out_dir) / "readings" / r.label, *args, **kw)
             return report
 

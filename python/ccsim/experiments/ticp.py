@@ -166,9 +166,11 @@ def _n(quick: bool) -> int:
 #: The TICP experiments' replicas (issue 41): deterministic, but a shift of a few milliseconds in a
 #: start time moves per-bin shares by factors of 2 to 10 (reproduction-audit, TICP), so each is
 #: judged over replicas whose flows and sessions start up to one round trip later.
-#: CHOICE: the width is the longest round trip of Fig. 2's paths, bin 5's 2 x (10 + 100) ms; the
-#: paper gives its sessions' starts (0 s; 100 s beside other traffic; 5 s apart) and no others.
-TICP_JITTER = StartJitter(0.22, "bin 5's round trip, 2 x (10 + 100) ms; the paper gives no finer start times")
+#: CHOICE: the width is the longest round trip of Fig. 2's paths, bin 5's 2 x (10 + 100) ms. The
+#: paper gives its starts (TCPs at 0 s; sessions at 0 s, 100 s beside other traffic, 5 s apart);
+#: the jitter samples the trajectories within a round trip of those instants.
+TICP_JITTER = StartJitter(0.22, "bin 5's round trip, 2 x (10 + 100) ms: the paper starts its TCPs at 0 s and its "
+                                "sessions at 0, 5 or 100 s, and one trajectory around those instants decides nothing")
 
 
 class _Ticp(Experiment):
@@ -339,6 +341,8 @@ class TicpTcp(_Ticp):
                 if self.variant == "rev":
                     report.checks.append(Check(f"bin {i}: TICP / TCP rate", ticp / tcp if tcp else math.inf,
                                                "much above 1 (about 10 TCP flows)", 3.0, math.inf, SOURCE, unit="ratio"))
+                elif self.variant == "fwd":
+                    report.checks.append(fair_share_check(label, i, ticp, tcp))
                 else:
                     report.checks.append(Check(f"{label}: bin {i} TICP / equal share", ticp / half,
                                                "about 1 (fair to TCP)", 0.7, 1.3, SOURCE, unit="ratio"))
@@ -353,6 +357,24 @@ class TicpTcp(_Ticp):
                                 ("rate", "newreno5", "TCP on b_5")]) for label, res in zip(configs, results)]
         report.figures.append(throughput_figure(out_dir / "throughput.png", self.title, panels))
         return report
+
+
+#: What ticp-tcp-fwd's band rests on (section V and Fig. 7).
+FAIR_QUOTE = ("\"At long time scale and for the same network conditions, TCP and TICP should obtain almost the same "
+              "throughput\"; Fig. 7: \"Both protocols manage to share fairly the network resources\"")
+
+
+def fair_share_check(label: str, i: int, ticp: float, tcp: float) -> Check:
+    """ticp-tcp-fwd's check of bin ``i`` (issue 41): TICP's rate over the TCP's on the same path,
+    within [2/3, 3/2] of each other.
+
+    CHOICE: "almost the same throughput" read as within 3:2 either way. On the same paths, ns-2.35's
+    timer and agents and 20-packet buffers, a second NewReno flow gets 0.85-1.03 of the first's
+    rate in every bin (tests/test_ticp.py), so two TCPs pass with room; a collector ten times as
+    aggressive (RS = 10) takes 2-4 times the TCP's rate and falls outside. The band before (each
+    within 30 % of an equal share) admitted 1.86:1."""
+    return Check(f"{label}: bin {i} TICP / TCP rate", ticp / tcp if tcp else math.inf,
+                 f"about 1: {FAIR_QUOTE}", 2 / 3, 3 / 2, SOURCE, unit="ratio")
 
 
 def cbr_share_check(i: int, rate: float, what: str = "request") -> Check:
