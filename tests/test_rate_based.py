@@ -14,7 +14,8 @@ import ccsim
 from ccsim.experiments import REGISTRY, ExperimentReport
 from ccsim.experiments.cbraa import (arrivals_checks, arrivals_flows, cbraa_spec, cov, fair_checks, fair_flows,
                                      mean_kBps, rtt_checks, rtt_flows)
-from ccsim.experiments.base import run_many, timer_of
+from ccsim.experiments.base import jitter_of, run_many, timer_of
+from conftest import replicated_report
 
 
 def line(protocol: str, **options: Any) -> dict[str, Any]:
@@ -41,36 +42,46 @@ PACED = ("the paced CBRAA loses about half of what the TCPs beside it lose (0.42
          "answers only its own loss rate (test_stated_causes.py::test_cbraa_loses_half_of_what_the_tcps_beside_it_"
          "lose)")
 BESIDE_RENO = (f"{PACED}; Reno also times out 19-31 times, each 1.5 s or more under REAL's BSD timer")
+# The values are the mean and 95 % interval over the quick variant's five replicas, whose starts are
+# jittered within 60 ms (issue 41: a shift of one round trip moved cbraa-vs-mathis's, cbraa-fair's
+# and cbraa-rtt's checks across their bands); "inconclusive" where the interval straddles an edge.
+JITTER = ("a start shift within one round trip moves it across the band (validation/start_shift.py), and five "
+          "replicas straddle the edge")
 NOT_YET = {
     ("cbraa-vs-mathis", "CBRAA rate held after 60 s"):
-        "CBRAA holds 2.60 Mbit/s after 60 s beside Reno (band [1.6, 2.4]): Reno loses 0.48 % beside the paced "
-        "source, CBRAA 0.11 % (two Reno flows alone: 0.18 % each); beside NewReno it holds 2.27, beside SACK 2.01; "
-        "with ns-2.35's timer beside Reno 1.97 "
-        "(test_stated_causes.py::test_cbraa_runs_above_its_band_because_reno_loses_more_beside_it)",
+        "2.35 [2.12, 2.57] Mbit/s, inconclusive (band [1.6, 2.4]): beside Reno the paced source loses less than "
+        "Reno (with the registered start 2.60; beside NewReno 2.05, in band; with ns-2.35's timer beside Reno "
+        f"1.97) (test_stated_causes.py::test_cbraa_runs_above_its_band_because_reno_loses_more_beside_it); {JITTER}",
+    ("cbraa-vs-mathis", "CoV of CBRAA"): f"0.44 [0.33, 0.56], inconclusive (band at most 0.5): {JITTER}",
+    ("cbraa-vs-mathis", "CBRAA first reaches 90 %"): f"84.6 [65.7, 103.5] s, inconclusive (band [40, 90]): {JITTER}",
     ("cbraa-arrivals", "CBRAA mean rate from 10 s after the arrivals"):
-        f"156.5 kB/s while the two arrivals are there (band [106, 144]): {BESIDE_RENO}",
-    ("cbraa-arrivals", "CBRAA mean rate 20-140 s after"): f"280 kB/s (band [170, 230]): {BESIDE_RENO}",
-    ("cbraa-arrivals", "CBRAA mean rate 70-300 s"): f"320 kB/s (band [229.5, 310.5]): {BESIDE_RENO}",
-    ("cbraa-arrivals", "CBRAA mean rate 10-140 s after"): f"277 kB/s (band [170, 230]): {BESIDE_RENO}",
+        f"160.5 [156.9, 164.1] kB/s while the two arrivals are there (band [106, 144]): {BESIDE_RENO}",
+    ("cbraa-arrivals", "CBRAA mean rate 20-140 s after"): f"259 [250, 268] kB/s (band [170, 230]): {BESIDE_RENO}",
+    ("cbraa-arrivals", "CBRAA mean rate 10-140 s after"): f"255 [247, 263] kB/s (band [170, 230]): {BESIDE_RENO}",
     ("cbraa-arrivals", "first arriving TCP leaves"):
-        f"602 s (band [525, 575]): the arrivals get 0.8 of the fair share CBRAA takes above; {BESIDE_RENO}",
+        f"608 [596, 619] s (band [525, 575]): the arrivals get 0.8 of the fair share CBRAA takes above; {BESIDE_RENO}",
     ("cbraa-arrivals", "second arriving TCP leaves"):
-        f"621 s (band [534, 586]): the arrivals get 0.8 of the fair share CBRAA takes above; {BESIDE_RENO}",
-    ("cbraa-fair", "cbraa rate"): f"1.42 of the Reno flows' mean (band [0.8, 1.05]): {BESIDE_RENO}",
-    ("cbraa-fair", "NewReno: cbraa rate"): f"1.21 of the NewReno flows' mean (band [0.8, 1.05]): {PACED}",
+        f"623 [611, 635] s (band [534, 586]): the arrivals get 0.8 of the fair share CBRAA takes above; {BESIDE_RENO}",
+    ("cbraa-fair", "tcp1 rate"): f"0.90 [0.84, 0.96] of the mean of four, inconclusive (band [0.85, 1.15]): {JITTER}",
+    ("cbraa-fair", "tcp2 rate"): f"0.90 [0.83, 0.98] of the mean of four, inconclusive (band [0.85, 1.15]): {JITTER}",
+    ("cbraa-fair", "cbraa rate"): f"1.44 [1.36, 1.52] of the Reno flows' mean (band [0.8, 1.05]): {BESIDE_RENO}",
+    ("cbraa-fair", "NewReno: cbraa rate"):
+        f"1.17 [0.97, 1.37] of the NewReno flows' mean, inconclusive (band [0.8, 1.05]): {PACED}",
     ("cbraa-rtt", "tcp rate"):
-        "0.35 of its ideal share (band [0.7, 1.05]): Reno at 25 ms one way times out 149 times in 500 s, each "
-        "timeout at least 1.5 s under REAL's BSD timer (test_stated_causes.py::test_the_tcp_in_cbraa_rtt_idles_in_"
-        "coarse_timeouts); with NewReno 0.88",
-    ("cbraa-rtt", "cbraa25 rate"): f"1.31 of its ideal share (band [0.8, 1.2]): what the idle Reno leaves; {PACED}",
-    ("cbraa-rtt", "cbraa100 rate"): f"1.21 of its ideal share (band [0.8, 1.2]): what the idle Reno leaves; {PACED}",
+        "0.33 [0.30, 0.37] of its ideal share (band [0.7, 1.05]): Reno at 25 ms one way times out 149 times in 500 "
+        "s, each timeout at least 1.5 s under REAL's BSD timer (test_stated_causes.py::test_the_tcp_in_cbraa_rtt_"
+        "idles_in_coarse_timeouts); with NewReno 0.88",
+    ("cbraa-rtt", "cbraa25 rate"): f"1.36 [1.31, 1.41] of its ideal share (band [0.8, 1.2]): what the idle Reno leaves; {PACED}",
+    ("cbraa-rtt", "cbraa100 rate"):
+        f"1.17 [1.10, 1.24], inconclusive (band [0.8, 1.2]): what the idle Reno leaves; {PACED}",
 }
 
 
 @cache
 def cbraa_report(name: str, out: str) -> ExperimentReport:
-    # The full experiments: each run is under a second, so the quick variant is the full one.
-    return REGISTRY[name].run(Path(out) / name, quick=True, jobs=1)
+    # The full set-up (each run is under a second), over the quick variant's jittered replicas,
+    # judged as `ccsim reproduce` judges them.
+    return replicated_report(name, Path(out) / name)  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +115,7 @@ CHECKS = {
 def test_cbraa_experiment_check(name: str, prefix: str, out: str) -> None:
     report = cbraa_report(name, out)
     (c,) = [c for c in report.checks if c.name.startswith(prefix)]
-    assert c.passed, c.describe()
+    assert c.verdict == "reproduced", c.describe()
     assert all(p.exists() for p in report.figures)
 
 
@@ -113,15 +124,17 @@ def test_cbraa_experiment_check(name: str, prefix: str, out: str) -> None:
 # cbraa-vs-mathis reproduces under it: CBRAA still takes 1.36 of the Reno flows' mean in
 # cbraa-fair (0.95 in the paper), Reno gets 0.66 of its ideal in cbraa-rtt, and the arrivals
 # leave at 591 and 613 s in cbraa-arrivals.
-READINGS = {"cbraa-vs-mathis": "reproduced", "cbraa-arrivals": "not reproduced", "cbraa-fair": "not reproduced",
-            "cbraa-rtt": "not reproduced"}
+# Over the jittered replicas (issue 41) cbraa-vs-mathis and cbraa-rtt are inconclusive under it.
+READINGS = {"cbraa-vs-mathis": "inconclusive", "cbraa-arrivals": "not reproduced", "cbraa-fair": "not reproduced",
+            "cbraa-rtt": "inconclusive"}
 
 
 @pytest.mark.parametrize("name", sorted(READINGS))
 def test_the_fine_timer_reading_gets_its_own_verdict(name: str, out: str) -> None:
     report = cbraa_report(name, out)
-    (label,) = report.readings
-    assert label == "ns2-timer" and REGISTRY[name].timer_for(label) == "ns-2.35"
+    label = "ns2-timer"
+    assert list(report.readings) == ["ns2-timer", "beta-0.25", "beta-0.75"]
+    assert REGISTRY[name].timer_for(label) == "ns-2.35"
     assert report.readings[label].verdict == READINGS[name], report.readings[label].table_markdown()
 
 
@@ -136,10 +149,14 @@ def test_cbraa_band_is_measured_on_the_rate_held_after_60_s(out: str) -> None:
     # Section 4.1: after 60 s CBRAA's rate is smooth at about 2 Mbit/s. The check must report the
     # level it holds then, which the last 200 s show plainly, not an average that includes the
     # ramp (2.39 Mbit/s over 60-500 s where CBRAA settles at 2.56).
-    with timer_of(REGISTRY["cbraa-vs-mathis"]):
+    # One replica (its starts jittered as the experiment's first replica's are) against the check
+    # that replica's run gives.
+    exp = REGISTRY["cbraa-vs-mathis"]
+    with timer_of(exp), jitter_of(exp):
         res = run_many([cbraa_spec([{"name": "tcp", "protocol": "reno"}, {"name": "cbraa", "protocol": "cbraa"}])])[0]
     settled = mean_kBps(res, "cbraa", 300) * 8e3 / 1e6
-    (c,) = [c for c in cbraa_report("cbraa-vs-mathis", out).checks if c.name.startswith("CBRAA rate held")]
+    (c,) = [c for c in exp.run(Path(out) / "one-replica", quick=True, jobs=1).checks
+            if c.name.startswith("CBRAA rate held")]
     assert c.unit == "Mbit/s" and c.measured == pytest.approx(settled, rel=0.05)
 
 
@@ -147,7 +164,7 @@ def test_cbraa_arrivals_uses_the_papers_intervals(out: str) -> None:
     # "In approximately 10 seconds" after the arrivals at 300 s; "less than 20 seconds after the
     # two TCP connections leave"; the averages over 70-300 s and 570-700 s, the latter 10 s to
     # 140 s after the paper's arrivals left (560 s), placed as far after this run's.
-    report = cbraa_report("cbraa-arrivals", out)
+    report = REGISTRY["cbraa-arrivals"].run(Path(out) / "one-replica-arrivals", quick=True, jobs=1)
     leave = max(c.measured for c in report.checks if c.name.endswith("TCP leaves"))
     names = [c.name for c in report.checks]
     assert any(n.endswith(f"({leave + 20:.0f}-{leave + 140:.0f} s)") for n in names), names

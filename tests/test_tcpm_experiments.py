@@ -18,7 +18,7 @@ import ccsim
 from ccsim.experiments import REGISTRY, ExperimentReport
 from ccsim.experiments import tcpm as t
 from ccsim.experiments.base import run_many, timer_of
-from conftest import judge_check, assert_every_check_listed
+from conftest import assert_every_check_listed, judge_check, replicated_report
 
 EXPERIMENTS = ["tcpm-single", "tcpm-two-disjoint", "tcpm-two-shared", "tcpm-unicast", "tcpm-crash", "tcpm-reroute",
                "tcpm-fastrtx", "tcpm-random", "tcpm-fusion"]
@@ -310,7 +310,7 @@ REPRODUCED = {
     ("tcpm-two-disjoint", "s1: receivers"), ("tcpm-two-disjoint", "s2: receivers"),
     ("tcpm-two-shared", "s1 / half"), ("tcpm-two-shared", "s2 / half"), ("tcpm-two-shared", "s1 + s2"),
     ("tcpm-two-shared", "s1: receivers"), ("tcpm-two-shared", "s2: receivers"),
-    ("tcpm-unicast", "TCP-M / half"), ("tcpm-unicast", "unicast / half"), ("tcpm-unicast", "TCP-M + unicast"),
+    ("tcpm-unicast", "TCP-M + unicast"),
     ("tcpm-unicast", "receivers reported failed"),
     ("tcpm-crash", "receivers reported failed"), ("tcpm-crash", "of those, D4 or D5"),
     ("tcpm-crash", "failure of D4 and D5 reported at"), ("tcpm-crash", "new data resumes at"),
@@ -350,7 +350,12 @@ ROUND_MEAN = ("ns-2's Vegas averages a round's RTT samples, which fused ACKs spr
               "behind_the_fused_acks)")
 CYCLE = ("a cycle of spurious fast retransmits (receivers holding a retransmitted segment send duplicate ACKs, "
          "which fusion nodes forward)")
+UNICAST_SPLIT = ("inconclusive over five replicas whose starts are jittered within 100 ms (issue 41): the split "
+                 "between the session and the unicast Vegas is bimodal, 1.07 / 0.93 or 0.67-0.71 / 1.29-1.33 of half "
+                 "the link, by the start (validation/start_shift.py)")
 NOT_YET = {
+    ("tcpm-unicast", "TCP-M / half"): f"0.92 [0.66, 1.17] (band [0.75, 1.25]): {UNICAST_SPLIT}",
+    ("tcpm-unicast", "unicast / half"): f"1.09 [0.83, 1.35] (band [0.75, 1.25]): {UNICAST_SPLIT}",
     # Under ns-2's Vegas (issue 25), each cause found by a run.
     ("tcpm-reroute", "rate after the crash"):
         f"0.40 of D4-R4's payload rate (0.51 with the Linux-style Vegas and {CYCLE}): BaseRTT stays the 50 ms of "
@@ -407,7 +412,12 @@ def drawn(name: str, out: str) -> tuple[ExperimentReport, tuple[Figure, ...]]:
     return report, tuple(saved)
 
 
+@cache
 def quick_report(name: str, out: str) -> ExperimentReport:
+    # An experiment judged over jittered replicas (tcpm-unicast, issue 41) as `ccsim reproduce`
+    # judges it; the others run one trajectory.
+    if REGISTRY[name].jitter is not None:
+        return replicated_report(name, Path(out))  # type: ignore[no-any-return]
     return drawn(name, out)[0]
 
 

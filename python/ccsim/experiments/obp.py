@@ -138,7 +138,7 @@ START_JITTER = 1.0  # s
 DURATION, WARMUP = 100.0, 20.0
 
 #: Bands (the paper's words; the numbers ours).
-UTIL_HIGH = 0.95  # "higher than 95%" (Fig. 5); "high utilization" (Fig. 4)
+UTIL_HIGH = 0.95  # "higher than 95%" (Fig. 5); Fig. 4's "high utilization" has no number (issue 41)
 UTIL_PARKING = 0.90  # "always higher than 90%" (Fig. 8)
 QUEUE_NEAR_20 = 25.0  # "near 20%" (Fig. 4): ours at most 25 % of the buffer
 QUEUE_UNDER_20 = 20.0  # "less than 20%" (Fig. 5); "minimum", "small" (Figs. 8, 9): ours 20 %
@@ -509,11 +509,9 @@ class ObpCapacity(Experiment):
             report.checks.append(Check(f"{label}: OBP drops, both directions ({window})", obp.drops,
                                        "no drops (\"OBP is the only scheme without drops\")", 0, 0, SOURCE,
                                        unit="packets"))
+            report.checks.extend(capacity_utilisation_checks(label, window, obp, sweep.rows[(c, "xcp")]))
             for p in ("obp", "xcp"):
                 m = sweep.rows[(c, p)]
-                report.checks.append(Check(f"{label}: {LABELS[p]} utilisation, mean of both directions ({window})",
-                                           m.utilisation, "high utilization (ours: above 0.95)", UTIL_HIGH, math.inf,
-                                           SOURCE, unit="ratio", open_low=True, physical=FRACTION))
                 report.checks.append(Check(f"{label}: {LABELS[p]} mean queue, both directions ({window})",
                                            m.queue_pct, "near 20 % (ours: at most 25 % of the buffer)", 0.0,
                                            QUEUE_NEAR_20, SOURCE, unit="% of buffer"))
@@ -549,6 +547,63 @@ RTT_CAPACITY = 1e9
 QUICK_CAPACITY = 20e6
 RTT_MIX = Mix(ftp_fwd=100, ftp_rev=100, web=WEB_ARRIVALS, voice=50, streaming=50)
 QUICK_RTT_MIX = Mix(ftp_fwd=10, ftp_rev=10, web=quick_web(QUICK_CAPACITY), voice=2, streaming=2)
+
+
+#: Fig. 4's words (section IV-A-1), which its utilisation checks test.
+FIG4_QUOTE = ("\"OBP and XCP achieve similar results. The bottleneck capacity has a high utilization with both "
+              "mechanisms\"")
+
+
+def capacity_utilisation_checks(label: str, window: str, obp: Metrics, xcp: Metrics) -> list[Check]:
+    """obp-capacity's utilisation checks at one capacity, from Fig. 4's words (issue 41): OBP
+    within 0.05 of XCP ("similar results"), and each scheme's utilisation reported without a band
+    (Fig. 4 gives no number for "high"; the 0.95 this experiment took before was Fig. 5's).
+
+    CHOICE: "similar" read as within 0.05, the tolerance obp-rtt's "not sensitive to RTT
+    variations" takes."""
+    return [
+        Check(f"{label}: OBP less XCP, utilisation, mean of both directions ({window})",
+              obp.utilisation - xcp.utilisation, f"about 0: {FIG4_QUOTE}", -UTIL_SPREAD, UTIL_SPREAD, SOURCE,
+              unit="ratio"),
+        *(Check(f"{label}: {LABELS[p]} utilisation, mean of both directions ({window})", m.utilisation,
+                f"high: no number for Fig. 4 ({FIG4_QUOTE})", 0, 1, SOURCE, unit="ratio", physical=FRACTION,
+                banded=False) for p, m in (("obp", obp), ("xcp", xcp))),
+    ]
+
+
+#: Fig. 9's words (section IV-B-2), which obp-parking-rtt's checks test.
+FIG9_QUOTE = ("\"OBP achieved high bottleneck utilization; the average bottleneck queue utilization is small; for "
+              "high RTTs, OBP has higher bottleneck capacity utilization than XCP; OBP is not sensitive to RTT "
+              "variations; ... we do not observe any packet drops\"")
+
+
+def parking_rtt_checks(report: ExperimentReport, sweep: Sweep, window: str) -> None:
+    """obp-parking-rtt's checks from Fig. 9's words (issue 41): per RTT the queue (small) and the
+    drops (none), OBP's utilisation reported without a band (Fig. 9 gives no number; the 90 % this
+    experiment took before is Fig. 8's "always higher than 90 %"), its spread over the RTTs within
+    0.05 ("not sensitive to RTT variations", as obp-rtt reads it) and OBP at least XCP at the
+    highest RTT ("for high RTTs, OBP has higher ... utilization than XCP")."""
+    for rtt in sweep.xs:
+        m = sweep.rows[(rtt, "obp")]
+        label = _rtt_label(rtt)
+        report.checks.append(Check(f"{label}: OBP utilisation, mean of the 14 bottleneck directions ({window})",
+                                   m.utilisation, "high: no number for Fig. 9 (Fig. 8: always higher than 90 %)",
+                                   0, 1, SOURCE, unit="ratio", physical=FRACTION, banded=False))
+        report.checks.append(Check(f"{label}: OBP mean queue, 14 directions ({window})", m.queue_pct,
+                                   "small (ours: at most 20 % of the buffer)", 0.0, QUEUE_UNDER_20, SOURCE,
+                                   unit="% of buffer"))
+        report.checks.append(Check(f"{label}: OBP drops, 14 directions ({window})", m.drops,
+                                   "no drops: \"for all wide RTT variation, we do not observe any packet drops\"",
+                                   0, 0, SOURCE, unit="packets"))
+    util = sweep.series("obp", "utilisation")
+    report.checks.append(Check(f"OBP utilisation, highest less lowest over the RTTs ({window})", max(util) - min(util),
+                               f"not sensitive to RTT variations (ours: within 0.05): {FIG9_QUOTE}", 0.0,
+                               UTIL_SPREAD, SOURCE, unit="ratio"))
+    top = sweep.xs[-1]
+    report.checks.append(Check(f"highest RTT ({top * 1e3:g} ms): OBP utilisation less XCP's ({window})",
+                               sweep.rows[(top, "obp")].utilisation - sweep.rows[(top, "xcp")].utilisation,
+                               "for high RTTs, OBP higher than XCP", 0.0, math.inf, SOURCE, unit="ratio",
+                               open_low=True))
 
 
 def rtt_checks(report: ExperimentReport, sweep: Sweep, window: str, util_min: float, util_band: str) -> None:
@@ -864,7 +919,7 @@ class ObpParkingRtt(Experiment):
                           lambda p, r: parking_spec(p, cap, r, mix, cross, duration=duration, warmup=warmup),
                           PARKING_LINKS, lambda r: bdp_packets(cap, r), out_dir, jobs, lambda r: f"rtt{r * 1e3:g}ms")
         report = ExperimentReport(self.name)
-        parking_checks(report, sweep, _rtt_label, _window(duration, warmup), drops=True)
+        parking_rtt_checks(report, sweep, _window(duration, warmup))
         shown = Sweep(sweep.parameter, [r * 1e3 for r in rtts],
                       {(r * 1e3, p): m for (r, p), m in sweep.rows.items()})
         report.figures.append(sweep_figure(
