@@ -440,5 +440,5 @@ def test_the_full_variants_run_their_own_path(monkeypatch: pytest.MonkeyPatch, t
     assert len(counts["obp-rtt"]) == 3 * 3 + 2
     assert len(counts["obp-jain"]) == 3 + 2 + 2  # OBP at each RTT, XCP below the highest, Reno and SACK
     assert len(counts["obp-convergence"]) == 1
-    assert len(counts["obp-parking-flows"]) == 2 * 2 and len(counts["obp-parking-rtt"]) == 3 * 3
+    assert len(counts["obp-parking-flows"]) == 2 * 2 and len(counts["obp-parking-rtt"]) == 3 * 3 + 2
     assert all("(1-3 s)" in n for n in counts["obp-rtt"])

@@ -375,12 +375,12 @@ def _start_experiment(exp: Experiment, parent: Path, *, quick: bool, jobs: int |
             readings.append({"label": r.label, "name": r.name, "detail": r.detail,
                              "verdict": exp.reading_verdict(r.label, sub.verdict, replicas),
                              "in_band": sum(c.verdict == "reproduced" for c in sub.checks),
-                             "checks": len(sub.checks)})
+                             "checks": sum(c.banded for c in sub.checks)})
         outcome.verdict_line = exp.reading_line(combined.verdict,
                                                 {str(r["label"]): str(r["verdict"]) for r in readings})
         outcome.verdict = combined.verdict
         outcome.in_band = sum(c.verdict == "reproduced" for c in combined.checks)
-        outcome.checks = len(combined.checks)
+        outcome.checks = sum(c.banded for c in combined.checks)  # a value without a band is not counted
         outcome.seconds = time.perf_counter() - start
         unfinished.record = {
             "name": exp.name, "title": exp.title_for(quick), "source": exp.source, "quick": quick,
