@@ -315,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
           f"timeouts {s['timeouts']}, deaths in fusion tables {len(s['deaths'])}")
     print(f"drops on {top}->n0: {int(links.loc[f'{top}->n0', 'drops'])}, mean queue "
           f"{links.loc[f'{top}->n0', 'mean_queue_packets']:.1f} packets")
-    print(f"failure reports: " + "; ".join(f"{x['receiver']} at {x['at_s']} s (revived {x['revived_s']})"
+    print("failure reports: " + "; ".join(f"{x['receiver']} at {x['at_s']} s (revived {x['revived_s']})"
                                           for x in s["failures"]))
     for role, path in paths.items():
         print(f"{role} receiver {path[-1]}: {describe_path(g, path)}")
