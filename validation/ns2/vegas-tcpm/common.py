@@ -242,15 +242,25 @@ def vegas_rounds(sends: list[tuple[float, int]], acks: list[tuple[float, int]]) 
 def check_rounds(log: VegasLog, cwnd: list[tuple[float, float]], t1: float, t2: float, beta: int = 3) -> dict[str, int]:
     """The replica's rounds with delta > beta in (t1, t2] against the cwnd decrements of one
     whole segment in the simulator's own trace: how many of each and how many coincide (the same
-    instant within 1 us). Slow start's cut by an eighth is not a whole segment and is left out,
+    instant within 10 us: ns-2 prints its traced variables' instants with 5 decimals). Slow start's cut by an eighth is not a whole segment and is left out,
     so the window should be in congestion avoidance."""
     cuts = [r.t for r in log.rounds if t1 < r.t <= t2 and r.delta > beta]
     steps = []
     for (ta, a), (tb, b) in zip(cwnd, cwnd[1:]):
         if t1 < tb <= t2 and abs((a - b) - 1.0) < 1e-6 and a > 2.0 + 1e-9:
             steps.append(tb)
-    matched = sum(1 for c in cuts if any(abs(c - s) < 1e-6 for s in steps))
+    # ns-2 prints a traced variable's instant with 5 decimals: 10 us.
+    matched = sum(1 for c in cuts if any(abs(c - s) < 1e-5 for s in steps))
     return {"rounds_delta_gt_beta": len(cuts), "cwnd_minus_one": len(steps), "coincide": matched}
+
+
+def same_sends(a: list[tuple[float, int]], b: list[tuple[float, int]], tol: float = 1e-6) -> tuple[int, int, Any]:
+    """How two senders' transmissions compare: (transmissions of `a`, of `b`, the first pair
+    (instant, segment) that differs by segment or by more than `tol` s, or None)."""
+    for (ta, sa), (tb, sb) in zip(a, b):
+        if sa != sb or abs(ta - tb) > tol:
+            return len(a), len(b), ((round(ta, 6), sa), (round(tb, 6), sb))
+    return len(a), len(b), None
 
 
 def summarize(log: VegasLog, cwnd: list[tuple[float, float]], t1: float, t2: float) -> dict[str, float]:
@@ -343,7 +353,8 @@ def translated_tcl(spec: dict[str, Any], workdir: Path, name: str, queue_traces:
     plain = {k: v for k, v in spec.items() if k != "output"}
     out = dict(spec.get("output") or {})
     plain["output"] = {k: v for k, v in out.items() if k in ("interval", "series")}
-    tr = translate(plain, trace=True, trace_dir=str(workdir))
+    # Relative paths: the script writes its traces where ns runs (run_ns2 runs it in `workdir`).
+    tr = translate(plain, trace=True, trace_dir=".")
     tcl = tr.tcl
     if vegas_wire:
         fixed, vegas, n = [], False, 0
@@ -356,7 +367,7 @@ def translated_tcl(spec: dict[str, Any], workdir: Path, name: str, queue_traces:
                 n += 1
             fixed.append(line)
         tcl = "\n".join(fixed)
-    lines = [f"set qtrace [open {{{workdir / (name + '.tr')}}} w]"]
+    lines = [f"set qtrace [open {{{name}.tr}} w]"]
     lines += [f"$ns trace-queue $n({a}) $n({b}) $qtrace" for a, b in queue_traces]
     tcl = tcl.replace("\n$ns run\n", "\n" + "\n".join(lines) + "\n$ns run\n")
     return tcl, tr

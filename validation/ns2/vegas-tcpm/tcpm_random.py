@@ -30,7 +30,7 @@ import numpy as np
 
 from common import (HERE, MSS, TIMERS, ccsim, ccsim_acks, ccsim_cwnd, ccsim_sends, ccsim_ssthresh, ccsm, check_rounds, fmt,
                     slow_start_exit,
-                    link_of, mean_rate, node_ids, ns2_queue_events, ns2_trace_var, ns_available, read_pcap,
+                    link_of, mean_rate, node_ids, same_sends, ns2_queue_events, ns2_trace_var, ns_available, read_pcap,
                     run_ns2, summarize, translated_tcl, vegas_rounds)
 
 from ccsim.experiments import REGISTRY  # noqa: E402
@@ -230,11 +230,13 @@ def run_pair(spec: dict[str, Any], label: str, work: Path, start: float, vegas_w
     acks = ccsim_acks(cdir / f"{first}-{src}.pcap", rate, delay)
     f = res.summary["flows"]["vegas"]
     rates = res.wide("rate")["vegas"].dropna()
-    out["ccsim"] = {"rate": list(zip(rates.index.astype(float), rates.to_numpy(dtype=float))),
+    out["ccsim"] = {"sends": sends, "rate": list(zip(rates.index.astype(float), rates.to_numpy(dtype=float))),
                     "timeouts": f["timeouts"], "retransmitted": f["retransmitted_packets"],
                     "cwnd": ccsim_cwnd(res, "vegas"), "ssthresh": ccsim_ssthresh(res, "vegas"),
                     "log": vegas_rounds(sends, acks),
-                    "rp_drops": sum(int(v["lost_packets"]) for k, v in res.summary["flows"].items() if k != "vegas")}
+                    "rp_drops": sum(int(v["lost_packets"]) for k, v in res.summary["flows"].items() if k != "vegas"),
+                    "rp_lost": {k: int(v["lost_packets"]) for k, v in res.summary["flows"].items()
+                                if k != "vegas" and int(v["lost_packets"])}}
     # ns-2.35
     ndir = work / f"{label}-ns2"
     tcl, tr = translated_tcl(spec, ndir, label, [(src, first), (first, src)], vegas_wire=vegas_wire)
@@ -243,14 +245,22 @@ def run_pair(spec: dict[str, Any], label: str, work: Path, start: float, vegas_w
     fid = tr.flows.index("vegas")
     sends = ns2_queue_events(ndir / f"{label}.tr", "+", ids[src], ids[first], "tcp", fid)
     acks = ns2_queue_events(ndir / f"{label}.tr", "r", ids[first], ids[src], "ack", fid)
-    cw = [(t, v) for t, v in ns2_trace_var(Path(tr.trace_files["vegas"]), "cwnd_")]
+    cw = ns2_trace_var(ndir / tr.trace_files["vegas"], "cwnd_")
     fl = result["flow:vegas"]
     lost_rp = sum(int(v["lost_packets"]) for k, v in result.items() if k.startswith("flow:rp-"))
-    out["ns2"] = {"rate": [(t, v) for t, var, ent, v in samples if var == "rate" and ent == "vegas"],
+    out["ns2"] = {"sends": sends, "rate": [(t, v) for t, var, ent, v in samples if var == "rate" and ent == "vegas"],
                   "timeouts": fl["timeouts"], "retransmitted": fl["retransmitted_packets"], "cwnd": cw,
-                  "ssthresh": ns2_trace_var(Path(tr.trace_files["vegas"]), "ssthresh_"),
-                  "log": vegas_rounds(sends, acks), "rp_drops": lost_rp}
+                  "ssthresh": ns2_trace_var(ndir / tr.trace_files["vegas"], "ssthresh_"),
+                  "log": vegas_rounds(sends, acks), "rp_drops": lost_rp,
+                  "rp_lost": {k[5:]: int(v["lost_packets"]) for k, v in result.items()
+                              if k.startswith("flow:rp-") and int(v["lost_packets"])}}
     return out
+
+
+def after_slow_start(ss: tuple[float, float]) -> float:
+    """Where the check of the replica's decisions starts: after slow start's last cut (its cut
+    by an eighth is one whole segment at cwnd 8, not a congestion-avoidance step)."""
+    return ss[0] + 1e-6 if not math.isnan(ss[0]) else 0.0
 
 
 def describe_path(g: nx.Graph, path: list[str]) -> str:
@@ -267,10 +277,10 @@ def pair_rows(name: str, timer: str, pair: dict[str, dict[str, Any]], start: flo
     rows = []
     for sim in sims:
         p = pair[sim]
+        ss = slow_start_exit(p["ssthresh"], p["cwnd"])
         rows.append((name, timer, sim, mean_rate(p["rate"], start, DURATION), mean_rate(p["rate"], 30, DURATION),
                      summarize(p["log"], p["cwnd"], 30, DURATION), p["timeouts"], p["retransmitted"],
-                     check_rounds(p["log"], p["cwnd"], 10, DURATION), p["rp_drops"],
-                     slow_start_exit(p["ssthresh"], p["cwnd"])))
+                     check_rounds(p["log"], p["cwnd"], after_slow_start(ss), DURATION), p["rp_drops"], ss))
     return rows
 
 
@@ -278,7 +288,7 @@ def print_table(title: str, rows: list[Row]) -> None:
     print(f"\n# {title}\n")
     print("| run | timer | sim | rate / data phase | rate / 30-60 s | slow start left at s (cwnd) | cwnd 30-60 s (seg) "
           "| BaseRTT (s) | round RTT (s) | delta | ACK RTT min / mean / max (s) | timeouts | retransmitted "
-          "| delta>3 rounds / cwnd-1 steps / same instant (10-60 s) | 40 B drops |")
+          "| delta>3 rounds / cwnd-1 steps / same instant (after slow start) | 40 B drops |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, timer, sim, whole, late, sm, to, rx, chk, drops, ss in rows:
         print(f"| {name} | {timer} | {sim} | {fmt(whole / PAYLOAD_50K)} | {fmt(late / PAYLOAD_50K)} | "
@@ -347,12 +357,35 @@ def main(argv: list[str] | None = None) -> int:
     session_rate = list(zip(srate.index.astype(float), srate.to_numpy(dtype=float)))
     session_row: Row = ("TCP-M session, fused ACKs", "1998", "ccsim", s["throughput_bps"],
                         mean_rate(session_rate, 30, DURATION), summarize(slog, scw, 30, DURATION), s["timeouts"],
-                        s["retransmissions"], check_rounds(slog, scw, 10, DURATION),
+                        s["retransmissions"], check_rounds(slog, scw, after_slow_start(slow_start_exit(ccsim_ssthresh(res, "m1"), scw)), DURATION),
                         int(links.loc[f"{top}->n0", "drops"]), slow_start_exit(ccsim_ssthresh(res, "m1"), scw))
 
+    # The same session with REVERSE_PATHs ten times rarer (ccsim only: a check of the cause).
+    rare = copy.deepcopy(spec)
+    rare["tcpm"][0].update(rcvr_timeout="10s", tcpm_timeout="20s")
+    rare["output"] = {"interval": "100ms", "series": ["rate"], "trace": ["seq", "cwnd", "ssthresh"], "pcap": [f"{top}->n0"]}
+    (scen / "tcpm-random-session-rcvr10s.json").write_text(json.dumps(rare, indent=1) + "\n")
+    rres = ccsim.run(rare, progress=False)
+    rres.write(out / "session-rcvr10s", plots=False)
+    rs = rres.summary["tcpm"]["m1"]
+    rlog = vegas_rounds(ccsim_sends(rres, "m1"), ccsim_acks(out / "session-rcvr10s" / f"{top}-n0.pcap", rate, delay,
+                                                             fused=True))
+    rcw = ccsim_cwnd(rres, "m1")
+    rrate = rres.wide("rate")["m1"].dropna()
+    rlinks = rres.links()
+    rlinks = rlinks.set_index("name") if "name" in rlinks.columns else rlinks
+    rare_row: Row = ("TCP-M session, RCVR_TMOUT 10 s, TCP-M_TMOUT 20 s", "1998", "ccsim", rs["throughput_bps"],
+                     mean_rate(list(zip(rrate.index.astype(float), rrate.to_numpy(dtype=float))), 30, DURATION),
+                     summarize(rlog, rcw, 30, DURATION), rs["timeouts"], rs["retransmissions"],
+                     check_rounds(rlog, rcw, after_slow_start(slow_start_exit(ccsim_ssthresh(rres, "m1"), rcw)), DURATION), int(rlinks.loc[f"{top}->n0", "drops"]),
+                     slow_start_exit(ccsim_ssthresh(rres, "m1"), rcw))
+    print(f"\nwith RCVR_TMOUT 10 s: failure reports {[(x['receiver'], x['at_s'], x['revived_s']) for x in rs['failures']]}")
+
+    same: dict[str, Any] = {}
+    lost: dict[str, Any] = {}
     for role, path in paths.items():
         target = path[-1]
-        rows: list[Row] = [session_row]
+        rows: list[Row] = [session_row, rare_row]
         for load in ("alone", "+rp"):
             for timer in ("1998", "2.35"):
                 label = f"{target}-{load.strip('+')}-{timer}"
@@ -361,6 +394,9 @@ def main(argv: list[str] | None = None) -> int:
                 pair = run_pair(pspec, label, out, start)
                 (scen / f"tcpm-random-{label}.tcl").write_text((out / f"{label}.tcl").read_text())
                 rows += pair_rows(f"unicast n0->{target}, {load}", timer, pair, start)
+                same[label] = same_sends(pair["ccsim"]["sends"], pair["ns2"]["sends"])
+                if load == "+rp":
+                    lost[label] = (pair["ccsim"]["rp_lost"], pair["ns2"]["rp_lost"])
         if role == "failed":
             # translate.py's script as it stands: ns-2.35's Vegas then sends 960 B packets (common.py).
             label = f"{target}-alone-1998-translate960"
@@ -370,6 +406,14 @@ def main(argv: list[str] | None = None) -> int:
                               sims=("ns2",))
         print_table(f"Vegas on the path to the {role} receiver {target} (rates / 48 kbit/s, the payload rate of "
                     f"50 kbit/s; 'data phase' from {start} s)", rows)
+    print("\nREVERSE_PATH streams (40 B CBR) that lost packets, ccsim / ns-2.35:")
+    for label, (a, b) in lost.items():
+        print(f"- {label}: {a} / {b}")
+    print("\nTransmissions of the unicast Vegas, ccsim against ns-2.35 (count each; the first that differs by "
+          "segment or by more than 1 us):")
+    for label, (na, nb, first) in same.items():
+        print(f"- {label}: {na} / {nb}; " + ("identical" if first is None else f"first difference ccsim {first[0]}, "
+                                             f"ns-2.35 {first[1]}"))
     return 0
 
 

@@ -123,7 +123,7 @@ $ns attach-agent $n(n0) $a; $ns attach-agent $n(n52) $s; $ns connect $a $s
 set agent(vegas) $a; set sink(vegas) $s
 set app(vegas) [new Application/FTP]; $app(vegas) attach-agent $a
 $ns at 2.4596 "$app(vegas) start"
-set tf(vegas) [open {/tmp/vegas-tcpm/tcpm-random/n52-rp-2.35-ns2/vegas.ns2trace} w]
+set tf(vegas) [open {./vegas.ns2trace} w]
 $a attach $tf(vegas); $a trace cwnd_; $a trace ssthresh_; $a trace srtt_; $a trace rttvar_; $a trace backoff_
 set a [new Agent/UDP]
 $a set fid_ 1; $a set packetSize_ 40
@@ -2138,7 +2138,7 @@ proc finish {} {
 $ns at 0 "snap warm"
 $ns at 60 "finish"
 $ns at 0.1 "sample"
-set qtrace [open {/tmp/vegas-tcpm/tcpm-random/n52-rp-2.35-ns2/n52-rp-2.35.tr} w]
+set qtrace [open {n52-rp-2.35.tr} w]
 $ns trace-queue $n(n0) $n(n90) $qtrace
 $ns trace-queue $n(n90) $n(n0) $qtrace
 $ns run
