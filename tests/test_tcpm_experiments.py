@@ -338,15 +338,18 @@ REPRODUCED = {
 # node forwards (Figure 4: 0 < duplicate <= MAX_DUPLICATE), so three or more reach the sender,
 # which fast-retransmits a segment nobody lost, whose copies make the next duplicates. The rows
 # "ours, fused duplicates" rerun the set-up with duplicate_rule = "fused" (docs/protocols.md).
-# ns-2's Vegas takes the mean of a round's RTT samples (tcp-vegas.cc: v_sumRTT_ / v_cntRTT_); a fused
-# ACK leaves when the slowest receiver acknowledges, so the samples spread and the mean stays above
-# BaseRTT by more than beta segments' worth. Measured: the session holds cwnd at 6.7 segments (0.72
-# of the slow link); a unicast ns-2 Vegas flow to the farthest receiver behind the slow link fills it
-# (test_ns2_vegas_fills_the_slow_link_alone_but_not_behind_the_fused_acks); a diagnostic build taking the
-# round's minimum instead of its mean fills it in the multicast too (47.6 of 48 kbit/s).
-ROUND_MEAN = ("ns-2's Vegas averages a round's RTT samples, which fused ACKs spread (each leaves when the slowest "
-              "receiver acknowledges), so it holds 6.7 segments where the tree needs about 9; alone on the path "
-              "to the farthest receiver it fills the link (test_ns2_vegas_fills_the_slow_link_alone_but_not_"
+# ns-2's Vegas takes the mean of a round's RTT samples (tcp-vegas.cc: v_sumRTT_ / v_cntRTT_). Every
+# receiver's REVERSE_PATH (40 B, once a second) crosses the slow link n90 -> n0, 29.8 kbit/s of
+# 50, in a burst each second; the fused ACKs queue behind it, the round's mean RTT is 1.554 s
+# against a BaseRTT of 1.333 s (the slowest receiver, n52), and the session holds 7 segments, 0.72
+# of the slow link. Traced against ns-2.35's own Agent/TCP/Vegas (validation/ns2/vegas-tcpm/,
+# issue 41): on n52's path alone both fill the link (0.997 / 1.003); with the REVERSE_PATH
+# streams replayed on their paths both hold 7 segments and 0.747 / 0.747. With REVERSE_PATHs ten
+# times rarer ccsim's session reaches 0.992.
+ROUND_MEAN = ("ns-2's Vegas averages a round's RTT samples, and the fused ACKs queue behind the burst of every "
+              "receiver's REVERSE_PATH that crosses the slow link each second, so it holds 7 segments; ns-2.35's own "
+              "Vegas on the same path with the same REVERSE_PATH streams holds the same (0.747 / 0.747; "
+              "validation/ns2/vegas-tcpm) and fills the link alone (test_ns2_vegas_fills_the_slow_link_alone_but_not_"
               "behind_the_fused_acks)")
 CYCLE = ("a cycle of spurious fast retransmits (receivers holding a retransmitted segment send duplicate ACKs, "
          "which fusion nodes forward)")
@@ -358,10 +361,11 @@ NOT_YET = {
     ("tcpm-unicast", "unicast / half"): f"1.09 [0.83, 1.35] (band [0.75, 1.25]): {UNICAST_SPLIT}",
     # Under ns-2's Vegas (issue 25), each cause found by a run.
     ("tcpm-reroute", "rate after the crash"):
-        f"0.40 of D4-R4's payload rate (0.51 with the Linux-style Vegas and {CYCLE}): BaseRTT stays the 50 ms of "
-        "the old path; ns-2's Vegas measures it afresh only in a round with at most one segment sent, which "
-        "needs a timeout, and there is none after the crash, so with 99 ms on the new path delta = (cwnd + 1) "
-        "- cwnd x 50 / 99 holds cwnd near 4 to 5 segments (measured 4.8 from 3 s on)",
+        f"0.40 of D4-R4's payload rate (0.51 with the Linux-style Vegas and {CYCLE}): BaseRTT stays the old "
+        "path's 39.9 ms; ns-2's Vegas measures it afresh only when a sample is lower or a round sends at most "
+        "one segment (tcp-vegas.cc), so with 99.3 ms on the new path delta = 5 - 5 x 39.9 / 99.3 = 3 = beta "
+        "holds cwnd at 5 segments; ns-2.35's own Vegas keeps the old BaseRTT the same way on Figure 7 with R2 "
+        "down (validation/ns2/vegas-tcpm: 0.174 / 0.174, identical transmissions)",
     ("tcpm-reroute", "ours, fused duplicates: rate after the crash"):
         "0.40 (0.33 with the Linux-style Vegas): the same BaseRTT held from the old path",
     **{("tcpm-random", k): f"{v}: {ROUND_MEAN}"
@@ -370,8 +374,11 @@ NOT_YET = {
                     ("ours, fused duplicates, 50kbps: rate over the last", "0.72"))},
     ("tcpm-random", "50kbps: receivers reported failed"):
         "1: receiver n89 behind the slow link falls silent for TCP-M_TMOUT five times (its REVERSE_PATHs lost "
-        "upstream) and is reported failed at 15.5 s, never revived (with the Linux-style Vegas it was revived "
-        "each time); why it is not revived under ns-2's Vegas is not traced",
+        "at n90 -> n0, where they arrive last in the burst of every receiver's REVERSE_PATH and find the 50-packet "
+        "queue full) and is reported failed at 15.5 s; from 13.4 s the fused ACKs leave n90 at the same instants "
+        "each second, every one of its REVERSE_PATHs is dropped there, and the source revives a receiver only on "
+        "a REVERSE_PATH (traced: validation/ns2/vegas-tcpm/README.md). A reporting failure: the tree still "
+        "counts n89",
     ("tcpm-fusion", "63 nodes: unicast Vegas"):
         "70.2 kbit/s: 20 segments of 40 B per 91 ms round trip to the farthest leaf; the paper's 174.3 "
         "implies a 37 ms round trip",
