@@ -72,17 +72,25 @@ OBP_BETA_CHECKS = [
     _check("OBP drops", [0.0], 0.0, 0.0, "= 0", "reproduced", unit="packets"),
     _check("Jain's index", [0.99], 0.95, 1.0, "[0.95, 1]", "reproduced", unit="index"),
 ]
-OBP_GAMMA_CHECKS = [_check("parking-lot utilisation", [0.93], 0.9, None, ">= 0.9", "reproduced")]
+OBP_GAMMA_CHECKS = [_check("parking-lot utilisation", [0.93], 0.9, None, ">= 0.9", "reproduced"),
+                    # A value reported without a band (issue 41): counted neither way.
+                    dict(_check("reachable nodes", [93.0], None, None, "none", "measured (no band)", unit="nodes"),
+                         banded=False)]
+#: Why obp-beta's claim does not reproduce (issue 41), with markup to escape.
+OBP_BETA_MISS = {"class": "honest negative", "cause": "OBP's flows <step> together", "test": "tests/t.py::test_<x>"}
+#: A symmetric reading run without jitter (issue 41).
+OBP_GAMMA_READINGS = [{"label": "together", "name": "both at 0 s", "detail": "identical flows started together",
+                       "verdict": "symmetric: not a test", "in_band": 1, "checks": 1}]
 
 
 def _experiment(out: Path, name: str, *, seeds: list[int], checks: list[dict[str, Any]] | None,
-                figures: list[str], randomness: str = "", error: str | None = None) -> None:
+                figures: list[str], randomness: str = "", error: str | None = None, **more: Any) -> None:
     d = out / name
     d.mkdir(parents=True)
     meta = {"name": name, "title": f"The claim of {name}", "source": "OBP paper section IV-A-1, Fig. 4",
             "quick": True, "seeds": seeds, "randomness": randomness, "wall_seconds": 4.2,
             "runs": 4 * len(seeds), "cache_hits": 1, "spec_hashes": [f"{i:02x}" * 32 for i in range(3)],
-            "figures": figures, "status": "failed" if checks is None else "ran", "error": error}
+            "figures": figures, "status": "failed" if checks is None else "ran", "error": error, **more}
     (d / "reproduce.json").write_text(json.dumps(meta, indent=2))
     if checks is not None:
         (d / "table.json").write_text(json.dumps(checks, indent=2))
@@ -105,9 +113,10 @@ def build_fixture(out: Path) -> Path:
                 randomness="random start times")
     _png(out / "ticp-alpha" / "throughput.png", 1)
     _png(out / "ticp-alpha" / "sub" / "x.png", 2)
-    _experiment(out, "obp-beta", seeds=[1], checks=OBP_BETA_CHECKS, figures=["fig4_util.png"])
+    _experiment(out, "obp-beta", seeds=[1], checks=OBP_BETA_CHECKS, figures=["fig4_util.png"], miss=OBP_BETA_MISS)
     _png(out / "obp-beta" / "fig4_util.png", 3)
-    _experiment(out, "obp-gamma", seeds=[1], checks=OBP_GAMMA_CHECKS, figures=["parking.svg"])
+    _experiment(out, "obp-gamma", seeds=[1], checks=OBP_GAMMA_CHECKS, figures=["parking.svg"],
+                readings=OBP_GAMMA_READINGS)
     _png(out / "obp-gamma" / "parking.svg", 4, fmt="svg")
     _experiment(out, "primo-delta", seeds=[1], checks=None, figures=[], error="runs[3]: the spec <is> bad")
     return out
@@ -300,6 +309,20 @@ def test_the_summary_counts_the_fixture(page: Page) -> None:
     assert "1 / 1 in band; worst: parking-lot utilisation: 0.93 >= 0.9" in page.text
     assert "runs[3]: the spec <is> bad" in page.text  # the failure's line, escaped
     assert not [t for t, _ in page.elements if t in ("is", "b")]
+
+
+def test_a_miss_shows_its_class_cause_and_test_and_a_symmetric_reading_is_not_a_test(written: Path,
+                                                                                       page: Page) -> None:
+    """Issue 41: the summary's "why" column gives a miss's class, cause and test (escaped); a
+    symmetric reading run without jitter is "not a test", never a reproduction; a value without
+    a band is left out of the counts (obp-gamma: 1 / 1 in band, above)."""
+    html = written.read_text()
+    assert "<th>why (class and cause of a miss)</th>" in html
+    assert ("<strong>honest negative</strong>: OBP&#x27;s flows &lt;step&gt; together "
+            '<span class="meta">(<code>tests/t.py::test_&lt;x&gt;</code>)</span>') in html
+    assert "reading together (both at 0 s) is symmetric: not a test" in page.text
+    assert "reproduced under reading together" not in page.text
+    assert "measured (no band)" in page.text
 
 
 def test_the_three_seed_check_draws_band_samples_mean_and_interval(written: Path) -> None:

@@ -801,7 +801,7 @@ def _why_cell(e: Experiment) -> str:
         return ""
     if e.miss is None:
         return '<span class="meta">not classified</span>'
-    return (f"<b>{_esc(e.miss['class'])}</b>: {_esc(e.miss['cause'])} "
+    return (f"<strong>{_esc(e.miss['class'])}</strong>: {_esc(e.miss['cause'])} "
             f'<span class="meta">(<code>{_esc(e.miss["test"])}</code>)</span>')
 
 
