@@ -177,7 +177,7 @@ class _Ticp(Experiment):
     source = SOURCE
     simulator = "ns-2 (2006)"
     timer = "ns-2.35"
-    jitter = TICP_JITTER
+    jitter: StartJitter | None = TICP_JITTER
     # CHOICE: twenty replicas in both variants where TICP shares a bottleneck (a run takes about
     # 0.1 s): with ten, three of ticp-tcp-rev's bins straddled ">= 3". A session alone is not
     # jittered (TicpAlone).
