@@ -344,27 +344,26 @@ def translated_tcl(spec: dict[str, Any], workdir: Path, name: str, queue_traces:
     """translate.py's script for `spec` (its cwnd_ traces in `workdir`) with a `trace-queue` of
     every link direction in `queue_traces` added to `<name>.tr`.
 
-    With `vegas_wire` (the default) every Agent/TCP/Vegas gets `packetSize_` = ccsim's whole
-    packet_size: ns-2.35's `VegasTcpAgent::output` (tcp-vegas.cc lines 455-490) sends
-    `allocpkt()`'s `size_` and, unlike `TcpAgent::output` (tcp.cc lines 773-774), never adds
-    `headersize()`, so translate.py's packetSize_ = packet_size - 40 puts 960 B packets on the
-    wire where ccsim sends 1000 B. The sink's `bytes_` then counts whole 1000 B packets, which
-    translate.py's goodput scales by 960 / 1000 as for ccsim's."""
+    translate.py gives every Agent/TCP/Vegas `packetSize_` = ccsim's whole packet_size (issue 41):
+    ns-2.35's `VegasTcpAgent::output` (tcp-vegas.cc lines 455-490) sends `allocpkt()`'s `size_`
+    and, unlike `TcpAgent::output` (tcp.cc lines 773-774), never adds `headersize()`. Without
+    `vegas_wire` the script is put back as translate.py wrote it before, packet_size - 40, which
+    puts 960 B packets on ns-2.35's wire where ccsim sends 1000 B (vegas_packet_size.py shows
+    what that did)."""
     plain = {k: v for k, v in spec.items() if k != "output"}
     out = dict(spec.get("output") or {})
     plain["output"] = {k: v for k, v in out.items() if k in ("interval", "series")}
     # Relative paths: the script writes its traces where ns runs (run_ns2 runs it in `workdir`).
     tr = translate(plain, trace=True, trace_dir=".")
     tcl = tr.tcl
-    if vegas_wire:
-        fixed, vegas, n = [], False, 0
+    if not vegas_wire:
+        fixed, vegas = [], False
         for line in tcl.split("\n"):
             if line.startswith("set a [new "):
                 vegas = line == "set a [new Agent/TCP/Vegas]"
             m = re.fullmatch(r"\$a set packetSize_ (\d+)", line)
             if vegas and m:
-                line = f"$a set packetSize_ {int(m.group(1)) + TCPIP_HEADER}"
-                n += 1
+                line = f"$a set packetSize_ {int(m.group(1)) - TCPIP_HEADER}"
             fixed.append(line)
         tcl = "\n".join(fixed)
     lines = [f"set qtrace [open {{{name}.tr}} w]"]

@@ -7,9 +7,9 @@ ns-2.35's `VegasTcpAgent::output` (tcp/tcp-vegas.cc lines 455-490) sends `allocp
 flow of 1000 B packets is 960 B on ns-2.35's wire, and one of 80 B packets (tcpm-fusion's 40 B
 segments) 40 B, while goodput is the sink's `bytes_` (wire bytes) x payload / packet_size. This
 runs tcpm-fusion's unicast Vegas (the 63-node tree, its registered spec and timer) through
-ccsim, through ns-2.35 as translate.py writes it, and with packetSize_ = packet_size
-(common.translated_tcl), and prints the three goodputs; docs/validation.md reports the first two
-(70.0 / 36.3 kB/s, "not traced yet").
+ccsim, through ns-2.35 as translate.py wrote it before issue 41 fixed it, and as it writes it
+since (packetSize_ = packet_size; common.translated_tcl), and prints the three goodputs
+(docs/validation.md: 70.0 kbit/s in ccsim, 36.3 in ns-2.35 before, 70.0 since).
 
     .venv/bin/python validation/ns2/vegas-tcpm/vegas_packet_size.py [--out DIR]
 """
@@ -40,8 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| run | goodput (bit/s) | data packets sent |")
     print("|---|---|---|")
     print(f"| ccsim | {ours['goodput_bps']:.1f} | {ours['sent_packets']} |")
-    for fix, label in ((False, "ns-2.35, translate.py as is (packetSize_ 40: 40 B on the wire)"),
-                       (True, "ns-2.35, packetSize_ 80 (80 B on the wire, as ccsim)")):
+    for fix, label in ((False, "ns-2.35, translate.py before issue 41 (packetSize_ 40: 40 B on the wire)"),
+                       (True, "ns-2.35, translate.py since (packetSize_ 80: 80 B on the wire, as ccsim)")):
         tcl, _ = translated_tcl(spec, args.out, "fusion", [], vegas_wire=fix)
         name = f"tcpm-fusion-63-unicast-{'wire80' if fix else 'translate'}"
         (HERE / "scenarios").mkdir(exist_ok=True)
