@@ -91,7 +91,46 @@ def test_an_optional_check_is_judged_over_the_replicas_that_measured_it() -> Non
     (c,) = combine([[check(1.0)], [check(math.nan)], [check(1.1)]])
     assert c.samples == [1.0, 1.1] and c.measured == pytest.approx(1.05)
     assert combine([[check(math.nan)], [check(math.nan)]]) == []
+    assert combine([[check(1.0)], [check(math.nan)], [check(math.nan)]]) == []  # one trajectory: not judged
     assert combine([[check(math.nan)]]) == []
+
+
+def test_a_readings_keys_reach_the_flows_and_runs_of_its_protocol_only() -> None:
+    from ccsim.experiments.base import with_reading_keys
+
+    spec = small_spec()
+    spec["flows"].append({"name": "c", "protocol": "cbraa", "from": "s", "to": "d", "cbraa": {"report_interval": "2s"}})
+    out = with_reading_keys(spec, {"cbraa": {"cbraa": {"beta": 0.25}}, "newreno": {"max_window": 20}},
+                            {"obp": {"obp_period": "30ms"}})
+    flows = {f["name"]: f for f in out["flows"]}
+    assert flows["c"]["cbraa"] == {"report_interval": "2s", "beta": 0.25}  # merged, not replaced
+    assert flows["tcp1"]["max_window"] == 20 and "obp_period" not in out["run"]  # no OBP flow: run as registered
+    spec["flows"][0]["protocol"] = "obp"
+    assert with_reading_keys(spec, {}, {"obp": {"obp_period": "30ms"}})["run"]["obp_period"] == "30ms"
+    assert "beta" not in spec["flows"][1]["cbraa"]  # the spec given is not changed
+    # The registered readings name protocols their experiments run, and keys that validate.
+    for exp in REGISTRY.values():
+        for r in exp.readings:
+            for protocol in (*r.flow_keys, *r.run_keys):
+                assert protocol in {"cbraa", "newreno", "reno", "sack", "vegas", "obp"}, (exp.name, r.label)
+
+
+def test_the_jitter_breaks_the_lockstep_of_primos_simultaneous_reading() -> None:
+    """Two identical Primo sources started together stay in lockstep (equal rates to the bit);
+    started a few milliseconds apart by the jitter they no longer do: the symmetric reading is
+    then a test of Primo, not of the symmetry."""
+    from ccsim.experiments.base import as_reading, jitter_of, timer_of
+    from ccsim.experiments.primo import SIMULTANEOUS, dumbbell_spec
+
+    exp = REGISTRY["primo-queue"]
+    with as_reading(SIMULTANEOUS.label), timer_of(exp):
+        (together,) = run_many([dumbbell_spec("primo", queue=20, duration=20, warmup=5)], jobs=1)
+        with jitter_of(exp), sweep_options(replica=2):
+            (jittered_run,) = run_many([dumbbell_spec("primo", queue=20, duration=20, warmup=5)], jobs=1)
+    rates = together.summary["flows"]
+    assert rates["f1"]["received_bytes"] == rates["f2"]["received_bytes"]
+    apart = jittered_run.summary["flows"]
+    assert apart["f1"]["received_bytes"] != apart["f2"]["received_bytes"]
 
 
 def test_a_value_without_a_band_counts_neither_way() -> None:
@@ -128,3 +167,17 @@ def test_every_symmetric_reading_registered_runs_under_jitter() -> None:
     for name, _ in symmetric:
         exp = REGISTRY[name]
         assert exp.jitter is not None and exp.default_seeds(True) >= 2 and exp.default_seeds(False) >= 2, name
+
+
+def test_the_start_shift_scan_knows_the_round_trip_of_every_one_trajectory_experiment() -> None:
+    import importlib.util
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("start_shift", ROOT / "validation" / "start_shift.py")
+    assert spec is not None and spec.loader is not None
+    scan = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(scan)
+    names = scan.one_trajectory()
+    assert "ticp-fwd" in names and "ticp-tcp-rev" not in names and "cbraa-fair" not in names
+    assert set(names) <= set(scan.ROUND_TRIP_S)

@@ -11,6 +11,7 @@ trajectory cannot judge. The registered runs are left as they are: this only mea
     .venv/bin/python validation/start_shift.py [-k 5] [-j 2] [NAME ...] [--markdown FILE]
 
 The round trips (ours, from each module's set-up, without queueing): dumbbell-newreno 40 ms;
+ticp-fwd and ticp-rev 220 ms (bin 5's, the TICP experiments' jitter);
 sat-slowstart 504 ms; the CBRAA experiments 60 ms (the 25-100 ms of cbraa-rtt's paths in between);
 the TCP-M experiments 100 ms (Figure 7's longest receiver path is about 90 ms; the random graph's
 and the fusion trees' round trips are longer, so a shift there is under one RTT);
@@ -31,7 +32,7 @@ from ccsim.sweep import sweep_options
 
 #: One round trip of each one-trajectory experiment's set-up, seconds (module docstring).
 ROUND_TRIP_S: dict[str, float] = {
-    "dumbbell-newreno": 0.040, "sat-slowstart": 0.504,
+    "dumbbell-newreno": 0.040, "ticp-fwd": 0.220, "ticp-rev": 0.220, "sat-slowstart": 0.504,
     "cbraa-vs-mathis": 0.060, "cbraa-arrivals": 0.060, "cbraa-fair": 0.060, "cbraa-rtt": 0.060,
     **{name: 0.100 for name in REGISTRY if name.startswith("tcpm-")},
     "xcp-rtt-fairness": 0.040, "xcp-convergence": 0.040, "obp-convergence": 0.100,

@@ -683,7 +683,8 @@ def _interval_svg(c: Check) -> str:
     b_hi = x(c.high) if c.high is not None and math.isfinite(c.high) else float(w)
     if b_hi - b_lo < 2:  # a point band
         b_lo, b_hi = b_lo - 1, b_hi + 1
-    parts.append(f'<rect x="{b_lo}" y="{y - 9}" width="{round(b_hi - b_lo, 1)}" height="18" class="band"/>')
+    if c.verdict != NO_BAND:  # a value reported without a band has none to shade
+        parts.append(f'<rect x="{b_lo}" y="{y - 9}" width="{round(b_hi - b_lo, 1)}" height="18" class="band"/>')
     labels = [(x(v), _num(v)) for v in (c.low, c.high) if v is not None and math.isfinite(v)]
     if len(labels) == 2 and labels[1][0] - labels[0][0] < 36:
         labels = labels[:1]
@@ -727,7 +728,7 @@ text-align:left}th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric
 .v-reproduced{background:#1a7f37}.v-not-reproduced{background:#c62828}.v-inconclusive{background:#b26a00}
 .v-failed{background:#444}.v-not-run,.v-no-checks{background:#888}
 .v-study-no-verdict,.v-study{background:#4a5d82}
-.v-measured-no-band-,.v-symmetric-not-a-test{background:#777}
+.v-measured-no-band,.v-symmetric-not-a-test{background:#777}
 td.name,td.band{white-space:nowrap}
 .meta{color:#555;font-size:.9em}.err{color:#c62828;font-family:monospace}
 figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}

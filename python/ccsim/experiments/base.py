@@ -59,7 +59,7 @@ class Check:
     physical: tuple[float, float] | None = field(default=None, kw_only=True)
     #: True for a check some replicas cannot measure (``measured`` NaN: e.g. too short an
     #: overlap of two sessions): it is judged over the replicas that measured it, and left out
-    #: when none did (:func:`combine`).
+    #: when fewer than two did (:func:`combine`).
     optional: bool = field(default=False, kw_only=True)
     #: False for a value reported without a band (the paper gives a number that no faithful
     #: set-up can be expected to meet, e.g. one random draw of a topology generator): its verdict
@@ -189,7 +189,7 @@ def combine(runs: list[list[Check]]) -> list[Check]:
     may hold a measured count, "(2 drops, 10-20 s)", which differs between seeds); otherwise by
     name, and a replica that lacks a check gives NaN, which makes its verdict "not reproduced".
     An optional check (:attr:`Check.optional`) keeps only the replicas that measured it, and is
-    left out when none did.
+    left out when fewer than two did.
     """
     if len(runs) == 1:
         return [c for c in runs[0] if not (c.optional and math.isnan(c.measured))]
@@ -203,7 +203,7 @@ def combine(runs: list[list[Check]]) -> list[Check]:
             samples = [r[first.name].measured if first.name in r else math.nan for r in by_name]
         if first.optional:
             samples = [x for x in samples if not math.isnan(x)]
-            if not samples:
+            if len(samples) < 2:  # one trajectory decides nothing: not judged
                 continue
         if any(math.isnan(x) for x in samples):
             mean = math.nan
@@ -292,12 +292,12 @@ class StartJitter:
         return f"start times jittered, each uniform in [0, {self.width_s * 1e3:g} ms) ({self.why})"
 
 
-def _duration_ns(text: str) -> int:
-    """Nanoseconds of a validated spec's duration ("123457ns", "100ms", "1s")."""
+def _duration_ns(text: str, where: str) -> int:
+    """Nanoseconds of a validated spec's duration ("123457ns", "100ms", "1s") at ``where``."""
     for unit, scale in (("ns", 1), ("us", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000)):
         if text.endswith(unit) and text[:-len(unit)].replace(".", "", 1).isdigit():
             return round(float(text[:-len(unit)]) * scale)
-    raise ValueError(f"not a duration: {text!r}")
+    raise ValueError(f"{where}: {text!r} is not a duration")
 
 
 def jittered(spec: dict[str, Any], jitter: StartJitter) -> dict[str, Any]:
@@ -311,10 +311,11 @@ def jittered(spec: dict[str, Any], jitter: StartJitter) -> dict[str, Any]:
     seed = replica_seed(int(out["run"]["seed"]))
     width_ns = round(jitter.width_s * 1e9)
     for section in ("flows", "ticp", "tcpm"):
-        for entry in out.get(section, []):
+        for i, entry in enumerate(out.get(section, [])):
             digest = hashlib.sha256(f"ccsim start jitter {seed} {section} {entry['name']}".encode()).digest()
             shift = int.from_bytes(digest[:8], "little") * width_ns >> 64
-            entry["start"] = f"{_duration_ns(str(entry.get('start', '0s'))) + shift}ns"
+            start = _duration_ns(str(entry.get("start", "0s")), f"{section}[{i}].start")
+            entry["start"] = f"{start + shift}ns"
     return out
 
 
@@ -680,9 +681,8 @@ def run_many(specs: Sequence[Any], jobs: int | None = None, **kwargs: Any) -> li
     flow (its ``timer``; see :data:`TIMERS`); inside :func:`through_ns2`, what translates runs
     in ns-2.35."""
     from ..spec import Scenario
+    from ..sweep import _checked
     from ..sweep import run_many as run_specs
-
-    from ..spec import validate
 
     profile, agents = _timer.get()
     timed = [with_timer(s.to_dict() if isinstance(s, Scenario) else s, TIMERS[profile], NS2_AGENTS.get(agents))
@@ -692,7 +692,8 @@ def run_many(specs: Sequence[Any], jobs: int | None = None, **kwargs: Any) -> li
         timed = [with_reading_keys(s, flow_keys, run_keys) for s in timed]
     jitter = _jitter.get()
     if jitter is not None:
-        timed = [jittered(validate(s), jitter) for s in timed]
+        # Validated first (an error names specs[i]), so that every start is a canonical duration.
+        timed = [jittered(s, jitter) for s in _checked(timed)]
     record = _oracle.get()
     if record is not None:
         return _run_through_ns2(record, timed, jobs, **kwargs)
@@ -762,7 +763,11 @@ class Experiment:
 
     def reading_verdict(self, label: str, verdict: str, replicas: int) -> str:
         """The verdict the reading ``label`` is reported with: :data:`SYMMETRIC` for a symmetric
-        reading that ran without jitter over at least two replicas, else ``verdict``."""
+        reading unless it ran over at least two replicas with jittered starts, else ``verdict``.
+
+        CHOICE: any jitter counts as breaking the lockstep: two identical flows started any
+        whole nanoseconds apart no longer see the same events (tests/test_jitter.py shows the
+        Primo sources' rates differ once jittered)."""
         symmetric = any(r.label == label and r.symmetric for r in self.readings)
         if symmetric and (self.jitter is None or replicas < 2):
             return SYMMETRIC

@@ -581,7 +581,7 @@ def parking_rtt_checks(report: ExperimentReport, sweep: Sweep, window: str) -> N
     """obp-parking-rtt's checks from Fig. 9's words (issue 41): per RTT the queue (small) and the
     drops (none), OBP's utilisation reported without a band (Fig. 9 gives no number; the 90 % this
     experiment took before is Fig. 8's "always higher than 90 %"), its spread over the RTTs within
-    0.05 ("not sensitive to RTT variations", as obp-rtt reads it) and OBP at least XCP at the
+    0.05 ("not sensitive to RTT variations", as obp-rtt reads it) and OBP above XCP at the
     highest RTT ("for high RTTs, OBP has higher ... utilization than XCP")."""
     for rtt in sweep.xs:
         m = sweep.rows[(rtt, "obp")]
