@@ -143,6 +143,8 @@ class _Cbraa(Experiment):
     # experiments.md, "Start shifts of the one-trajectory experiments").
     # CHOICE: 60 ms, the round trip of the 25-100 ms paths' middle; the paper gives no start times.
     jitter = StartJitter(0.060, "the middle of the set-ups' 25-100 ms round trips; the paper gives no start times")
+    # CHOICE: ten replicas in a full run, five in a quick one (each run takes about 0.2 s; the
+    # tests judge the quick variant's five).
     seeds = 10
     quick_seeds = 5
 

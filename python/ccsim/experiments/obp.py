@@ -560,7 +560,9 @@ def capacity_utilisation_checks(label: str, window: str, obp: Metrics, xcp: Metr
     (Fig. 4 gives no number for "high"; the 0.95 this experiment took before was Fig. 5's).
 
     CHOICE: "similar" read as within 0.05, the tolerance obp-rtt's "not sensitive to RTT
-    variations" takes."""
+    variations" takes.
+    CHOICE: "high" without a number is reported, not banded: a uniformly low OBP that matched
+    XCP would pass, a hole the paper's words leave (docs/experiments.md, OBP, Bands)."""
     return [
         Check(f"{label}: OBP less XCP, utilisation, mean of both directions ({window})",
               obp.utilisation - xcp.utilisation, f"about 0: {FIG4_QUOTE}", -UTIL_SPREAD, UTIL_SPREAD, SOURCE,

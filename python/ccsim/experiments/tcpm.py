@@ -461,6 +461,7 @@ class WithUnicast(_Tcpm):
     # CHOICE: 100 ms, about the longest round trip of Figure 7's receivers; the paper starts the
     # unicast "a little after" the session.
     jitter = StartJitter(0.100, "about the longest round trip of Figure 7's receivers; the paper gives no start times")
+    # CHOICE: ten replicas (five quick), the CBRAA experiments' count; a run takes well under a second.
     seeds = 10
     quick_seeds = 5
 
@@ -631,6 +632,7 @@ class FastRetransmit(_Tcpm):
                                     unit="timeouts"))
         report.checks.append(_count("segments 333..337 retransmitted", len(again & set(self.dropped)), "all 5", 5, 5,
                                     unit="segments"))
+        # CHOICE: the other retransmitted segments are reported without a band (issue 41).
         # The paper claims only "TCP-M retransmits packets 333 through 337 and after a brief period
         # the data transfer continues as before" (section 6.5): the timeouts, the five segments and
         # the rate are banded; what else was resent is reported without a band (issue 41).
