@@ -247,8 +247,8 @@ def test_the_whole_bin_reading_measures_every_round_of_a_bin(out_dir: Path) -> N
 
 
 def test_two_newreno_flows_on_the_ticp_paths_split_within_three_to_two() -> None:
-    """What two TCPs do where ticp-tcp-fwd's band asks TICP and TCP each within 30 % of an
-    equal share: on the same paths, with ns-2.35's timer and agents and 20-packet buffers, a
+    """What two TCPs do where ticp-tcp-fwd's band asked TICP and TCP each within 30 % of an
+    equal share before issue 41: on the same paths, with ns-2.35's timer and agents and 20-packet buffers, a
     second NewReno flow started at 100 s beside the first gets 0.85-1.03 of the first's median
     rate over 101-160 s in every bin. Before the agents were ns-2.35's (issue 39) it got 0.61 on
     bin 3 (52 timeouts), which is why the band was not tightened to [2/3, 3/2]; two TCPs now
