@@ -172,6 +172,17 @@ def analyse(sends: list[tuple[float, int]], acks: list[tuple[float, int]], cwnd:
             "base_changes_after": changes, "ss": slow_start_exit(ssthresh, cwnd)}
 
 
+def unicast_row(spec: dict[str, Any], folder: Path, r1s: Any) -> dict[str, Any]:
+    """Run the unicast `spec` in ccsim into `folder` and analyse its Vegas flow."""
+    res = ccsim.run(spec, progress=False)
+    res.write(folder, plots=False)
+    rate = res.wide("rate")["vegas"].dropna()
+    fl = res.summary["flows"]["vegas"]
+    return analyse(ccsim_sends(res, "vegas"), ccsim_acks(folder / "R1-S.pcap", *r1s), ccsim_cwnd(res, "vegas"),
+                   ccsim_ssthresh(res, "vegas"), list(zip(rate.index.astype(float), rate.to_numpy(dtype=float))),
+                   fl["timeouts"], fl["retransmitted_packets"])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, default=Path("/tmp/vegas-tcpm/tcpm-reroute"))
@@ -208,29 +219,15 @@ def main(argv: list[str] | None = None) -> int:
             spec = unicast_spec(TIMERS[timer], failure)
             label = f"unicast-D2-{failure.split()[1].replace('->', '-')}-{timer}"
             (scen / f"tcpm-reroute-{label}.json").write_text(json.dumps(spec, indent=1) + "\n")
-            res = ccsim.run(spec, progress=False)
-            res.write(out / f"{label}-ccsim", plots=False)
-            rate = res.wide("rate")["vegas"].dropna()
-            fl = res.summary["flows"]["vegas"]
             rows.append((f"unicast S -> D2, {failure} down", timer, "ccsim (reroute instant)",
-                         analyse(ccsim_sends(res, "vegas"), ccsim_acks(out / f"{label}-ccsim" / "R1-S.pcap", *r1s),
-                                 ccsim_cwnd(res, "vegas"), ccsim_ssthresh(res, "vegas"),
-                                 list(zip(rate.index.astype(float), rate.to_numpy(dtype=float))), fl["timeouts"],
-                                 fl["retransmitted_packets"])))
+                         unicast_row(spec, out / f"{label}-ccsim", r1s)))
             # ns-2's TcpAgent::reset() starts ssthresh_ at window_ (tcp.cc line 473), ccsim's sender
             # unbounded (sender.rs: u64::MAX without initial_ssthresh): the same run with it at 20.
             capped = copy.deepcopy(spec)
             capped["flows"][0]["initial_ssthresh"] = f"{20 * MSS}B"
             (scen / f"tcpm-reroute-{label}-ssthresh20.json").write_text(json.dumps(capped, indent=1) + "\n")
-            cres = ccsim.run(capped, progress=False)
-            cres.write(out / f"{label}-ccsim-ss20", plots=False)
-            crate = cres.wide("rate")["vegas"].dropna()
-            cfl = cres.summary["flows"]["vegas"]
             rows.append((f"unicast S -> D2, {failure} down", timer, "ccsim, initial_ssthresh 20 segments",
-                         analyse(ccsim_sends(cres, "vegas"), ccsim_acks(out / f"{label}-ccsim-ss20" / "R1-S.pcap", *r1s),
-                                 ccsim_cwnd(cres, "vegas"), ccsim_ssthresh(cres, "vegas"),
-                                 list(zip(crate.index.astype(float), crate.to_numpy(dtype=float))), cfl["timeouts"],
-                                 cfl["retransmitted_packets"])))
+                         unicast_row(capped, out / f"{label}-ccsim-ss20", r1s)))
             wdir = out / f"{label}-ns2"
             wdir.mkdir(parents=True, exist_ok=True)
             tcl = ns2_tcl(spec)
