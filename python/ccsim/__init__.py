@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from . import _ccsim
 from . import topology as topology  # networkx is imported only when a graph is built
+from .algorithms import CongestionControl, register_cc
 from .api import run
-from .errors import CcsimError, InternalError, SimulationError, SpecError, WriteError
+from .errors import CcsimError, InternalError, SimulationError, SpecError, UserCodeError, WriteError
 from .results import Result
 from .spec import Scenario, load, schema, validate
 from .sweep import run_many, tidy
@@ -21,13 +22,16 @@ __version__: str = _ccsim.__version__
 
 __all__ = [
     "CcsimError",
+    "CongestionControl",
     "InternalError",
     "Result",
     "Scenario",
     "SimulationError",
     "SpecError",
+    "UserCodeError",
     "WriteError",
     "load",
+    "register_cc",
     "run",
     "run_many",
     "schema",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .algorithms import note_scenario_dir
 from .errors import SpecError
 from .inputs import read_input_text
 from .results import Result
@@ -21,6 +22,7 @@ def _native_input(spec: SpecLike) -> tuple[str, bool]:
         try:
             if path.is_file():
                 text = read_input_text(path, "(document)", "scenario file")
+                note_scenario_dir(path.parent)  # a "module:Class" protocol may sit beside it
                 is_json = path.suffix.lower() == ".json"
                 # A link's `trace = "FILE"` is replaced by the file's numbers first.
                 resolved = with_trace_files(text, path.parent, is_json) if "trace" in text else None

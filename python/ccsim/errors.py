@@ -43,6 +43,12 @@ class SimulationError(CcsimError, RuntimeError):
         return self.message
 
 
+class UserCodeError(SimulationError):
+    """A user's algorithm (a Python congestion control or queue) raised an exception and the
+    run stopped. The message names the flow or link, the class, the hook, where in the user's
+    file, and the exception (the traceback's last line)."""
+
+
 class InternalError(CcsimError):
     """A bug in ccsim (a caught panic or a broken invariant). Please report it."""
 

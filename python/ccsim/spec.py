@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from . import _ccsim
+from .algorithms import note_scenario_dir
 from .errors import SpecError
 from .inputs import read_input_text
 from .runner import run_text
@@ -225,6 +226,7 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise SpecError(f"{p} is a folder, not a scenario file", str(p))
     text = read_input_text(p, "(document)", "scenario file")
     is_json = p.suffix.lower() == ".json"
+    note_scenario_dir(p.parent)  # a "module:Class" protocol may sit beside the file
     resolved = with_trace_files(text, p.parent, is_json) if "trace" in text else None
     if resolved is not None:
         canonical = _ccsim.validate(resolved)

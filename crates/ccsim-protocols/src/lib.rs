@@ -26,8 +26,8 @@ pub use rate::{
 
 pub use tcp::{
     AccEcnOption, AckOptions, Algorithm, CaState, CubicParams, DctcpParams, HyStartKind,
-    NewRenoSender, PacedSlowStart, PragueParams, RecoveryPolicy, RtoPolicy, RttEstimator,
-    SackBlock, SackBlocks, TcpConfig, TcpSender, TcpSink, VegasParams, VegasVariant,
+    LossRecovery, NewRenoSender, PacedSlowStart, PragueParams, RecoveryPolicy, RtoPolicy,
+    RttEstimator, SackBlock, SackBlocks, TcpConfig, TcpSender, TcpSink, VegasParams, VegasVariant,
     ACCECN_OPTION_KIND,
 };
 pub use tcpm::{FusionNode, TcpmKind, TcpmParams, TcpmReceiver, TcpmSource};
@@ -293,7 +293,7 @@ impl Header for Hdr {
 }
 
 /// The built-in agents.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum AnyAgent {
     /// TCP sender (any congestion-control algorithm); boxed, as it is the largest agent.
     Tcp(Box<TcpSender>),

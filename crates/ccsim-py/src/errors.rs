@@ -44,3 +44,13 @@ pub fn internal_error(py: Python<'_>, message: &str) -> PyErr {
         (format!("internal error (please report): {message}"), None),
     )
 }
+
+/// A `SpecError` at `path`.
+pub fn spec_error(py: Python<'_>, message: &str, path: &str) -> PyErr {
+    make(py, "SpecError", (message.to_owned(), Some(path.to_owned())))
+}
+
+/// A `UserCodeError`: an exception in a user's algorithm ended the run.
+pub fn user_code_error(py: Python<'_>, message: &str) -> PyErr {
+    make(py, "UserCodeError", (message.to_owned(), None))
+}

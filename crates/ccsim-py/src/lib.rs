@@ -7,6 +7,7 @@
 mod emulate;
 mod errors;
 mod guard;
+mod pycc;
 mod real;
 
 use std::path::PathBuf;
@@ -18,7 +19,7 @@ use ccsim_scenario::{
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
-use errors::{internal_error, to_pyerr};
+use errors::{internal_error, to_pyerr, user_code_error};
 use guard::guarded;
 
 fn le_bytes<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
@@ -135,7 +136,7 @@ fn run(
     .map_err(|panic_message| internal_error(py, &panic_message))?
     .map_err(|e| to_pyerr(py, &e))?;
     let mut pending: Option<PyErr> = None;
-    let outcome = py.allow_threads(|| {
+    let mut body = || {
         guarded(|| {
             let options = RunOptions {
                 chunk_events,
@@ -159,9 +160,19 @@ fn run(
             // The finished simulation is dropped here, outside the GIL.
             .map(|o| o.results)
         })
-    });
+    };
+    pycc::clear_user_error();
+    // A user's algorithm runs with the GIL held throughout (pycc.rs); others without it.
+    let outcome = if spec.runs_custom_code() {
+        body()
+    } else {
+        py.allow_threads(body)
+    };
     match outcome {
-        Err(panic_message) => Err(internal_error(py, &panic_message)),
+        Err(panic_message) => Err(match pycc::take_user_error() {
+            Some(line) => user_code_error(py, &line),
+            None => internal_error(py, &panic_message),
+        }),
         Ok(Err(e)) => Err(pending.unwrap_or_else(|| to_pyerr(py, &e))),
         Ok(Ok(results)) => Ok(RunData { results }),
     }
@@ -321,6 +332,11 @@ fn _selftest_panic(py: Python<'_>) -> PyResult<()> {
 #[pymodule]
 fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(pycc::register_cc, m)?)?;
+    m.add_class::<pycc::PyWindow>()?;
+    m.add_class::<pycc::PyAck>()?;
+    m.add_class::<pycc::PyRateSample>()?;
+    pycc::install();
     m.add_class::<RunData>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(full_spec, m)?)?;

@@ -21,6 +21,7 @@ pub mod parquet;
 pub mod pcap;
 pub mod protocols;
 pub mod real;
+pub mod registry;
 pub mod run;
 pub mod spec;
 pub mod summary;

@@ -169,8 +169,7 @@ pub fn run_real(
     };
     let agent: AnyAgent = built
         .sim
-        .agent(me)
-        .cloned()
+        .take_agent(me)
         .ok_or_else(|| ScenarioError::Internal("the flow's agent is missing".into()))?;
     let socket = UdpSocket::bind(options.bind)
         .map_err(|e| spec_err("bind", format!("cannot bind {}: {e}", options.bind)))?;

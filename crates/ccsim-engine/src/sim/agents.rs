@@ -370,6 +370,14 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         Some(&self.agents[slot as usize])
     }
 
+    /// The agent at `addr`, taken out of a simulation that will not run (`ccsim real` builds
+    /// a scenario and runs one of its agents over sockets).
+    #[must_use]
+    pub fn take_agent(mut self, addr: Addr) -> Option<A> {
+        let slot = self.core.live_slot(addr.agent)?;
+        Some(self.agents.swap_remove(slot as usize))
+    }
+
     /// Agents not retired.
     #[must_use]
     pub fn live_agents(&self) -> usize {

@@ -37,13 +37,15 @@ mod sink;
 
 pub use accecn::{AccEcnOption, ACCECN_OPTION_KIND};
 pub use cc::{
-    AckEvent, AnyCc, CaState, CongestionControl, CubicParams, DctcpParams, PragueParams,
-    VegasParams, VegasVariant, Window,
+    AckEvent, AnyCc, CaState, CongestionControl, Conn, Control, CubicParams, CustomCc, DctcpParams,
+    Delivery, PragueParams, VegasParams, VegasVariant, Window, CONTRACT_VERSION,
 };
 pub use hystart::HyStartKind;
 pub use rate::RateSample;
 pub use rtt::{RtoPolicy, RttEstimator};
-pub use sender::{Algorithm, NewRenoSender, PacedSlowStart, RecoveryPolicy, TcpConfig, TcpSender};
+pub use sender::{
+    Algorithm, LossRecovery, NewRenoSender, PacedSlowStart, RecoveryPolicy, TcpConfig, TcpSender,
+};
 pub use sink::{AckOptions, SackBlock, SackBlocks, TcpSink};
 
 #[cfg(test)]

@@ -114,6 +114,45 @@ pub enum Algorithm {
     /// TCP Prague (L4STeam's `tcp_prague.c`) with SACK loss recovery: ECT(1), AccECN,
     /// paced.
     Prague(PragueParams),
+    /// An algorithm from outside the built-in set ([`AnyCc::Custom`]) under its registered
+    /// name, with the loss recovery it runs with; the sender is built with
+    /// [`TcpSender::with_controller`].
+    Custom {
+        /// The registered name (`protocol = "..."`).
+        name: &'static str,
+        /// Its loss recovery.
+        recovery: LossRecovery,
+        /// It sets the window and the pacing rate itself (`cong_control`), as BBR.
+        model_based: bool,
+    },
+}
+
+/// The loss recovery a custom algorithm runs with: the built-in senders' (RFC 5681, 6582,
+/// 6675), named as the protocols that use them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossRecovery {
+    /// Tahoe's: fast retransmit, then slow start from one segment.
+    Tahoe,
+    /// Reno's (RFC 5681 fast recovery).
+    Reno,
+    /// NewReno's (RFC 6582).
+    NewReno,
+    /// SACK's (RFC 2018, RFC 6675); the receiver sends SACK blocks.
+    Sack,
+}
+
+impl LossRecovery {
+    /// The name used in files and in Python (`"tahoe"`, `"reno"`, `"newreno"`, `"sack"`).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "tahoe" => Some(LossRecovery::Tahoe),
+            "reno" => Some(LossRecovery::Reno),
+            "newreno" => Some(LossRecovery::NewReno),
+            "sack" => Some(LossRecovery::Sack),
+            _ => None,
+        }
+    }
 }
 
 impl Algorithm {
@@ -131,6 +170,7 @@ impl Algorithm {
             Algorithm::Bbr => "bbr",
             Algorithm::Bbr3 => "bbr3",
             Algorithm::Prague(_) => "prague",
+            Algorithm::Custom { name, .. } => name,
         }
     }
 
@@ -145,6 +185,10 @@ impl Algorithm {
                 | Algorithm::Bbr
                 | Algorithm::Bbr3
                 | Algorithm::Prague(_)
+                | Algorithm::Custom {
+                    recovery: LossRecovery::Sack,
+                    ..
+                }
         )
     }
 
@@ -153,7 +197,13 @@ impl Algorithm {
     pub fn sets_pacing_rate(self) -> bool {
         matches!(
             self,
-            Algorithm::Bbr | Algorithm::Bbr3 | Algorithm::Prague(_)
+            Algorithm::Bbr
+                | Algorithm::Bbr3
+                | Algorithm::Prague(_)
+                | Algorithm::Custom {
+                    model_based: true,
+                    ..
+                }
         )
     }
 
@@ -175,11 +225,20 @@ impl Algorithm {
             | Algorithm::Bbr
             | Algorithm::Bbr3
             | Algorithm::Prague(_) => Recovery::Sack,
+            Algorithm::Custom { recovery, .. } => match recovery {
+                LossRecovery::Tahoe => Recovery::Tahoe,
+                LossRecovery::Reno => Recovery::Reno,
+                LossRecovery::NewReno => Recovery::NewReno,
+                LossRecovery::Sack => Recovery::Sack,
+            },
         }
     }
 
     fn controller(self, ecn: bool, linux_growth: bool) -> AnyCc {
         match self {
+            Algorithm::Custom { name, .. } => {
+                panic!("invariant: the custom algorithm {name:?} is built with with_controller")
+            }
             Algorithm::Vegas(p) if p.variant == VegasVariant::Ns2 => {
                 AnyCc::VegasNs2(VegasNs2::new(p))
             }
@@ -329,7 +388,7 @@ impl Pacer {
 }
 
 /// A TCP sender.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct TcpSender {
     flow: FlowId,
     peer: Addr,
@@ -442,8 +501,19 @@ impl TcpSender {
     ///
     /// # Panics
     /// Panics if `packet_size` does not exceed the 40-byte header (validation prevents it).
+    /// Panics if `cfg.algorithm` is [`Algorithm::Custom`] (build it with
+    /// [`TcpSender::with_controller`]).
     #[must_use]
     pub fn new(flow: FlowId, peer: Addr, cfg: &TcpConfig) -> Self {
+        Self::build(
+            flow,
+            peer,
+            cfg,
+            cfg.algorithm.controller(cfg.ecn, cfg.linux_growth),
+        )
+    }
+
+    fn build(flow: FlowId, peer: Addr, cfg: &TcpConfig, cc: AnyCc) -> Self {
         let header_bytes = tcp_header_bytes(cfg.timestamps);
         assert!(
             cfg.packet_size > header_bytes,
@@ -480,7 +550,8 @@ impl TcpSender {
             recover: None,
             partial_acks: 0,
             rxt_next: 0,
-            cc: cfg.algorithm.controller(cfg.ecn, cfg.linux_growth),
+            model_based: cc.sets_window(),
+            cc,
             recovery: cfg.algorithm.recovery(),
             policy: cfg.recovery_policy,
             board: if cfg.rack {
@@ -535,7 +606,6 @@ impl TcpSender {
             timestamps: cfg.timestamps,
             pacing: (cfg.pacing || cfg.algorithm.sets_pacing_rate()).then(Pacing::default),
             window_pacing: cfg.pacing && !cfg.algorithm.sets_pacing_rate(),
-            model_based: cfg.algorithm.sets_pacing_rate(),
             sending_deferred: false,
             first_retransmission: None,
             accecn: (cfg.accecn || cfg.algorithm.is_l4s())
@@ -550,14 +620,15 @@ impl TcpSender {
     }
 
     /// A sender whose window algorithm is `cc` instead of `cfg.algorithm`'s; loss recovery
-    /// stays `cfg.algorithm`'s (XCP's window follows router feedback, its losses Reno's).
+    /// stays `cfg.algorithm`'s (XCP's window follows router feedback, its losses Reno's; a
+    /// custom algorithm's recovery is [`Algorithm::Custom`]'s). Whether the sender paces and
+    /// leaves the window to `cc` follows `cfg.algorithm` and [`AnyCc::sets_window`].
+    ///
+    /// # Panics
+    /// Panics if `packet_size` does not exceed the 40-byte header (validation prevents it).
     #[must_use]
-    pub(crate) fn with_controller(flow: FlowId, peer: Addr, cfg: &TcpConfig, cc: AnyCc) -> Self {
-        TcpSender {
-            model_based: cc.sets_window(),
-            cc,
-            ..Self::new(flow, peer, cfg)
-        }
+    pub fn with_controller(flow: FlowId, peer: Addr, cfg: &TcpConfig, cc: AnyCc) -> Self {
+        Self::build(flow, peer, cfg, cc)
     }
 
     /// The congestion-control algorithm's state, to hand it what an ACK carries beyond TCP.

@@ -114,7 +114,7 @@ enum Phase {
 }
 
 /// A TCP-M source: Group Module, embedded TCP, fusion table.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct TcpmSource {
     flow: FlowId,
     group: u32,

@@ -95,7 +95,7 @@ impl CongestionControl for XcpWindow {
 }
 
 /// An XCP sender.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct XcpSender {
     tcp: TcpSender,
     packet_size: u32,

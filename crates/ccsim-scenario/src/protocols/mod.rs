@@ -44,7 +44,7 @@ pub(crate) fn build_flow(
     cx: &FlowContext,
 ) -> Result<(AnyAgent, AnyAgent), ScenarioError> {
     Ok(match family(f.protocol) {
-        Family::Tcp => tcp::build(f, cx),
+        Family::Tcp => tcp::build(f, cx)?,
         Family::Rate => rate::build(f, cx),
         Family::Udp => udp::build(f, cx)?,
     })

@@ -4,12 +4,15 @@
 
 use ccsim_core::Dur;
 use ccsim_engine::NodeId;
+use ccsim_protocols::tcp::cc::AnyCc;
 use ccsim_protocols::{
     Algorithm, AnyAgent, PacedSlowStart, TcpConfig, TcpSender, TcpSink, VegasParams, VegasVariant,
 };
 
 use super::FlowContext;
+use crate::error::ScenarioError;
 use crate::netsim::NetSim;
+use crate::registry;
 use crate::spec::flows::{FlowSpec, Protocol};
 use crate::spec::tcp::{
     hystart_kind, recovery_policy, rto_config, uses_accecn, uses_prr, uses_rack, uses_tlp,
@@ -18,8 +21,13 @@ use crate::spec::tcp::{
 use crate::units::SsthreshStr;
 
 /// A TCP flow's sender and sink.
-pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
+pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> Result<(AnyAgent, AnyAgent), ScenarioError> {
     let algorithm = match f.protocol {
+        Protocol::Custom(c) => Algorithm::Custom {
+            name: c.name,
+            recovery: c.recovery,
+            model_based: c.model_based,
+        },
         Protocol::Tahoe => Algorithm::Tahoe,
         Protocol::Reno => Algorithm::Reno,
         Protocol::Sack => Algorithm::Sack,
@@ -64,7 +72,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         rto_policy,
         algorithm,
         recovery_policy: recovery_policy(f),
-        ecn: f.ecn == Some(true),
+        ecn: f.ecn == Some(true) || f.protocol.custom().is_some_and(|c| c.precise_ecn),
         initial_ssthresh,
         paced_slow_start: f.paced_slow_start.then_some(PacedSlowStart {
             spacing: f.pacing_spacing.map(|d| d.0),
@@ -84,11 +92,30 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
         ..TcpConfig::default()
     };
     if f.protocol == Protocol::Xcp {
-        return super::xcp::build(f, cx, &cfg);
+        return Ok(super::xcp::build(f, cx, &cfg));
     }
+    let sender = match f.protocol.custom() {
+        None => TcpSender::new(cx.flow, cx.receiver, &cfg),
+        Some(c) => {
+            let empty = registry::CcOptions::new();
+            let header = ccsim_protocols::tcp_header_bytes(cfg.timestamps);
+            let args = registry::CcArgs {
+                flow: &f.name,
+                options: f.cc.as_ref().unwrap_or(&empty),
+                mss: u64::from(cx.packet_size.saturating_sub(header)),
+            };
+            let cc = registry::build(c, &args).map_err(|m| {
+                ScenarioError::spec(
+                    &format!("flows.{}.protocol", f.name),
+                    format!("{:?}: {m}", c.name),
+                )
+            })?;
+            TcpSender::with_controller(cx.flow, cx.receiver, &cfg, AnyCc::Custom(cc))
+        }
+    };
     let delack = f.delayed_ack.then_some(Dur::from_millis(200));
-    (
-        AnyAgent::Tcp(Box::new(TcpSender::new(cx.flow, cx.receiver, &cfg))),
+    Ok((
+        AnyAgent::Tcp(Box::new(sender)),
         AnyAgent::TcpSink(
             TcpSink::new(delack)
                 .with_sack(algorithm.uses_sack())
@@ -97,11 +124,12 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> (AnyAgent, AnyAgent) {
                 // BBR v3 uses ECN only with precise (per-segment) echo (Linux's TCP_ECN_LOW).
                 .with_ce_echo(
                     f.protocol == Protocol::Dctcp
-                        || (f.protocol == Protocol::Bbr3 && f.ecn == Some(true)),
+                        || (f.protocol == Protocol::Bbr3 && f.ecn == Some(true))
+                        || f.protocol.custom().is_some_and(|c| c.precise_ecn),
                 )
                 .with_accecn(uses_accecn(f)),
         ),
-    )
+    ))
 }
 
 /// What needs the routes: `initial_ssthresh = "bdp"`, the path's bandwidth-delay product.

@@ -22,11 +22,11 @@ use super::{
     before_end, check_name, default_true, err, is_false, is_true, show, zero_dur, Graph, Spec,
 };
 use crate::error::ScenarioError;
+use crate::registry::CustomProtocol;
 use crate::units::{BytesStr, DurStr, RateStr, SsthreshStr};
 
 /// Transport protocol of a flow.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
     /// TCP Tahoe: fast retransmit, no fast recovery (RFC 5681, Jacobson 1988).
     Tahoe,
@@ -57,7 +57,6 @@ pub enum Protocol {
     /// TFRC, TCP-Friendly Rate Control (RFC 5348).
     Tfrc,
     /// TCP-Friend: equation (2) of the CBRAA paper on RTCP-style receiver reports.
-    #[serde(rename = "tcp-friend")]
     TcpFriend,
     /// CBRAA, the Cycle-Based Rate Adaptation Algorithm (Ait-Hellal, Yamamoto, Leduc).
     Cbraa,
@@ -68,6 +67,132 @@ pub enum Protocol {
     /// OBP, the Open Box Transport Protocol (Loureiro and Monteiro): rate from the available
     /// bandwidth routers stamp.
     Obp,
+    /// A user's TCP congestion control, registered by name or a Python `"module:Class"`
+    /// ([`crate::registry`]).
+    Custom(CustomProtocol),
+}
+
+impl Protocol {
+    /// The built-in protocols, in the order of the docs.
+    pub const BUILTIN: [Protocol; 18] = [
+        Protocol::Tahoe,
+        Protocol::Reno,
+        Protocol::Newreno,
+        Protocol::Sack,
+        Protocol::Vegas,
+        Protocol::Cubic,
+        Protocol::Dctcp,
+        Protocol::Bbr,
+        Protocol::Bbr3,
+        Protocol::Prague,
+        Protocol::Cbr,
+        Protocol::Poisson,
+        Protocol::Tfrc,
+        Protocol::TcpFriend,
+        Protocol::Cbraa,
+        Protocol::Primo,
+        Protocol::Xcp,
+        Protocol::Obp,
+    ];
+    /// Their names in files.
+    pub const BUILTIN_NAMES: [&'static str; 18] = [
+        "tahoe",
+        "reno",
+        "newreno",
+        "sack",
+        "vegas",
+        "cubic",
+        "dctcp",
+        "bbr",
+        "bbr3",
+        "prague",
+        "cbr",
+        "poisson",
+        "tfrc",
+        "tcp-friend",
+        "cbraa",
+        "primo",
+        "xcp",
+        "obp",
+    ];
+
+    /// The built-in protocol named `name`.
+    #[must_use]
+    pub fn builtin(name: &str) -> Option<Protocol> {
+        Self::BUILTIN_NAMES
+            .iter()
+            .position(|&n| n == name)
+            .map(|i| Self::BUILTIN[i])
+    }
+
+    /// The protocol named `name`: built in, or a custom algorithm the registry resolves.
+    ///
+    /// # Errors
+    /// The registry's message for a name it does not know.
+    pub fn from_name(name: &str) -> Result<Protocol, String> {
+        match Self::builtin(name) {
+            Some(p) => Ok(p),
+            None => crate::registry::resolve(name).map(Protocol::Custom),
+        }
+    }
+
+    /// The custom algorithm behind a `Custom` protocol.
+    #[must_use]
+    pub fn custom(self) -> Option<CustomProtocol> {
+        match self {
+            Protocol::Custom(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for Protocol {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Protocol {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Protocol::from_name(&name).map_err(serde::de::Error::custom)
+    }
+}
+
+impl JsonSchema for Protocol {
+    fn schema_name() -> String {
+        "Protocol".into()
+    }
+    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        use schemars::schema::{InstanceType, Metadata, Schema, SchemaObject, SubschemaValidation};
+        let builtin = SchemaObject {
+            instance_type: Some(InstanceType::String.into()),
+            enum_values: Some(
+                Self::BUILTIN_NAMES
+                    .iter()
+                    .map(|&n| serde_json::Value::from(n))
+                    .collect(),
+            ),
+            ..SchemaObject::default()
+        };
+        let custom = SchemaObject {
+            instance_type: Some(InstanceType::String.into()),
+            metadata: Some(Box::new(Metadata {
+                description: Some(
+                    "a registered algorithm's name, or a Python class as \"module:Class\"".into(),
+                ),
+                ..Metadata::default()
+            })),
+            ..SchemaObject::default()
+        };
+        Schema::Object(SchemaObject {
+            subschemas: Some(Box::new(SubschemaValidation {
+                any_of: Some(vec![builtin.into(), custom.into()]),
+                ..SubschemaValidation::default()
+            })),
+            ..SchemaObject::default()
+        })
+    }
 }
 
 impl Protocol {
@@ -93,6 +218,7 @@ impl Protocol {
             Protocol::Primo => "primo",
             Protocol::Xcp => "xcp",
             Protocol::Obp => "obp",
+            Protocol::Custom(c) => c.name,
         }
     }
     /// Whether this is a TCP variant.
@@ -144,7 +270,8 @@ pub fn family(protocol: Protocol) -> Family {
         | Protocol::Bbr
         | Protocol::Bbr3
         | Protocol::Prague
-        | Protocol::Xcp => Family::Tcp,
+        | Protocol::Xcp
+        | Protocol::Custom(_) => Family::Tcp,
         Protocol::Tfrc
         | Protocol::TcpFriend
         | Protocol::Cbraa
@@ -293,6 +420,10 @@ pub struct FlowSpec {
     /// XCP options (only with `protocol = "xcp"`).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub xcp: Option<XcpSpec>,
+    /// A custom algorithm's options (a registered name or a Python `"module:Class"` as the
+    /// protocol), handed to its constructor: keyword arguments in Python.
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub cc: Option<crate::registry::CcOptions>,
     /// TCP: initial slow-start threshold, "bdp" (the path's bottleneck rate times its
     /// round-trip propagation delay) or a size such as "64kB" (absent: unbounded).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
@@ -336,8 +467,9 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 26] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 27] {
         [
+            ("cc", self.cc.is_some()),
             ("growth", self.growth.is_some()),
             ("rto", self.rto.is_some()),
             ("recovery", self.recovery.is_some()),

@@ -92,6 +92,18 @@ pub fn schema_json() -> String {
 }
 
 impl Spec {
+    /// Whether the run calls code from outside ccsim: a flow, a traffic template or a TCP-M
+    /// session whose protocol is a registered or Python algorithm.
+    #[must_use]
+    pub fn runs_custom_code(&self) -> bool {
+        self.flows.iter().any(|f| f.protocol.custom().is_some())
+            || self
+                .traffic
+                .iter()
+                .any(|t| t.protocol.is_some_and(|p| p.custom().is_some()))
+            || self.tcpm.iter().any(|t| t.protocol.custom().is_some())
+    }
+
     /// Node names in order of first appearance in `links`.
     #[must_use]
     pub fn node_names(&self) -> Vec<String> {

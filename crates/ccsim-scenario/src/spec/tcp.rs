@@ -172,6 +172,23 @@ pub(crate) fn validate_tcp_options(
     f: &FlowSpec,
     p: &dyn Fn(&str) -> String,
 ) -> Result<(), ScenarioError> {
+    match (f.protocol.custom(), &f.cc) {
+        (None, Some(_)) => {
+            return err(
+                p("cc"),
+                format!(
+                    "cc = {{...}} holds a custom algorithm's options (protocol = \"module:Class\" or a registered name), found protocol {:?}",
+                    f.protocol.name()
+                ),
+            );
+        }
+        (Some(c), options) => {
+            let empty = crate::registry::CcOptions::new();
+            crate::registry::check_options(c, options.as_ref().unwrap_or(&empty))
+                .or_else(|m| err(p("cc"), m))?;
+        }
+        (None, None) => {}
+    }
     if f.growth.is_some()
         && !matches!(
             f.protocol,
@@ -296,7 +313,8 @@ pub(crate) fn validate_tcp_options(
             "XCP's receiver answers data only, without TCP's ECN feedback; remove accecn".into(),
         );
     }
-    if matches!(f.protocol, Protocol::Bbr | Protocol::Bbr3) {
+    let model_based = f.protocol.custom().is_some_and(|c| c.model_based);
+    if matches!(f.protocol, Protocol::Bbr | Protocol::Bbr3) || model_based {
         // BBR sets the window itself on every ACK: the window-growth options have no effect.
         for (key, set) in [
             ("hystart", f.hystart.is_some()),
@@ -308,7 +326,7 @@ pub(crate) fn validate_tcp_options(
             if set {
                 return err(
                     p(key),
-                    format!("BBR sets its window and pacing rate from its path model (protocol = \"{}\"); remove {key}", f.protocol.name()),
+                    format!("{} sets its window and pacing rate itself (protocol = \"{}\"); remove {key}", if model_based { "a model-based algorithm" } else { "BBR" }, f.protocol.name()),
                 );
             }
         }
@@ -429,15 +447,16 @@ fn linux_sack_recovery(f: &FlowSpec) -> bool {
 
 /// Whether a protocol recovers with SACK (RFC 6675).
 fn sack_recovery(protocol: Protocol) -> bool {
-    matches!(
-        protocol,
+    match protocol {
         Protocol::Sack
-            | Protocol::Cubic
-            | Protocol::Dctcp
-            | Protocol::Bbr
-            | Protocol::Bbr3
-            | Protocol::Prague
-    )
+        | Protocol::Cubic
+        | Protocol::Dctcp
+        | Protocol::Bbr
+        | Protocol::Bbr3
+        | Protocol::Prague => true,
+        Protocol::Custom(c) => c.recovery == ccsim_protocols::LossRecovery::Sack,
+        _ => false,
+    }
 }
 
 /// Whether a flow detects losses with RACK: its `rack`, else on with `recovery = "linux"`.

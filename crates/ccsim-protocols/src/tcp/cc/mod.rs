@@ -143,7 +143,22 @@ pub struct Control {
     pub mark_app_limited: bool,
 }
 
-/// A congestion-control algorithm.
+/// The version of the [`CongestionControl`] contract: the hooks, their arguments and the
+/// order the sender calls them in. It changes when any of them changes meaning, so an
+/// algorithm written outside ccsim can state the version it was written against.
+pub const CONTRACT_VERSION: u32 = 1;
+
+/// A congestion-control algorithm: the contract between the TCP sender and a window or
+/// model-based algorithm, built-in or a user's (version [`CONTRACT_VERSION`]).
+///
+/// On each ACK the sender calls, in this order: [`on_delivery`](Self::on_delivery) (every
+/// ACK, for algorithms that ask for it), [`on_rtt`](Self::on_rtt) (when the ACK gives an
+/// RTT sample), then either [`on_ack`](Self::on_ack) (a window algorithm, on an ACK of new
+/// data outside loss recovery) or [`cong_control`](Self::cong_control) (a model-based
+/// algorithm, every ACK). On a congestion event it calls [`ssthresh`](Self::ssthresh) (ECN
+/// echo) or [`loss_ssthresh`](Self::loss_ssthresh) (loss), then
+/// [`on_state`](Self::on_state); on a timeout [`on_rto`](Self::on_rto) after setting cwnd to
+/// one segment. Windows are bytes; the sender keeps cwnd at least one segment.
 pub trait CongestionControl {
     /// Grow (or shrink) the window on an ACK of new data outside loss recovery.
     fn on_ack(&mut self, w: &mut Window, ack: &AckEvent);
@@ -192,8 +207,8 @@ pub trait CongestionControl {
     }
 }
 
-/// The built-in algorithms, statically dispatched.
-#[derive(Clone, Debug)]
+/// The built-in algorithms, statically dispatched, and a user's behind a box.
+#[derive(Debug)]
 pub enum AnyCc {
     /// RFC 5681 slow start and congestion avoidance (Tahoe, Reno, NewReno and SACK).
     Reno(Reno),
@@ -213,6 +228,88 @@ pub enum AnyCc {
     Bbr(Box<Bbr>),
     /// TCP Prague (L4S).
     Prague(Box<Prague>),
+    /// An algorithm from outside the built-in set (a user's crate, or Python through the
+    /// `ccsim` module), registered by name.
+    Custom(CustomCc),
+}
+
+/// A user's algorithm behind the contract, with what the sender must know of it.
+pub struct CustomCc {
+    name: &'static str,
+    model_based: bool,
+    wants_deliveries: bool,
+    inner: Box<dyn CongestionControl + Send>,
+}
+
+impl CustomCc {
+    /// `inner` under `name`; `model_based`: it sets the window and the pacing rate itself in
+    /// [`CongestionControl::cong_control`] (as BBR), so the sender never grows or cuts the
+    /// window; `wants_deliveries`: it reads [`CongestionControl::on_delivery`].
+    #[must_use]
+    pub fn new(
+        name: &'static str,
+        model_based: bool,
+        wants_deliveries: bool,
+        inner: Box<dyn CongestionControl + Send>,
+    ) -> Self {
+        CustomCc {
+            name,
+            model_based,
+            wants_deliveries,
+            inner,
+        }
+    }
+
+    /// The name it was registered under.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+impl std::fmt::Debug for CustomCc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CustomCc")
+            .field("name", &self.name)
+            .field("model_based", &self.model_based)
+            .finish_non_exhaustive()
+    }
+}
+
+impl CongestionControl for CustomCc {
+    fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
+        self.inner.on_ack(w, ack);
+    }
+    fn ssthresh(&mut self, w: &Window) -> u64 {
+        self.inner.ssthresh(w)
+    }
+    fn loss_ssthresh(&mut self, w: &Window) -> u64 {
+        self.inner.loss_ssthresh(w)
+    }
+    fn on_delivery(&mut self, d: &Delivery) {
+        self.inner.on_delivery(d);
+    }
+    fn on_rtt(&mut self, rtt: Dur, now: SimTime) {
+        self.inner.on_rtt(rtt, now);
+    }
+    fn on_rto(&mut self, w: &mut Window) {
+        self.inner.on_rto(w);
+    }
+    fn on_state(&mut self, w: &mut Window, state: CaState, snd_nxt: u64) {
+        self.inner.on_state(w, state, snd_nxt);
+    }
+    fn cong_control(
+        &mut self,
+        w: &mut Window,
+        rs: &RateSample,
+        conn: &Conn,
+        rng: &mut RngStream,
+    ) -> Control {
+        self.inner.cong_control(w, rs, conn, rng)
+    }
+    fn on_init(&mut self, w: &mut Window, conn: &Conn) -> Option<u64> {
+        self.inner.on_init(w, conn)
+    }
 }
 
 macro_rules! each_cc {
@@ -227,6 +324,7 @@ macro_rules! each_cc {
             AnyCc::Xcp($c) => $body,
             AnyCc::Bbr($c) => $body,
             AnyCc::Prague($c) => $body,
+            AnyCc::Custom($c) => $body,
         }
     };
 }
@@ -237,14 +335,22 @@ impl AnyCc {
     #[must_use]
     #[inline]
     pub fn wants_deliveries(&self) -> bool {
-        matches!(self, AnyCc::Dctcp(_))
+        match self {
+            AnyCc::Dctcp(_) => true,
+            AnyCc::Custom(c) => c.wants_deliveries,
+            _ => false,
+        }
     }
 
     /// Whether the algorithm sets the window itself on every ACK (`cong_control`).
     #[must_use]
     #[inline]
     pub fn sets_window(&self) -> bool {
-        matches!(self, AnyCc::Bbr(_) | AnyCc::Prague(_))
+        match self {
+            AnyCc::Bbr(_) | AnyCc::Prague(_) => true,
+            AnyCc::Custom(c) => c.model_based,
+            _ => false,
+        }
     }
 }
 

@@ -1,0 +1,179 @@
+"""Your own congestion control, in Python: subclass :class:`CongestionControl`, name it in a
+scenario (``protocol = "module:Class"``) or register it (:func:`register_cc`), and ccsim's TCP
+sender runs it in place of a built-in algorithm. docs/your-own-algorithm.md is the tutorial.
+
+The sender owns sequence numbers, timers and loss recovery; the algorithm decides the window,
+as Linux's ``tcp_congestion_ops`` does (the Rust contract is ``CongestionControl`` in
+crates/ccsim-protocols/src/tcp/cc/mod.rs, version :data:`CONTRACT_VERSION`). On each ACK of
+new data outside recovery the sender calls ``on_rtt`` (when the ACK gave an RTT sample), then
+``on_ack``; on a loss ``loss_ssthresh`` (``ssthresh`` unless overridden), on an ECN echo
+``ssthresh``, then ``on_state``; on a timeout ``on_rto`` after setting cwnd to one segment.
+
+Windows and counts are bytes, times seconds. The ``w`` and ``ack`` objects a hook receives
+are rewritten before each call: read them during the call, keep plain values.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+from pathlib import Path
+from typing import Any, ClassVar
+
+from . import _ccsim
+
+#: The version of the hooks' contract this module implements.
+CONTRACT_VERSION = 1
+
+RECOVERIES = ("tahoe", "reno", "newreno", "sack")
+
+# Folders of scenario files read in this process: a "module:Class" that is not on sys.path
+# is looked for beside them, the latest first.
+_scenario_dirs: list[Path] = []
+
+
+class CongestionControl:
+    """Base class of a congestion-control algorithm written in Python.
+
+    Class attributes the sender reads once:
+
+    ``recovery``
+        the loss recovery the sender runs with it: ``"sack"`` (RFC 6675, default),
+        ``"newreno"`` (RFC 6582), ``"reno"`` or ``"tahoe"``.
+    ``model_based``
+        ``True`` for an algorithm that sets the window and the pacing rate itself on every
+        ACK in :meth:`cong_control` (as BBR); the sender then never grows or cuts the window.
+    ``precise_ecn``
+        ``True`` for per-segment CE feedback (DCTCP's) instead of RFC 3168's ECE until CWR;
+        the flow is then ECN-capable.
+
+    Keyword arguments of the constructor are the flow's ``cc = { ... }`` table.
+    """
+
+    recovery: ClassVar[str] = "sack"
+    model_based: ClassVar[bool] = False
+    precise_ecn: ClassVar[bool] = False
+
+    def on_ack(self, w: Any, ack: Any) -> None:
+        """An ACK of new data outside loss recovery: set ``w.cwnd`` (bytes).
+
+        ``w``: ``cwnd``, ``ssthresh`` (settable), ``mss``, ``flight``, ``cwnd_limited`` and
+        ``in_slow_start()``. ``ack``: ``acked`` (bytes newly delivered), ``segments``,
+        ``now`` and ``rtt`` (seconds; ``rtt`` is ``None`` without a sample), ``snd_una``,
+        ``snd_nxt``. A model-based algorithm need not define it."""
+        if not self.model_based:
+            raise NotImplementedError(f"{type(self).__name__} must define on_ack(self, w, ack)")
+
+    def ssthresh(self, w: Any) -> int:
+        """The slow-start threshold after a congestion event, bytes (RFC 5681 equation 4 by
+        default: half the flight, at least two segments)."""
+        return max(w.flight // 2, 2 * w.mss)
+
+    def loss_ssthresh(self, w: Any) -> int:
+        """The threshold after a loss (duplicate ACKs or a timeout); :meth:`ssthresh` by
+        default (DCTCP halves here and takes alpha / 2 on an ECN echo)."""
+        return self.ssthresh(w)
+
+    def on_rtt(self, rtt: float, now: float) -> None:
+        """An RTT sample, seconds (a segment sent once, acknowledged for the first time)."""
+
+    def on_rto(self, w: Any) -> None:
+        """A retransmission timeout fired; the sender has set cwnd to one segment."""
+
+    def on_state(self, w: Any, state: str) -> None:
+        """The sender entered ``"open"``, ``"cwr"``, ``"recovery"`` or ``"loss"``."""
+
+    def on_delivery(self, d: Any) -> None:
+        """Every ACK, in recovery too: ``d.delivered`` and ``d.ce`` (bytes), ``d.ece``.
+        Defining it costs a call per ACK."""
+
+    def cong_control(self, w: Any, rs: Any) -> int | None:
+        """A model-based algorithm's decision on every ACK: set ``w.cwnd`` and return the
+        pacing rate in bytes per second (``None`` keeps it). ``rs`` is the delivery-rate
+        sample: ``delivered``, ``interval``, ``delivery_rate``, ``is_app_limited``, ``acked``,
+        ``losses``, ``delivered_ce``, ``rtt``, ``prior_in_flight``, ``in_flight``, ``srtt``,
+        ``min_rtt``, ``now``, ``state``."""
+        return None
+
+    def on_init(self, w: Any) -> int | None:
+        """The connection is open; a model-based algorithm may return its first pacing rate
+        (bytes per second)."""
+        return None
+
+
+def _traits(cls: Any) -> tuple[str, bool, bool, bool]:
+    """(recovery, model_based, precise_ecn, wants_deliveries) of a class, checked."""
+    if not (isinstance(cls, type) and issubclass(cls, CongestionControl)):
+        raise TypeError(f"{cls!r} is not a subclass of ccsim.CongestionControl")
+    recovery = getattr(cls, "recovery", "sack")
+    if recovery not in RECOVERIES:
+        raise ValueError(
+            f"{cls.__name__}.recovery must be one of {', '.join(RECOVERIES)}, found {recovery!r}")
+    model_based = bool(cls.model_based)
+    if model_based and cls.cong_control is CongestionControl.cong_control:
+        raise TypeError(f"{cls.__name__} is model_based but does not define cong_control(self, w, rs)")
+    if not model_based and cls.on_ack is CongestionControl.on_ack:
+        raise TypeError(f"{cls.__name__} must define on_ack(self, w, ack)")
+    wants_deliveries = cls.on_delivery is not CongestionControl.on_delivery
+    return recovery, model_based, bool(cls.precise_ecn), wants_deliveries
+
+
+def _import(module: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name != module.split(".")[0] or not _scenario_dirs:
+            raise
+    saved = list(sys.path)
+    sys.path[:0] = [str(d) for d in reversed(_scenario_dirs)]
+    try:
+        return importlib.import_module(module)
+    finally:
+        sys.path[:] = saved
+
+
+def _describe(name: str) -> tuple[Any, str, bool, bool, bool] | None:
+    """The class a ``"module:Class"`` name points to, with its traits; ``None`` for a name
+    that is not a Python path. Raises with one line saying what is wrong."""
+    if ":" not in name:
+        return None
+    module, _, qualname = name.partition(":")
+    if not module or not qualname:
+        raise ValueError(f"{name!r}: a Python algorithm is named \"module:Class\"")
+    try:
+        mod = _import(module)
+    except Exception as e:  # the user's module: any error while importing it
+        raise ValueError(f"cannot import module {module!r}: {type(e).__name__}: {e}") from None
+    obj: Any = mod
+    for part in qualname.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"module {module!r} has no {qualname!r}")
+        obj = getattr(obj, part)
+    try:
+        return (obj, *_traits(obj))
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{name}: {e}") from None
+
+
+def _check_options(cls: Any, options: dict[str, Any]) -> None:
+    """Whether the flow's ``cc`` table binds the constructor's parameters."""
+    try:
+        inspect.signature(cls).bind(**options)
+    except TypeError as e:
+        raise TypeError(f"the cc table does not fit {cls.__name__}(): {e}") from None
+
+
+def register_cc(name: str, cls: type[CongestionControl]) -> None:
+    """Register ``cls`` as ``protocol = name`` for scenarios run in this process. A plain
+    name (letters, digits, ``-``, ``_``, ``.``) that is not a built-in protocol's; registering
+    it again replaces the class for runs parsed after."""
+    _ccsim.register_cc(name, cls)
+
+
+def note_scenario_dir(folder: Path) -> None:
+    """Look for ``"module:Class"`` modules in ``folder`` too (a scenario file's folder)."""
+    folder = folder.resolve()
+    if folder in _scenario_dirs:
+        _scenario_dirs.remove(folder)
+    _scenario_dirs.append(folder)
