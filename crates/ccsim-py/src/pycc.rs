@@ -607,6 +607,5 @@ pub fn register_cc(py: Python<'_>, name: &str, class: Py<PyAny>) -> PyResult<()>
         precise_ecn,
         wants_deliveries,
     );
-    ccsim_scenario::registry::register_cc(name, entry)
-        .map_err(|m| crate::errors::spec_error(py, &m, "name"))
+    ccsim_scenario::register_cc(name, entry).map_err(|m| crate::errors::spec_error(py, &m, "name"))
 }

@@ -34,4 +34,5 @@ pub use error::ScenarioError;
 pub use netsim::RunOptions;
 pub use outputs::RunResults;
 pub use run::{check, run, RunOutcome, RunProgress};
+pub use spec::flows::register_cc;
 pub use spec::{parse_spec_json, parse_spec_toml, parse_spec_value, schema_json, Spec};

@@ -145,26 +145,10 @@ impl Registry {
     }
 }
 
-/// Register `entry` under `name` for the scenarios parsed after; a name registered before is
-/// replaced. `Err` for a built-in protocol's name or a name that is not a plain word
-/// (letters, digits, `-`, `_`, `.`; a `:` is for Python's `"module:Class"`).
-pub fn register_cc(name: &str, entry: CcEntry) -> Result<(), String> {
-    if crate::spec::flows::Protocol::builtin(name).is_some() {
-        return Err(format!(
-            "{name:?} is a built-in protocol; register the algorithm under another name"
-        ));
-    }
-    let plain = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if !plain {
-        return Err(format!(
-            "{name:?} is not a plain name (letters, digits, '-', '_', '.')"
-        ));
-    }
+/// Register `entry` under `name` (checked by `spec::flows::register_cc`, which users call)
+/// for the scenarios parsed after; a name registered before is replaced.
+pub(crate) fn register(name: &str, entry: CcEntry) {
     registry().insert(name, entry);
-    Ok(())
 }
 
 /// Install the resolver of names the registry does not hold (the Python module's, for
@@ -173,16 +157,17 @@ pub fn set_cc_resolver(resolver: Arc<CcResolver>) {
     registry().resolver = Some(resolver);
 }
 
-/// The custom protocol named `name`: registered, or resolved (and then kept).
+/// The custom protocol named `name`: registered, or resolved (and then kept); `Ok(None)`
+/// when nothing knows the name.
 ///
 /// # Errors
-/// A message when no entry and no resolver knows the name, or the resolver failed (a module
-/// that does not import, a class that is not a congestion control).
-pub fn resolve(name: &str) -> Result<CustomProtocol, String> {
+/// A message when the resolver failed (a module that does not import, a class that is not a
+/// congestion control), or a `"module:Class"` name has no resolver (outside Python).
+pub fn resolve(name: &str) -> Result<Option<CustomProtocol>, String> {
     let resolver = {
         let reg = registry();
         if let Some((p, _)) = reg.entries.get(name) {
-            return Ok(*p);
+            return Ok(Some(*p));
         }
         reg.resolver.clone()
     };
@@ -192,14 +177,11 @@ pub fn resolve(name: &str) -> Result<CustomProtocol, String> {
         None => None,
     };
     match found {
-        Some(entry) => Ok(registry().insert(name, entry)),
+        Some(entry) => Ok(Some(registry().insert(name, entry))),
         None if name.contains(':') => Err(format!(
             "{name:?} names a Python class (\"module:Class\"); Python algorithms run through the ccsim Python module (ccsim run, ccsim.run)"
         )),
-        None => Err(format!(
-            "unknown protocol {name:?}: not built in ({}) and not a registered algorithm",
-            crate::spec::flows::Protocol::BUILTIN_NAMES.join(", ")
-        )),
+        None => Ok(None),
     }
 }
 

@@ -130,9 +130,15 @@ impl Protocol {
     /// # Errors
     /// The registry's message for a name it does not know.
     pub fn from_name(name: &str) -> Result<Protocol, String> {
-        match Self::builtin(name) {
-            Some(p) => Ok(p),
-            None => crate::registry::resolve(name).map(Protocol::Custom),
+        if let Some(p) = Self::builtin(name) {
+            return Ok(p);
+        }
+        match crate::registry::resolve(name)? {
+            Some(c) => Ok(Protocol::Custom(c)),
+            None => Err(format!(
+                "expected one of: {}, found {name:?} (or a registered algorithm's name, or a Python class as \"module:Class\")",
+                Self::BUILTIN_NAMES.join(", ")
+            )),
         }
     }
 
@@ -144,6 +150,31 @@ impl Protocol {
             _ => None,
         }
     }
+}
+
+/// Register a user's algorithm as `protocol = name` for the scenarios parsed after
+/// ([`crate::registry`]); registering a name again replaces its entry.
+///
+/// # Errors
+/// A built-in protocol's name, or a name that is not a plain word (letters, digits, `-`,
+/// `_`, `.`; a `:` marks Python's `"module:Class"`).
+pub fn register_cc(name: &str, entry: crate::registry::CcEntry) -> Result<(), String> {
+    if Protocol::builtin(name).is_some() {
+        return Err(format!(
+            "{name:?} is a built-in protocol; register the algorithm under another name"
+        ));
+    }
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if !plain {
+        return Err(format!(
+            "{name:?} is not a plain name (letters, digits, '-', '_', '.')"
+        ));
+    }
+    crate::registry::register(name, entry);
+    Ok(())
 }
 
 impl Serialize for Protocol {
