@@ -19,9 +19,12 @@ import importlib
 import inspect
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 from . import _ccsim
+from ._ccsim import Ack, RateSample, Window
+from .errors import SpecError
 
 #: The version of the hooks' contract this module implements.
 CONTRACT_VERSION = 1
@@ -55,7 +58,7 @@ class CongestionControl:
     model_based: ClassVar[bool] = False
     precise_ecn: ClassVar[bool] = False
 
-    def on_ack(self, w: Any, ack: Any) -> None:
+    def on_ack(self, w: Window, ack: Ack) -> None:
         """An ACK of new data outside loss recovery: set ``w.cwnd`` (bytes).
 
         ``w``: ``cwnd``, ``ssthresh`` (settable), ``mss``, ``flight``, ``cwnd_limited`` and
@@ -65,12 +68,12 @@ class CongestionControl:
         if not self.model_based:
             raise NotImplementedError(f"{type(self).__name__} must define on_ack(self, w, ack)")
 
-    def ssthresh(self, w: Any) -> int:
+    def ssthresh(self, w: Window) -> int:
         """The slow-start threshold after a congestion event, bytes (RFC 5681 equation 4 by
         default: half the flight, at least two segments)."""
         return max(w.flight // 2, 2 * w.mss)
 
-    def loss_ssthresh(self, w: Any) -> int:
+    def loss_ssthresh(self, w: Window) -> int:
         """The threshold after a loss (duplicate ACKs or a timeout); :meth:`ssthresh` by
         default (DCTCP halves here and takes alpha / 2 on an ECN echo)."""
         return self.ssthresh(w)
@@ -78,17 +81,17 @@ class CongestionControl:
     def on_rtt(self, rtt: float, now: float) -> None:
         """An RTT sample, seconds (a segment sent once, acknowledged for the first time)."""
 
-    def on_rto(self, w: Any) -> None:
+    def on_rto(self, w: Window) -> None:
         """A retransmission timeout fired; the sender has set cwnd to one segment."""
 
-    def on_state(self, w: Any, state: str) -> None:
+    def on_state(self, w: Window, state: str) -> None:
         """The sender entered ``"open"``, ``"cwr"``, ``"recovery"`` or ``"loss"``."""
 
-    def on_delivery(self, d: Any) -> None:
+    def on_delivery(self, d: SimpleNamespace) -> None:
         """Every ACK, in recovery too: ``d.delivered`` and ``d.ce`` (bytes), ``d.ece``.
         Defining it costs a call per ACK."""
 
-    def cong_control(self, w: Any, rs: Any) -> int | None:
+    def cong_control(self, w: Window, rs: RateSample) -> int | None:
         """A model-based algorithm's decision on every ACK: set ``w.cwnd`` and return the
         pacing rate in bytes per second (``None`` keeps it). ``rs`` is the delivery-rate
         sample: ``delivered``, ``interval``, ``delivery_rate``, ``is_app_limited``, ``acked``,
@@ -96,7 +99,7 @@ class CongestionControl:
         ``min_rtt``, ``now``, ``state``."""
         return None
 
-    def on_init(self, w: Any) -> int | None:
+    def on_init(self, w: Window) -> int | None:
         """The connection is open; a model-based algorithm may return its first pacing rate
         (bytes per second)."""
         return None
@@ -167,7 +170,12 @@ def _check_options(cls: Any, options: dict[str, Any]) -> None:
 def register_cc(name: str, cls: type[CongestionControl]) -> None:
     """Register ``cls`` as ``protocol = name`` for scenarios run in this process. A plain
     name (letters, digits, ``-``, ``_``, ``.``) that is not a built-in protocol's; registering
-    it again replaces the class for runs parsed after."""
+    it again replaces the class for runs parsed after. :class:`ccsim.SpecError` for a name or a
+    class that cannot be registered."""
+    try:
+        _traits(cls)
+    except (TypeError, ValueError) as e:
+        raise SpecError(str(e), "cls") from None
     _ccsim.register_cc(name, cls)
 
 

@@ -45,6 +45,26 @@ LARGE_FLOW_BENCHMARKS = {"sack-100k": 100_000}
 #: one per protocol it compares; minutes each, so not in the default set.
 LARGE_BENCHMARKS = {"parking-1000-obp": "obp", "parking-1000-xcp": "xcp", "parking-1000-sack": "sack"}
 
+#: Engine benchmarks run again with their algorithm written in Python through the public
+#: interface (:mod:`ccsim.reference`): name -> (the native benchmark, the protocol, the flow keys
+#: that give the native one's defaults). Same bytes as the native run (a test); the cost of
+#: the Python hooks is their whole-process time over the native one's.
+PYTHON_BENCHMARKS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "dumbbell-100-py": ("dumbbell-100", "ccsim.reference.reno:NewReno", {}),
+    "cubic-100-py": ("cubic-100", "ccsim.reference.cubic:Cubic", {"recovery": "linux", "hystart": "linux"}),
+}
+
+
+def python_spec(name: str) -> dict[str, Any]:
+    """The spec of :data:`PYTHON_BENCHMARKS` ``name``: its native benchmark's, each flow's
+    algorithm the Python one."""
+    native, protocol, keys = PYTHON_BENCHMARKS[name]
+    spec: dict[str, Any] = json.loads(_ccsim.bench_spec(native))
+    for f in spec["flows"]:
+        f["protocol"] = protocol
+        f.update(keys)
+    return spec
+
 
 def large_spec(name: str) -> dict[str, Any]:
     """The spec of large benchmark ``name``: the very spec `ccsim reproduce obp-parking-flows`
@@ -201,7 +221,12 @@ def run_one(name: str) -> dict[str, Any]:
         return run_large_flows(name)
     if name in SETUP_BENCHMARKS:
         return run_setup(SETUP_BENCHMARKS[name], plots=name in PLOT_BENCHMARKS)
-    spec = json.dumps(large_spec(name)) if name in LARGE_BENCHMARKS else _ccsim.bench_spec(name)
+    if name in LARGE_BENCHMARKS:
+        spec = json.dumps(large_spec(name))
+    elif name in PYTHON_BENCHMARKS:
+        spec = json.dumps(python_spec(name))
+    else:
+        spec = _ccsim.bench_spec(name)
     baseline = _current_rss_bytes()
     start = time.perf_counter()
     data = _ccsim.run(spec, None)
@@ -224,15 +249,18 @@ def run_one(name: str) -> dict[str, Any]:
 
 
 def run_isolated(name: str) -> dict[str, Any]:
-    """Run benchmark ``name`` in a child process."""
+    """Run benchmark ``name`` in a child process; ``process_seconds`` is the child's whole
+    life (interpreter start, imports, the run)."""
+    start = time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "ccsim.bench", name], check=True, capture_output=True, text=True)
     result: dict[str, Any] = json.loads(out.stdout)
+    result["process_seconds"] = time.perf_counter() - start
     return result
 
 
 def names(*, large: bool = False) -> list[str]:
     """The default benchmarks, and with ``large`` the large ones too."""
-    return [*_ccsim.bench_names(), *SETUP_BENCHMARKS, QUEUE_BENCHMARK,
+    return [*_ccsim.bench_names(), *PYTHON_BENCHMARKS, *SETUP_BENCHMARKS, QUEUE_BENCHMARK,
             *([*LARGE_FLOW_BENCHMARKS, *LARGE_BENCHMARKS] if large else [])]
 
 

@@ -249,8 +249,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
               and n not in bench.LARGE_FLOW_BENCHMARKS]
     if not args.json and engine:
         print(f"{'scenario':<16}{'events/s':>14}{'packets/s':>14}{'wall s':>9}{'peak RSS':>11}{'(sim part)':>12}")
+    whole: dict[str, float] = {}
     for name in names:
         r = bench.run_isolated(name)
+        whole[name] = r["process_seconds"]
         if args.json:
             print(json.dumps(r), flush=True)
         elif name == bench.QUEUE_BENCHMARK:
@@ -272,6 +274,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             print(f"{name:<16}{r['events_per_second'] / 1e6:>12.2f} M{r['packets_per_second'] / 1e6:>12.2f} M"
                   f"{r['wall_seconds']:>9.2f}{r['peak_rss_bytes'] / 2**20:>9.0f} MB"
                   f"{max(0, r['peak_rss_bytes'] - r['baseline_rss_bytes']) / 2**20:>9.0f} MB", flush=True)
+    for name, (native, protocol, _) in bench.PYTHON_BENCHMARKS.items():
+        if name in whole and native in whole and not args.json:
+            print(f"{name}: {protocol} in Python takes {whole[name] / whole[native]:.2f} times {native}'s "
+                  f"whole-process time ({whole[name]:.2f} s against {whole[native]:.2f} s)", flush=True)
     return 0
 
 

@@ -109,7 +109,11 @@ fn watched<T: Send + 'static>(
     let stop = Arc::new(AtomicBool::new(false));
     let worker = {
         let stop = Arc::clone(&stop);
-        std::thread::spawn(move || body(&stop))
+        // A user's algorithm that raised unwinds to here with its line (pycc.rs).
+        std::thread::spawn(move || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&stop)))
+                .map_err(|_| crate::pycc::take_user_error())
+        })
     };
     while !worker.is_finished() {
         py.allow_threads(|| std::thread::sleep(Duration::from_millis(20)));
@@ -117,8 +121,11 @@ fn watched<T: Send + 'static>(
             stop.store(true, Ordering::Relaxed);
         }
     }
-    py.allow_threads(|| worker.join())
-        .map_err(|_| crate::errors::internal_error(py, "the UDP driver panicked"))
+    match py.allow_threads(|| worker.join()) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(Some(line))) => Err(crate::errors::user_code_error(py, &line)),
+        Ok(Err(None)) | Err(_) => Err(crate::errors::internal_error(py, "the UDP driver panicked")),
+    }
 }
 
 fn bind_socket(py: Python<'_>, bind: &str) -> PyResult<(std::net::UdpSocket, SocketAddrV4)> {

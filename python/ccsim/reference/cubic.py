@@ -9,13 +9,14 @@ Times reach a hook as seconds (floats); ``round(t * 1e9)`` gives the simulator's
 nanoseconds back (below about 26 days), which Linux's jiffies need.
 
     [[flows]]
-    protocol = "cubic:Cubic"
+    protocol = "ccsim.reference.cubic:Cubic"
     recovery = "linux"
     hystart = "linux"
     cc = { beta = 717 }           # keyword arguments of Cubic()
 """
 
 import ccsim
+from ccsim._ccsim import Ack, Window
 
 BETA_SCALE = 1024
 BICTCP_HZ = 10
@@ -30,7 +31,7 @@ _V = (
 )
 
 
-def cubic_root(a):
+def cubic_root(a: int) -> int:
     """Linux's ``cubic_root``: a table lookup and one Newton-Raphson step."""
     fls = a.bit_length()
     if fls < 7:
@@ -41,15 +42,15 @@ def cubic_root(a):
     return ((x * 341) >> 10) & U32
 
 
-def jiffies(seconds):
+def jiffies(seconds: float) -> int:
     return (round(seconds * 1e9) // (1_000_000_000 // HZ)) & U32
 
 
-def usecs_to_jiffies(us):
+def usecs_to_jiffies(us: int) -> int:
     return -(-(us * HZ) // 1_000_000)
 
 
-def cong_avoid_ai(cwnd, count, per, acked):
+def cong_avoid_ai(cwnd: int, count: int, per: int, acked: int) -> tuple[int, int]:
     """Linux's ``tcp_cong_avoid_ai`` in segments: (cwnd, count) after ``acked`` segments."""
     per = max(per, 1)
     if count >= per:
@@ -68,7 +69,8 @@ class Cubic(ccsim.CongestionControl):
 
     recovery = "sack"
 
-    def __init__(self, beta=717, bic_scale=41, fast_convergence=True, tcp_friendliness=True):
+    def __init__(self, beta: int = 717, bic_scale: int = 41, fast_convergence: bool = True,
+                 tcp_friendliness: bool = True) -> None:
         self.beta = beta
         self.fast_convergence = fast_convergence
         self.tcp_friendliness = tcp_friendliness
@@ -79,7 +81,7 @@ class Cubic(ccsim.CongestionControl):
         self.now = 0
         self.reset()
 
-    def reset(self):
+    def reset(self) -> None:
         """``bictcp_reset``: every field but the growth credit and the clock."""
         self.cnt = 0
         self.last_max_cwnd = 0
@@ -88,18 +90,18 @@ class Cubic(ccsim.CongestionControl):
         self.origin_point = 0
         self.k = 0
         self.delay_min = 0
-        self.epoch_start = None
+        self.epoch_start: int | None = None
         self.ack_cnt = 0
         self.tcp_cwnd = 0
 
-    def target(self, t):
+    def target(self, t: int) -> int:
         offs = abs(t - self.k)
         delta = ((self.cube_rtt_scale * offs * offs * offs) >> (10 + 3 * BICTCP_HZ)) & U32
         if t < self.k:
             return max(self.origin_point - delta, 0)
         return min(self.origin_point + delta, U32)
 
-    def update(self, cwnd, acked):
+    def update(self, cwnd: int, acked: int) -> None:
         """``bictcp_update``: the growth credit ``cnt`` for this ACK."""
         self.ack_cnt = min(self.ack_cnt + acked, U32)
         if self.last_cwnd == cwnd and self.now - self.last_time <= HZ // 32:
@@ -131,7 +133,7 @@ class Cubic(ccsim.CongestionControl):
                 self.cnt = min(self.cnt, cwnd // (self.tcp_cwnd - cwnd))
         self.cnt = max(self.cnt, 2)
 
-    def on_ack(self, w, ack):
+    def on_ack(self, w: Window, ack: Ack) -> None:
         self.now = jiffies(ack.now)
         if not w.cwnd_limited:
             return
@@ -150,7 +152,7 @@ class Cubic(ccsim.CongestionControl):
         cwnd, self.cwnd_cnt = cong_avoid_ai(cwnd, self.cwnd_cnt, self.cnt, acked)
         w.cwnd = cwnd * mss
 
-    def ssthresh(self, w):
+    def ssthresh(self, w: Window) -> int:
         cwnd = min(w.cwnd // w.mss, U32)
         self.epoch_start = None
         if cwnd < self.last_max_cwnd and self.fast_convergence:
@@ -159,7 +161,7 @@ class Cubic(ccsim.CongestionControl):
             self.last_max_cwnd = cwnd
         return max(cwnd * self.beta // BETA_SCALE, 2) * w.mss
 
-    def on_rtt(self, rtt, now):
+    def on_rtt(self, rtt: float, now: float) -> None:
         self.now = jiffies(now)
         if self.epoch_start is not None and self.now - self.epoch_start < HZ:
             return
@@ -167,6 +169,6 @@ class Cubic(ccsim.CongestionControl):
         if self.delay_min == 0 or self.delay_min > delay:
             self.delay_min = delay
 
-    def on_state(self, w, state):
+    def on_state(self, w: Window, state: str) -> None:
         if state == "loss":
             self.reset()

@@ -8,10 +8,11 @@ With ``recovery = "newreno"`` it is ``protocol = "newreno"``; tests/test_user_al
 checks that the two give the same bytes.
 
     [[flows]]
-    protocol = "reno:NewReno"     # this file beside the scenario, or on PYTHONPATH
+    protocol = "ccsim.reference.reno:NewReno"
 """
 
 import ccsim
+from ccsim._ccsim import Ack, Window
 
 
 class Reno(ccsim.CongestionControl):
@@ -19,7 +20,7 @@ class Reno(ccsim.CongestionControl):
 
     recovery = "reno"
 
-    def on_ack(self, w, ack):
+    def on_ack(self, w: Window, ack: Ack) -> None:
         if not w.cwnd_limited:
             return
         if w.cwnd < w.ssthresh:

@@ -1,0 +1,305 @@
+"""A user's congestion control in Python (issue 42): ``protocol = "module:Class"``, the ``cc``
+table, ``ccsim.register_cc``, and the rules a user's code runs under.
+
+The independent checks: the built-in algorithms written again through the interface
+(:mod:`ccsim.reference`: RFC 5681 Reno, Linux's CUBIC) give the same bytes as the built-ins on
+the bench dumbbells; a run is deterministic; a model-based algorithm stays under the link's
+capacity; an exception in user code is one line naming the flow, the class, the hook and the
+user's file and line.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ccsim
+from ccsim import _ccsim
+from ccsim.bench import PYTHON_BENCHMARKS, python_spec
+
+from conftest import cli, small_spec
+
+
+def _shortened(spec: dict[str, Any], duration: str = "3s") -> dict[str, Any]:
+    """``spec`` for ``duration``, every flow's window traced at each change."""
+    spec = copy.deepcopy(spec)
+    spec["run"]["duration"] = duration
+    spec["run"].pop("warmup", None)
+    spec.setdefault("output", {})["trace"] = ["cwnd"]
+    return spec
+
+
+def _comparable(summary: dict[str, Any]) -> str:
+    """A summary without what names the run rather than its outcome: the protocol's name, the
+    spec's hash and the wall-clock figures."""
+    s = copy.deepcopy(summary)
+    for flow in s["flows"].values():
+        flow.pop("protocol")
+    for key in ("spec_hash", "wall_seconds", "events_per_second", "packets_per_second"):
+        s["run"].pop(key, None)
+    return json.dumps(s, sort_keys=True)
+
+
+@pytest.mark.parametrize("name", sorted(PYTHON_BENCHMARKS))
+def test_reference_algorithms_in_python_give_the_builtins_bytes(name: str) -> None:
+    native_name = PYTHON_BENCHMARKS[name][0]
+    native = _shortened(json.loads(_ccsim.bench_spec(native_name)))
+    python = _shortened(python_spec(name))
+    a = ccsim.run(native, progress=False)
+    b = ccsim.run(python, progress=False)
+    assert a.summary["aggregate"]["lost_packets"] > 100  # the runs exercise loss recovery
+    assert _comparable(a.summary) == _comparable(b.summary)
+    assert len(a.series("cwnd:change")) > 10_000
+    assert a.series("cwnd:change").equals(b.series("cwnd:change"))
+
+
+def test_python_reno_with_sack_recovery_is_the_builtin_sack() -> None:
+    native = _shortened(json.loads(_ccsim.bench_spec("sack-100")))
+    python = copy.deepcopy(native)
+    for f in python["flows"]:
+        f["protocol"] = "ccsim.reference.reno:Sack"
+    assert _comparable(ccsim.run(native, progress=False).summary) == \
+        _comparable(ccsim.run(python, progress=False).summary)
+
+
+def _module(tmp_path: Path, name: str, source: str) -> str:
+    (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
+    return str(tmp_path)
+
+
+@pytest.fixture
+def user_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A module of small algorithms, importable for this test only."""
+    folder = tmp_path / f"mod_{tmp_path.name}"
+    folder.mkdir()
+    module = f"usercc_{abs(hash(str(tmp_path))) % 10**8}"
+    (folder / f"{module}.py").write_text(textwrap.dedent('''
+        import ccsim
+
+        class Fixed(ccsim.CongestionControl):
+            """A window of `segments` segments, whatever happens."""
+            def __init__(self, segments=10):
+                self.segments = segments
+            def on_ack(self, w, ack):
+                w.cwnd = self.segments * w.mss
+            def ssthresh(self, w):
+                return self.segments * w.mss
+
+        class Raises(ccsim.CongestionControl):
+            def on_ack(self, w, ack):
+                if ack.now > 0.5:
+                    {}["missing"]
+                w.cwnd += w.mss
+
+        class BadThreshold(ccsim.CongestionControl):
+            def on_ack(self, w, ack):
+                w.cwnd += w.mss
+            def ssthresh(self, w):
+                return w.cwnd / 2
+
+        class FailsToBuild(ccsim.CongestionControl):
+            def __init__(self):
+                raise RuntimeError("no such thing")
+            def on_ack(self, w, ack):
+                pass
+
+        class NoHooks(ccsim.CongestionControl):
+            pass
+
+        class RateBased(ccsim.CongestionControl):
+            """Model-based: a window of twice the delivery rate times the least RTT, paced at
+            the delivery rate (a caricature of BBR's steady state)."""
+            model_based = True
+            def __init__(self):
+                self.max_rate = 0.0
+            def cong_control(self, w, rs):
+                if rs.delivery_rate is not None and not rs.is_app_limited:
+                    self.max_rate = max(self.max_rate, rs.delivery_rate)
+                if self.max_rate == 0 or rs.min_rtt is None:
+                    w.cwnd = max(w.cwnd, 10 * w.mss)
+                    return None
+                w.cwnd = max(4 * w.mss, int(2 * self.max_rate * rs.min_rtt))
+                return int(1.25 * self.max_rate)
+    '''))
+    monkeypatch.syspath_prepend(str(folder))
+    return folder / f"{module}.py"
+
+
+def _one_flow(protocol: str, **keys: Any) -> dict[str, Any]:
+    """One flow of ``protocol`` across small_spec's 10 Mbit/s x 22 ms path for 2 s, its window
+    sampled every 100 ms."""
+    spec = small_spec(duration="2s")
+    spec["flows"][0].update(protocol=protocol, **keys)
+    spec["output"] = {"interval": "100ms", "series": ["cwnd"]}
+    return spec
+
+
+def test_cc_table_reaches_the_constructor(user_module: Path) -> None:
+    mod = user_module.stem
+    ten = ccsim.run(_one_flow(f"{mod}:Fixed"), progress=False)
+    four = ccsim.run(_one_flow(f"{mod}:Fixed", cc={"segments": 4}), progress=False)
+    cwnd = four.series("cwnd")
+    assert set(cwnd.value.iloc[2:]) == {4 * 960}  # 1000-byte packets: a 960-byte MSS
+    assert four.summary["flows"]["tcp1"]["goodput_bps"] < ten.summary["flows"]["tcp1"]["goodput_bps"]
+
+
+def test_a_python_algorithm_is_deterministic(user_module: Path) -> None:
+    spec = _one_flow("ccsim.reference.cubic:Cubic")
+    spec["flows"].append({"name": "tcp2", "protocol": "ccsim.reference.reno:NewReno", "from": "s", "to": "d",
+                          "start": "0.3s"})
+    spec["output"]["trace"] = ["cwnd"]
+    a, b = ccsim.run(spec, progress=False), ccsim.run(spec, progress=False)
+    assert _comparable(a.summary) == _comparable(b.summary)
+    assert a.series("cwnd:change").equals(b.series("cwnd:change"))
+
+
+def test_a_model_based_python_algorithm_paces_within_the_capacity(user_module: Path) -> None:
+    result = ccsim.run(_one_flow(f"{user_module.stem}:RateBased"), progress=False)
+    flow = result.summary["flows"]["tcp1"]
+    bottleneck = result.summary["links"]["r->d"]
+    assert 0.7 < bottleneck["utilization"] <= 1.0
+    assert flow["goodput_bps"] <= 10e6
+    assert flow["received_bytes"] <= flow["sent_bytes"]
+
+
+def test_an_exception_in_a_hook_is_one_line_naming_flow_hook_and_place(user_module: Path) -> None:
+    with pytest.raises(ccsim.UserCodeError) as info:
+        ccsim.run(_one_flow(f"{user_module.stem}:Raises"), progress=False)
+    message = str(info.value)
+    assert message.startswith(f'flow "tcp1" ({user_module.stem}:Raises).on_ack raised at {user_module}:')
+    assert message.endswith("KeyError: 'missing'")
+    assert "\n" not in message
+    assert isinstance(info.value, ccsim.CcsimError)
+
+
+def test_a_hook_returning_a_non_integer_is_named(user_module: Path) -> None:
+    spec = _one_flow(f"{user_module.stem}:BadThreshold")
+    spec["links"][1]["queue"] = "5p"  # losses call ssthresh
+    with pytest.raises(ccsim.UserCodeError, match=r"\.ssthresh must return a whole number of bytes"):
+        ccsim.run(spec, progress=False)
+
+
+@pytest.mark.parametrize("protocol,keys,path,message", [
+    ("no_such_module_xyz:C", {}, "flows[0].protocol", "cannot import module 'no_such_module_xyz'"),
+    ("{mod}:Missing", {}, "flows[0].protocol", "has no 'Missing'"),
+    ("{mod}:ccsim", {}, "flows[0].protocol", "is not a subclass of ccsim.CongestionControl"),
+    ("{mod}:NoHooks", {}, "flows[0].protocol", "must define on_ack(self, w, ack)"),
+    ("{mod}:", {}, "flows[0].protocol", 'is named "module:Class"'),
+    ("{mod}:Fixed", {"cc": {"window": 3}}, "flows[0].cc", "got an unexpected keyword argument 'window'"),
+    ("cubic", {"cc": {"beta": 1}}, "flows[0].cc", "holds a custom algorithm's options"),
+    ("{mod}:Fixed", {"growth": "linux"}, "flows[0].growth", "grows by its own"),
+    ("{mod}:RateBased", {"hystart": "linux"}, "flows[0].hystart", "a model-based algorithm sets its window"),
+])
+def test_bad_algorithms_are_spec_errors_at_the_field(user_module: Path, protocol: str, keys: dict[str, Any],
+                                                     path: str, message: str) -> None:
+    spec = _one_flow(protocol.format(mod=user_module.stem), **keys)
+    with pytest.raises(ccsim.SpecError) as info:
+        ccsim.validate(spec)
+    assert info.value.path == path
+    assert message in str(info.value)
+
+
+def test_a_constructor_that_raises_is_named(user_module: Path) -> None:
+    with pytest.raises(ccsim.SpecError, match=r'flow "tcp1" \(.*:FailsToBuild\): the constructor raised at .*'
+                                              r"RuntimeError: no such thing"):
+        ccsim.run(_one_flow(f"{user_module.stem}:FailsToBuild"), progress=False)
+
+
+def test_register_by_name(user_module: Path) -> None:
+    module = __import__(user_module.stem)
+    ccsim.register_cc("fixed-window", module.Fixed)
+    result = ccsim.run(_one_flow("fixed-window", cc={"segments": 3}), progress=False)
+    assert set(result.series("cwnd").value.iloc[2:]) == {3 * 960}
+    assert result.summary["flows"]["tcp1"]["protocol"] == "fixed-window"
+    with pytest.raises(ccsim.SpecError, match="is a built-in protocol"):
+        ccsim.register_cc("cubic", module.Fixed)
+    with pytest.raises(ccsim.SpecError, match="not a plain name"):
+        ccsim.register_cc("a:b", module.Fixed)
+    with pytest.raises(ccsim.SpecError, match="not a subclass"):
+        ccsim.register_cc("thing", int)  # type: ignore[arg-type]
+
+
+def test_a_scenario_file_finds_its_module_beside_it_on_the_command_line(tmp_path: Path) -> None:
+    (tmp_path / "halving.py").write_text(textwrap.dedent('''
+        import ccsim
+
+        class Halving(ccsim.CongestionControl):
+            recovery = "newreno"
+            def on_ack(self, w, ack):
+                w.cwnd += w.mss if w.cwnd < w.ssthresh else max(1, w.mss * w.mss // w.cwnd)
+
+        class Broken(Halving):
+            def on_rtt(self, rtt, now):
+                raise ValueError(f"rtt {rtt:.3f}")
+    '''))
+    scenario = tmp_path / "run.toml"
+    scenario.write_text(textwrap.dedent('''
+        [run]
+        duration = "2s"
+        [[links]]
+        between = ["a", "b"]
+        rate = "10Mbps"
+        delay = "10ms"
+        queue = "20p"
+        [[flows]]
+        name = "mine"
+        protocol = "halving:Halving"
+        from = "a"
+        to = "b"
+    '''))
+    done = cli("run", str(scenario), "-o", str(tmp_path / "out"), "-q", "--no-plots")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["flows"]["mine"]["protocol"] == "halving:Halving"
+    assert 3e6 < summary["flows"]["mine"]["goodput_bps"] <= 10e6
+    scenario.write_text(scenario.read_text().replace("halving:Halving", "halving:Broken"))
+    failed = cli("run", str(scenario), "-o", str(tmp_path / "out2"), "-q", "--no-plots")
+    assert failed.returncode == 1
+    lines = failed.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith('ccsim: error: flow "mine" (halving:Broken).on_rtt raised at ')
+    assert lines[0].endswith("ValueError: rtt 0.021")
+
+
+def test_run_many_runs_python_algorithms_as_run_does(user_module: Path) -> None:
+    specs = [_one_flow("ccsim.reference.reno:NewReno", start=f"{s}s") for s in (0, 0.1, 0.2)]
+    together = ccsim.run_many(specs, jobs=2, progress=False)
+    alone = [ccsim.run(s, progress=False) for s in specs]
+    assert [_comparable(r.summary) for r in together] == [_comparable(r.summary) for r in alone]
+
+
+def test_a_python_algorithm_runs_over_real_sockets(tmp_path: Path) -> None:
+    """``ccsim real``: the same class drives a sender over UDP on the loopback."""
+    from test_real import free_port, scenario, wait_bound
+
+    spec = scenario(tmp_path, 'protocol = "ccsim.reference.cubic:Cubic"\nsize = "300kB"\n', duration="5s")
+    port = free_port()
+    rx = subprocess.Popen([sys.executable, "-m", "ccsim.cli", "real", "recv", str(spec), "--listen",
+                           f"127.0.0.1:{port}", "-o", str(tmp_path / "rx"), "--idle-end", "1", "-q"])
+    try:
+        wait_bound(port)
+        sent = cli("real", "send", str(spec), "--to", f"127.0.0.1:{port}", "-o", str(tmp_path / "tx"), "-q")
+        assert sent.returncode == 0, sent.stderr
+        assert rx.wait(timeout=30) == 0
+    finally:
+        rx.kill()
+    tx = json.loads((tmp_path / "tx" / "summary.json").read_text())["flows"]["f"]
+    got = json.loads((tmp_path / "rx" / "summary.json").read_text())["flows"]["f"]
+    assert tx["protocol"] == "ccsim.reference.cubic:Cubic"
+    assert got["received_bytes"] >= 300_000  # every byte of the transfer arrived
+
+
+def test_the_contract_version_is_the_rust_one() -> None:
+    source = (Path(__file__).parent.parent / "crates/ccsim-protocols/src/tcp/cc/mod.rs").read_text()
+    assert f"pub const CONTRACT_VERSION: u32 = {ccsim.algorithms.CONTRACT_VERSION};" in source
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q"]))
