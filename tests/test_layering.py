@@ -30,8 +30,9 @@ ALLOWED = {
     # The link emulator drives the engine in real time; it needs no spec, and reads the ECN
     # field through ccsim-wire.
     "ccsim-emulate": {"ccsim-core", "ccsim-engine", "ccsim-wire"},
-    # Python algorithms implement the protocols' CongestionControl contract (pycc.rs).
-    "ccsim-py": {"ccsim-scenario", "ccsim-emulate", "ccsim-udp", "ccsim-protocols", "ccsim-core"},
+    # Python algorithms implement the protocols' CongestionControl and the engine's
+    # QueueDiscipline contracts (pycc.rs).
+    "ccsim-py": {"ccsim-scenario", "ccsim-emulate", "ccsim-udp", "ccsim-protocols", "ccsim-engine", "ccsim-core"},
 }
 
 

@@ -296,6 +296,148 @@ def test_a_python_algorithm_runs_over_real_sockets(tmp_path: Path) -> None:
     assert got["received_bytes"] >= 300_000  # every byte of the transfer arrived
 
 
+def _python_queues(spec: dict[str, Any]) -> dict[str, Any]:
+    """``spec`` with each DropTail and step-marking queue replaced by its Python twin."""
+    spec = copy.deepcopy(spec)
+    for link in spec["links"]:
+        q = link.get("queue", "100p")
+        if isinstance(q, str) and q.endswith("p"):
+            link["queue"] = {"kind": "python", "class": "ccsim.reference.queues:DropTail",
+                             "capacity": int(q[:-1]), "limit": "1000000p"}
+        elif isinstance(q, dict) and q["kind"] == "step":
+            link["queue"] = {"kind": "python", "class": "ccsim.reference.queues:StepMark",
+                             "threshold": q["threshold"], "limit": q.get("limit", "100p")}
+    return spec
+
+
+def _drops_as_queue_full(summary: dict[str, Any]) -> dict[str, Any]:
+    """A Python queue's drops are its decisions (``aqm``); the built-in DropTail's are the
+    limit's (``queue_full``): the same packets under two names."""
+    summary = copy.deepcopy(summary)
+    for link in summary["links"].values():
+        reasons = link["drops_by_reason"]
+        reasons["queue_full"] += reasons.pop("aqm", 0)
+    return summary
+
+
+@pytest.mark.parametrize("bench", ["dumbbell-100", "dctcp-100"])
+def test_python_droptail_and_step_marking_give_the_builtins_packets(bench: str) -> None:
+    native = _shortened(json.loads(_ccsim.bench_spec(bench)))
+    python = _python_queues(native)
+    assert any(isinstance(link["queue"], dict) and link["queue"]["kind"] == "python" for link in python["links"])
+    a = ccsim.run(native, progress=False).summary
+    b = ccsim.run(python, progress=False).summary
+    bottleneck = a["links"]["r1->r2"]
+    assert bottleneck["ecn_marks"] + bottleneck["drops_by_reason"]["queue_full"] > 100  # the queue acts
+    assert _comparable(a) == _comparable(_drops_as_queue_full(b))
+
+
+@pytest.fixture
+def queue_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    folder = tmp_path / "queues"
+    folder.mkdir()
+    module = f"userq_{abs(hash(str(tmp_path))) % 10**8}"
+    (folder / f"{module}.py").write_text(textwrap.dedent('''
+        import ccsim
+
+        class SojournDrop(ccsim.QueueDiscipline):
+            """Drop at the head every packet that waited longer than `target` seconds."""
+            def __init__(self, target):
+                self.target = target
+            def enqueue(self, pkt, q):
+                return "accept"
+            def dequeue(self, q):
+                return "drop" if q.now - q.peek(0).enqueued_at > self.target else "send"
+
+        class Newest(ccsim.QueueDiscipline):
+            """Last in, first out."""
+            def enqueue(self, pkt, q):
+                return "accept"
+            def dequeue(self, q):
+                return q.packets - 1
+
+        class Wrong(ccsim.QueueDiscipline):
+            def enqueue(self, pkt, q):
+                return "accept" if q.now < 0.5 else "keep"
+
+        class OutOfRange(Newest):
+            def dequeue(self, q):
+                return q.packets
+
+        class Raises(Newest):
+            def dequeue(self, q):
+                return q.peek(q.packets)
+    '''))
+    monkeypatch.syspath_prepend(str(folder))
+    return module
+
+
+def _through(queue: dict[str, Any], flows: int = 3) -> dict[str, Any]:
+    """``flows`` NewReno flows through a 10 Mbit/s x 10 ms bottleneck running ``queue``."""
+    spec = small_spec(duration="3s")
+    spec["links"][1]["queue"] = queue
+    spec["flows"] = [{"name": f"tcp{i}", "protocol": "newreno", "from": "s", "to": "d", "start": f"{0.1 * i}s"}
+                     for i in range(flows)]
+    return spec
+
+
+def test_a_dequeue_hook_bounds_the_sojourn_time(queue_module: str) -> None:
+    """Each packet sent waited at most `target`: the flows' mean one-way delay is bounded by
+    the propagation (11 ms), the serialisation on both links and 5 ms."""
+    result = ccsim.run(_through({"kind": "python", "class": f"{queue_module}:SojournDrop", "target": 0.005,
+                                 "limit": "1000p"}), progress=False)
+    bottleneck = result.summary["links"]["r->d"]
+    assert bottleneck["drops_by_reason"]["aqm"] > 0 and bottleneck["drops_by_reason"]["queue_full"] == 0
+    bound = 0.011 + 0.005 + 1000 * 8 / 10e6 + 1000 * 8 / 100e6
+    for flow in result.summary["flows"].values():
+        assert flow["mean_delay_s"] <= bound
+    # Without the hook the same 1000-packet queue fills: the bound is the hook's doing.
+    fifo = ccsim.run(_through("1000p"), progress=False)
+    assert max(f["mean_delay_s"] for f in fifo.summary["flows"].values()) > 3 * bound
+
+
+def test_a_lifo_dequeue_reorders_but_loses_nothing(queue_module: str) -> None:
+    fifo = ccsim.run(_through("100p"), progress=False).summary
+    lifo = ccsim.run(_through({"kind": "python", "class": f"{queue_module}:Newest", "limit": "100p"}),
+                     progress=False).summary
+    link = lifo["links"]["r->d"]
+    assert link["drops_by_reason"].get("aqm", 0) == 0
+    for flow in lifo["flows"].values():
+        assert flow["received_bytes"] <= flow["sent_bytes"]
+    assert _comparable(fifo) != _comparable(lifo)  # the order matters to TCP
+
+
+@pytest.mark.parametrize("cls,message", [
+    ("Wrong", r'\.enqueue must return "accept", "drop" or "mark", returned \'keep\''),
+    ("OutOfRange", r"\.dequeue must return None, .* with an index below q\.packets, returned \d+"),
+    ("Raises", r"\.dequeue raised at .*: IndexError: peek\(\d+\): \d+ packets wait"),
+])
+def test_bad_queue_code_is_one_line(queue_module: str, cls: str, message: str) -> None:
+    with pytest.raises(ccsim.UserCodeError, match=r'link "(r->d|d->r)" \(' + queue_module + ":" + cls + r"\)" + message):
+        ccsim.run(_through({"kind": "python", "class": f"{queue_module}:{cls}"}), progress=False)
+
+
+@pytest.mark.parametrize("queue,path,message", [
+    ({"kind": "python", "class": "no_such_queue_mod:Q"}, "links[1].queue.class", "cannot import module"),
+    ({"kind": "python", "class": "{mod}:Nope"}, "links[1].queue.class", "has no 'Nope'"),
+    ({"kind": "python", "class": "ccsim.reference.reno:Reno"}, "links[1].queue.class",
+     "not a subclass of ccsim.QueueDiscipline"),
+    ({"kind": "python", "class": "{mod}:SojournDrop"}, "links[1].queue", "missing a required argument: 'target'"),
+    ({"kind": "python", "class": "{mod}:Newest", "limit": "ten"}, "links[1].queue.limit", "ten"),
+    ({"kind": "python"}, "links[1].queue", 'the key "class" is required'),
+    ({"kind": "custom", "class": "unregistered"}, "links[1].queue.class", "unknown queue discipline"),
+    ({"kind": "step", "threshold": 5, "ceiling": 1}, "links[1].queue.ceiling", 'unknown key "ceiling"'),
+    ({"kind": "red", "min_th": "x"}, "links[1].queue.min_th", "expected a number"),
+])
+def test_bad_queue_tables_are_spec_errors_at_the_field(queue_module: str, queue: dict[str, Any], path: str,
+                                                       message: str) -> None:
+    queue = {k: v.format(mod=queue_module) if isinstance(v, str) else v for k, v in queue.items()}
+    with pytest.raises(ccsim.SpecError) as info:
+        ccsim.validate(_through(queue))
+    assert info.value.path == path
+    assert message in str(info.value)
+
+
 def test_the_contract_version_is_the_rust_one() -> None:
     source = (Path(__file__).parent.parent / "crates/ccsim-protocols/src/tcp/cc/mod.rs").read_text()
     assert f"pub const CONTRACT_VERSION: u32 = {ccsim.algorithms.CONTRACT_VERSION};" in source

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from . import _ccsim
 from . import topology as topology  # networkx is imported only when a graph is built
-from .algorithms import CongestionControl, register_cc
+from .algorithms import CongestionControl, QueueDiscipline, register_cc, register_queue
 from .api import run
 from .errors import CcsimError, InternalError, SimulationError, SpecError, UserCodeError, WriteError
 from .results import Result
@@ -24,6 +24,7 @@ __all__ = [
     "CcsimError",
     "CongestionControl",
     "InternalError",
+    "QueueDiscipline",
     "Result",
     "Scenario",
     "SimulationError",
@@ -32,6 +33,7 @@ __all__ = [
     "WriteError",
     "load",
     "register_cc",
+    "register_queue",
     "run",
     "run_many",
     "schema",

@@ -1,6 +1,8 @@
-"""Your own congestion control, in Python: subclass :class:`CongestionControl`, name it in a
-scenario (``protocol = "module:Class"``) or register it (:func:`register_cc`), and ccsim's TCP
-sender runs it in place of a built-in algorithm. docs/your-own-algorithm.md is the tutorial.
+"""Your own congestion control and queue discipline, in Python: subclass
+:class:`CongestionControl`, name it in a scenario (``protocol = "module:Class"``) or register
+it (:func:`register_cc`), and ccsim's TCP sender runs it in place of a built-in algorithm;
+subclass :class:`QueueDiscipline` and a link runs it (``queue = { kind = "python", class =
+"module:Class" }``). docs/your-own-algorithm.md is the tutorial.
 
 The sender owns sequence numbers, timers and loss recovery; the algorithm decides the window,
 as Linux's ``tcp_congestion_ops`` does (the Rust contract is ``CongestionControl`` in
@@ -23,7 +25,7 @@ from types import SimpleNamespace
 from typing import Any, ClassVar
 
 from . import _ccsim
-from ._ccsim import Ack, RateSample, Window
+from ._ccsim import Ack, Packet, Queue, RateSample, Window
 from .errors import SpecError
 
 #: The version of the hooks' contract this module implements.
@@ -185,3 +187,68 @@ def note_scenario_dir(folder: Path) -> None:
     if folder in _scenario_dirs:
         _scenario_dirs.remove(folder)
     _scenario_dirs.append(folder)
+
+
+class QueueDiscipline:
+    """Base class of a link's queue discipline written in Python (an AQM).
+
+    Keyword arguments of the constructor are the queue table's keys beyond ``kind``,
+    ``class`` and ``limit``; ``limit`` is the physical limit, applied after the discipline
+    accepts a packet. Each direction of the link has its own instance.
+    """
+
+    def enqueue(self, pkt: Packet, q: Queue) -> str:
+        """A packet is offered to the link: ``"accept"``, ``"drop"`` or ``"mark"`` (set CE;
+        a packet that is not ECN-capable is dropped instead, as RFC 3168 routers do).
+
+        ``pkt``: ``size`` (bytes), ``ecn_capable``, ``ce``, ``flow`` (the flow's number),
+        ``enqueued_at`` (seconds). ``q``: ``packets`` and ``bytes`` waiting (not the one being
+        sent), ``now`` (seconds)."""
+        raise NotImplementedError(f"{type(self).__name__} must define enqueue(self, pkt, q)")
+
+    def dequeue(self, q: Queue) -> str | int | tuple[str, int] | None:
+        """The link is free and ``q.packets`` > 0 packets wait; ``q.peek(i)`` is the
+        ``i``-th oldest. Return ``None`` or ``"send"`` (the oldest goes), ``"drop"`` (drop
+        the oldest and ask again), ``"mark"`` (mark it CE and send it), an index (send that
+        packet), or ``(action, index)``. Without this hook the queue is FIFO; defining it
+        costs a call per packet sent."""
+        return None
+
+
+def _describe_queue(name: str) -> Any:
+    """The :class:`QueueDiscipline` class a ``"module:Class"`` name points to; ``None`` for a
+    name that is not a Python path. Raises with one line saying what is wrong."""
+    if ":" not in name:
+        return None
+    module, _, qualname = name.partition(":")
+    if not module or not qualname:
+        raise ValueError(f"{name!r}: a Python queue discipline is named \"module:Class\"")
+    try:
+        mod = _import(module)
+    except Exception as e:  # the user's module: any error while importing it
+        raise ValueError(f"cannot import module {module!r}: {type(e).__name__}: {e}") from None
+    obj: Any = mod
+    for part in qualname.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"module {module!r} has no {qualname!r}")
+        obj = getattr(obj, part)
+    _check_queue_class(obj, name)
+    return obj
+
+
+def _check_queue_class(cls: Any, name: str) -> None:
+    if not (isinstance(cls, type) and issubclass(cls, QueueDiscipline)):
+        raise ValueError(f"{name}: {cls!r} is not a subclass of ccsim.QueueDiscipline")
+    if cls.enqueue is QueueDiscipline.enqueue:
+        raise ValueError(f"{name}: {cls.__name__} must define enqueue(self, pkt, q)")
+
+
+def register_queue(name: str, cls: type[QueueDiscipline]) -> None:
+    """Register ``cls`` as ``queue = { kind = "python", class = name }`` for scenarios run in
+    this process (a plain name; registering it again replaces the class for runs parsed
+    after). :class:`ccsim.SpecError` for a name or a class that cannot be registered."""
+    try:
+        _check_queue_class(cls, name)
+    except ValueError as e:
+        raise SpecError(str(e), "cls") from None
+    _ccsim.register_queue(name, cls)

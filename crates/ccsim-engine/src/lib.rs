@@ -20,6 +20,7 @@
 //!   or re-arming is lazy (a generation counter and a deadline checked when the entry pops).
 //! * Per-flow and per-link counters are always on; time series are opt-in ([`trace`]).
 
+pub mod custom_queue;
 pub mod delivery;
 pub mod dualpi2;
 pub mod link;
@@ -29,6 +30,7 @@ pub mod routing;
 pub mod sim;
 pub mod trace;
 
+pub use custom_queue::{Admit, Pick, QueueDiscipline, QueueState, QueuedPacket};
 pub use delivery::DeliveryTrace;
 pub use dualpi2::{DualPi2, DualPi2Config, DualPi2ConfigError, DualPi2Stats, L4sClass, StepThresh};
 pub use link::{

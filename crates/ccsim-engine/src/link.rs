@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use ccsim_core::{Dur, FlowId, Packet, Rate, RngStream};
 
+use crate::custom_queue::CustomPort;
 use crate::delivery::{DeliveryTrace, TraceCursor};
 use crate::dualpi2::{DualPi2, DualPi2Config};
 use crate::red::{Red, RedConfig};
@@ -64,6 +65,8 @@ pub enum DropReason {
     Dualpi2C,
     /// DualPI2 dropped a packet of its L queue (overload, RFC 9332 section 4.2.3).
     Dualpi2L,
+    /// A user's queue discipline dropped it ([`crate::custom_queue`]).
+    Aqm,
 }
 
 impl DropReason {
@@ -81,13 +84,20 @@ impl DropReason {
         DropReason::NoAgent,
         DropReason::Dualpi2C,
         DropReason::Dualpi2L,
+        DropReason::Aqm,
     ];
     /// Number of reasons (the length of [`LinkStats::drops`]).
-    pub const COUNT: usize = 12;
+    pub const COUNT: usize = 13;
     /// Reasons only a DualPI2 link counts: summaries list them only for runs with one.
     #[must_use]
     pub fn dualpi2_only(self) -> bool {
         matches!(self, DropReason::Dualpi2C | DropReason::Dualpi2L)
+    }
+    /// Reasons only a link with a user's queue discipline counts: summaries list them only
+    /// for runs with one.
+    #[must_use]
+    pub fn custom_only(self) -> bool {
+        self == DropReason::Aqm
     }
     /// Name used in results.
     #[must_use]
@@ -105,6 +115,7 @@ impl DropReason {
             DropReason::NoAgent => "no_agent",
             DropReason::Dualpi2C => "dualpi2_c",
             DropReason::Dualpi2L => "dualpi2_l",
+            DropReason::Aqm => "aqm",
         }
     }
 }
@@ -272,6 +283,8 @@ pub struct Link<H> {
     pub red: Option<Box<RedPort>>,
     /// DualPI2 state (present for DualPI2 links; their `queue` stays empty).
     pub dual: Option<Box<DualPi2Port>>,
+    /// A user's queue discipline (its packets wait in `queue`).
+    pub custom: Option<Box<CustomPort>>,
     /// Step marking's K (`u64::MAX` without it): one comparison on the offer path.
     pub mark_above: u64,
     /// Deterministic drop rules.
@@ -290,7 +303,7 @@ pub struct Link<H> {
     /// stale.
     pub epoch: u32,
     /// Whether offers must take the slow path (the link is down, has drop rules, or runs
-    /// DualPI2): one branch in the common case.
+    /// DualPI2 or a user's discipline): one branch in the common case.
     pub guard: bool,
     /// Counters.
     pub stats: LinkStats,
@@ -345,6 +358,7 @@ impl<H> Link<H> {
             loss_rng,
             red,
             dual,
+            custom: None,
             mark_above,
             rules: Vec::new(),
             hook: None,
@@ -375,7 +389,8 @@ impl<H> Link<H> {
 
     /// Recompute [`Link::guard`] after the state or the rules change.
     pub fn refresh_guard(&mut self) {
-        self.guard = !self.up || !self.rules.is_empty() || self.dual.is_some();
+        self.guard =
+            !self.up || !self.rules.is_empty() || self.dual.is_some() || self.custom.is_some();
     }
 
     /// Packets waiting (not the one in service), in the FIFO or in DualPI2's two queues.

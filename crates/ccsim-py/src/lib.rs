@@ -333,6 +333,9 @@ fn _selftest_panic(py: Python<'_>) -> PyResult<()> {
 fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(pycc::register_cc, m)?)?;
+    m.add_function(wrap_pyfunction!(pycc::register_queue, m)?)?;
+    m.add_class::<pycc::PyPacket>()?;
+    m.add_class::<pycc::PyQueueView>()?;
     m.add_class::<pycc::PyWindow>()?;
     m.add_class::<pycc::PyAck>()?;
     m.add_class::<pycc::PyRateSample>()?;

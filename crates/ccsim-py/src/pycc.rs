@@ -20,11 +20,12 @@
 use std::cell::RefCell;
 
 use ccsim_core::{Dur, RngStream, SimTime};
+use ccsim_engine::{Admit, Pick, QueueDiscipline, QueueState, QueuedPacket};
 use ccsim_protocols::tcp::cc::{
     AckEvent, CaState, CongestionControl, Conn, Control, Delivery, RateSample, Window,
 };
 use ccsim_protocols::LossRecovery;
-use ccsim_scenario::registry::{CcArgs, CcEntry, CcOptions};
+use ccsim_scenario::registry::{CcArgs, CcEntry, CcOptions, QueueArgs, QueueEntry};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -578,7 +579,10 @@ fn resolve(name: &str) -> Result<Option<CcEntry>, String> {
 /// Install the resolver (once per process; the module's import calls it).
 pub fn install() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| ccsim_scenario::registry::set_cc_resolver(std::sync::Arc::new(resolve)));
+    ONCE.call_once(|| {
+        ccsim_scenario::registry::set_cc_resolver(std::sync::Arc::new(resolve));
+        ccsim_scenario::registry::set_queue_resolver(std::sync::Arc::new(resolve_queue));
+    });
 }
 
 /// `ccsim.register_cc(name, Class)`: register a checked class under a plain name.
@@ -608,4 +612,275 @@ pub fn register_cc(py: Python<'_>, name: &str, class: Py<PyAny>) -> PyResult<()>
         wants_deliveries,
     );
     ccsim_scenario::register_cc(name, entry).map_err(|m| crate::errors::spec_error(py, &m, "name"))
+}
+
+/// A waiting or arriving packet, as a Python queue discipline reads it.
+#[pyclass(module = "ccsim._ccsim", name = "Packet", frozen)]
+pub struct PyPacket {
+    /// Whole packet, bytes.
+    #[pyo3(get)]
+    size: u32,
+    /// ECT(0) or ECT(1).
+    #[pyo3(get)]
+    ecn_capable: bool,
+    /// Already marked CE.
+    #[pyo3(get)]
+    ce: bool,
+    /// The flow's number (the order flows are declared in, then generated).
+    #[pyo3(get)]
+    flow: u32,
+    /// When it joined the queue, seconds (now, on enqueue).
+    #[pyo3(get)]
+    enqueued_at: f64,
+}
+
+impl From<&QueuedPacket> for PyPacket {
+    fn from(p: &QueuedPacket) -> Self {
+        PyPacket {
+            size: p.size,
+            ecn_capable: p.ecn_capable,
+            ce: p.ce,
+            flow: p.flow,
+            enqueued_at: p.enqueued_at as f64 / 1e9,
+        }
+    }
+}
+
+#[pymethods]
+impl PyPacket {
+    fn __repr__(&self) -> String {
+        format!(
+            "Packet(size={}, flow={}, ecn_capable={}, enqueued_at={})",
+            self.size,
+            self.flow,
+            if self.ecn_capable { "True" } else { "False" },
+            self.enqueued_at
+        )
+    }
+}
+
+/// The queue as a Python discipline reads it: what waits, not the packet being sent.
+#[pyclass(module = "ccsim._ccsim", name = "Queue")]
+pub struct PyQueueView {
+    /// Packets waiting.
+    #[pyo3(get)]
+    packets: u64,
+    /// Bytes waiting.
+    #[pyo3(get)]
+    bytes: u64,
+    /// Now, seconds.
+    #[pyo3(get)]
+    now: f64,
+    waiting: Vec<QueuedPacket>,
+}
+
+#[pymethods]
+impl PyQueueView {
+    /// The `i`-th oldest waiting packet (in `dequeue` only).
+    fn peek(&self, i: usize) -> PyResult<PyPacket> {
+        self.waiting.get(i).map(PyPacket::from).ok_or_else(|| {
+            pyo3::exceptions::PyIndexError::new_err(if self.waiting.is_empty() {
+                "peek(i) reads the waiting packets in dequeue only".to_string()
+            } else {
+                format!("peek({i}): {} packets wait", self.waiting.len())
+            })
+        })
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Queue(packets={}, bytes={}, now={})",
+            self.packets, self.bytes, self.now
+        )
+    }
+}
+
+/// One link direction's Python discipline.
+struct PyQueue {
+    /// `link "a->b" (module:Class)`, for messages.
+    who: String,
+    enqueue: Py<PyAny>,
+    dequeue: Option<Py<PyAny>>,
+    view: Py<PyQueueView>,
+}
+
+impl PyQueue {
+    fn call(
+        &self,
+        py: Python<'_>,
+        hook: &Py<PyAny>,
+        name: &str,
+        args: impl for<'a> IntoPyObject<'a, Target = pyo3::types::PyTuple>,
+    ) -> Py<PyAny> {
+        match hook.call1(py, args) {
+            Ok(v) => v,
+            Err(e) => fail(describe_user_error(py, &format!("{}.{name}", self.who), &e)),
+        }
+    }
+
+    fn set_view(&self, py: Python<'_>, q: &QueueState, waiting: Vec<QueuedPacket>) {
+        let mut v = self.view.borrow_mut(py);
+        v.packets = q.packets;
+        v.bytes = q.bytes;
+        v.now = q.now as f64 / 1e9;
+        v.waiting = waiting;
+    }
+
+    fn bad_return(&self, py: Python<'_>, name: &str, v: &Py<PyAny>, expected: &str) -> ! {
+        let found = v
+            .bind(py)
+            .repr()
+            .map_or_else(|_| "?".into(), |r| r.to_string());
+        fail(format!(
+            "{}.{name} must return {expected}, returned {found}",
+            self.who
+        ))
+    }
+}
+
+impl QueueDiscipline for PyQueue {
+    fn enqueue(&mut self, pkt: &QueuedPacket, q: &QueueState) -> Admit {
+        Python::with_gil(|py| {
+            self.set_view(py, q, Vec::new());
+            let p = match Py::new(py, PyPacket::from(pkt)) {
+                Ok(p) => p,
+                Err(e) => fail(describe_user_error(py, &self.who, &e)),
+            };
+            let v = self.call(py, &self.enqueue, "enqueue", (p, self.view.clone_ref(py)));
+            match v.extract::<&str>(py) {
+                Ok("accept") => Admit::Accept,
+                Ok("drop") => Admit::Drop,
+                Ok("mark") => Admit::Mark,
+                _ => self.bad_return(py, "enqueue", &v, "\"accept\", \"drop\" or \"mark\""),
+            }
+        })
+    }
+
+    fn reads_dequeue(&self) -> bool {
+        self.dequeue.is_some()
+    }
+
+    fn dequeue(&mut self, q: &QueueState, waiting: &dyn Fn(usize) -> QueuedPacket) -> Pick {
+        let Some(h) = &self.dequeue else {
+            return Pick::Send(0);
+        };
+        let n = usize::try_from(q.packets).unwrap_or(usize::MAX);
+        let all: Vec<QueuedPacket> = (0..n).map(waiting).collect();
+        Python::with_gil(|py| {
+            self.set_view(py, q, all);
+            let v = self.call(py, h, "dequeue", (self.view.clone_ref(py),));
+            self.view.borrow_mut(py).waiting = Vec::new();
+            let expected = "None, \"send\", \"drop\" or \"mark\" (the oldest packet), an index, or (action, index) with an index below q.packets";
+            let in_range = |i: usize| if i < n { Some(i) } else { None };
+            let pick = if v.is_none(py) {
+                Some(Pick::Send(0))
+            } else if let Ok(s) = v.extract::<&str>(py) {
+                match s {
+                    "send" | "accept" => Some(Pick::Send(0)),
+                    "drop" => Some(Pick::Drop(0)),
+                    "mark" => Some(Pick::Mark(0)),
+                    _ => None,
+                }
+            } else if let Ok(i) = v.extract::<usize>(py) {
+                in_range(i).map(Pick::Send)
+            } else if let Ok((s, i)) = v.extract::<(String, usize)>(py) {
+                match (s.as_str(), in_range(i)) {
+                    ("send" | "accept", Some(i)) => Some(Pick::Send(i)),
+                    ("drop", Some(i)) => Some(Pick::Drop(i)),
+                    ("mark", Some(i)) => Some(Pick::Mark(i)),
+                    _ => None,
+                }
+            } else {
+                None
+            };
+            pick.unwrap_or_else(|| self.bad_return(py, "dequeue", &v, expected))
+        })
+    }
+}
+
+fn build_queue(
+    py: Python<'_>,
+    class_name: &str,
+    class: &Py<PyAny>,
+    args: &QueueArgs<'_>,
+) -> Result<Box<dyn QueueDiscipline + Send>, String> {
+    let who = format!("link {:?} ({class_name})", args.link);
+    let built = (|| -> PyResult<PyQueue> {
+        let kwargs = options_to_py(py, args.options)?;
+        let kwargs = kwargs.downcast::<PyDict>()?;
+        let obj = class.bind(py).call((), Some(kwargs))?;
+        let base = py.import("ccsim.algorithms")?.getattr("QueueDiscipline")?;
+        let dequeue = if obj
+            .get_type()
+            .getattr("dequeue")?
+            .is(&base.getattr("dequeue")?)
+        {
+            None
+        } else {
+            Some(obj.getattr("dequeue")?.unbind())
+        };
+        Ok(PyQueue {
+            who: who.clone(),
+            enqueue: obj.getattr("enqueue")?.unbind(),
+            dequeue,
+            view: Py::new(
+                py,
+                PyQueueView {
+                    packets: 0,
+                    bytes: 0,
+                    now: 0.0,
+                    waiting: Vec::new(),
+                },
+            )?,
+        })
+    })();
+    match built {
+        Ok(q) => Ok(Box::new(q)),
+        Err(e) => Err(describe_user_error(
+            py,
+            &format!("{who}: the constructor"),
+            &e,
+        )),
+    }
+}
+
+fn queue_entry(name: String, class: Py<PyAny>) -> QueueEntry {
+    let check_class = Python::with_gil(|py| class.clone_ref(py));
+    let label = name.clone();
+    QueueEntry {
+        factory: std::sync::Arc::new(move |args: &QueueArgs<'_>| {
+            Python::with_gil(|py| build_queue(py, &name, &class, args))
+        }),
+        check: Some(std::sync::Arc::new(move |options: &CcOptions| {
+            Python::with_gil(|py| {
+                let kwargs = options_to_py(py, options).map_err(|e| e.to_string())?;
+                py.import("ccsim.algorithms")
+                    .and_then(|m| m.getattr("_check_options"))
+                    .and_then(|f| f.call1((check_class.clone_ref(py), kwargs)))
+                    .map(|_| ())
+                    .map_err(|e| format!("{label}: {}", e.value(py)))
+            })
+        })),
+    }
+}
+
+/// The resolver of Python queue classes: `ccsim.algorithms._describe_queue(name)`.
+fn resolve_queue(name: &str) -> Result<Option<QueueEntry>, String> {
+    Python::with_gil(|py| {
+        let described = py
+            .import("ccsim.algorithms")
+            .and_then(|m| m.getattr("_describe_queue"))
+            .and_then(|f| f.call1((name,)));
+        match described {
+            Ok(v) if v.is_none() => Ok(None),
+            Ok(v) => Ok(Some(queue_entry(name.to_owned(), v.unbind()))),
+            Err(e) => Err(e.value(py).to_string()),
+        }
+    })
+}
+
+/// `ccsim.register_queue(name, Class)`: register a checked class under a plain name.
+#[pyfunction]
+pub fn register_queue(py: Python<'_>, name: &str, class: Py<PyAny>) -> PyResult<()> {
+    ccsim_scenario::registry::register_queue(name, queue_entry(name.to_owned(), class))
+        .map_err(|m| crate::errors::spec_error(py, &m, "name"))
 }

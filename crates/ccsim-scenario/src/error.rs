@@ -86,9 +86,35 @@ pub(crate) mod strict {
             } else {
                 path
             };
-            let message = with_field_range(&path, e.into_inner().0);
+            let message = e.into_inner().0;
+            // A table read in two steps (a queue table, by its kind) carries the path inside it.
+            let (path, message) = match message.strip_prefix(NESTED) {
+                Some(rest) => {
+                    let (inner, message) = rest.split_once(NESTED).unwrap_or(("", rest));
+                    let path = match inner {
+                        "" | "(document)" => path,
+                        _ if path == "(document)" => inner.to_string(),
+                        _ => format!("{path}.{inner}"),
+                    };
+                    (path, message.to_string())
+                }
+                None => (path, message),
+            };
+            let message = with_field_range(&path, message);
             ScenarioError::spec(path, message)
         })
+    }
+
+    /// The marker of a nested error's path ([`nested_error`]).
+    const NESTED: char = '\u{1}';
+
+    /// The message of an error met reading a value on its own (`from_value` inside a
+    /// `Deserialize` impl), carrying its path so the outer `from_value` joins the two.
+    pub(crate) fn nested_error(e: &ScenarioError) -> String {
+        match e {
+            ScenarioError::Spec { path, message } => format!("{NESTED}{path}{NESTED}{message}"),
+            other => other.to_string(),
+        }
     }
 
     /// The whole-number keys whose accepted range is narrower than their type's, as their

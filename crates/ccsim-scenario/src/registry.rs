@@ -19,6 +19,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
+use ccsim_engine::QueueDiscipline;
 use ccsim_protocols::tcp::cc::{CongestionControl, CustomCc};
 use ccsim_protocols::LossRecovery;
 
@@ -108,11 +109,44 @@ pub struct CustomProtocol {
     pub precise_ecn: bool,
 }
 
+/// What a queue factory is told when a link direction is built.
+#[derive(Clone, Copy, Debug)]
+pub struct QueueArgs<'a> {
+    /// The link direction, "a->b".
+    pub link: &'a str,
+    /// The queue table's keys beyond `kind`, `class` and `limit`.
+    pub options: &'a CcOptions,
+}
+
+/// Builds one link direction's queue discipline.
+pub type QueueFactory =
+    dyn Fn(&QueueArgs<'_>) -> Result<Box<dyn QueueDiscipline + Send>, String> + Send + Sync;
+
+/// A registered queue discipline.
+#[derive(Clone)]
+pub struct QueueEntry {
+    /// Builds one link direction's discipline.
+    pub factory: Arc<QueueFactory>,
+    /// Checks the queue table's own keys; `None` accepts any.
+    pub check: Option<Arc<CcCheck>>,
+}
+
+impl std::fmt::Debug for QueueEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QueueEntry").finish_non_exhaustive()
+    }
+}
+
+/// Resolves a queue class the registry does not hold (Python's `"module:Class"`).
+pub type QueueResolver = dyn Fn(&str) -> Result<Option<QueueEntry>, String> + Send + Sync;
+
 #[derive(Default)]
 struct Registry {
     entries: HashMap<String, (CustomProtocol, CcEntry)>,
     resolver: Option<Arc<CcResolver>>,
     names: HashMap<String, &'static str>,
+    queues: HashMap<String, QueueEntry>,
+    queue_resolver: Option<Arc<QueueResolver>>,
 }
 
 fn registry() -> MutexGuard<'static, Registry> {
@@ -217,4 +251,58 @@ pub fn build(p: CustomProtocol, args: &CcArgs<'_>) -> Result<CustomCc, String> {
         entry.wants_deliveries,
         inner,
     ))
+}
+
+/// Register a queue discipline as `queue = { kind = "custom", class = name, ... }` for the
+/// scenarios parsed after; a name registered before is replaced.
+///
+/// # Errors
+/// A name that is not a plain word (letters, digits, `-`, `_`, `.`).
+pub fn register_queue(name: &str, entry: QueueEntry) -> Result<(), String> {
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if !plain {
+        return Err(format!(
+            "{name:?} is not a plain name (letters, digits, '-', '_', '.')"
+        ));
+    }
+    registry().queues.insert(name.to_owned(), entry);
+    Ok(())
+}
+
+/// Install the resolver of queue classes the registry does not hold.
+pub fn set_queue_resolver(resolver: Arc<QueueResolver>) {
+    registry().queue_resolver = Some(resolver);
+}
+
+/// The queue discipline named `class`: registered, or resolved (and then kept).
+///
+/// # Errors
+/// A message naming what is wrong: an unknown name, a module that does not import.
+pub fn resolve_queue(class: &str) -> Result<QueueEntry, String> {
+    let resolver = {
+        let reg = registry();
+        if let Some(e) = reg.queues.get(class) {
+            return Ok(e.clone());
+        }
+        reg.queue_resolver.clone()
+    };
+    let found = match &resolver {
+        Some(r) => r(class)?,
+        None => None,
+    };
+    match found {
+        Some(entry) => {
+            registry().queues.insert(class.to_owned(), entry.clone());
+            Ok(entry)
+        }
+        None if class.contains(':') => Err(format!(
+            "{class:?} names a Python class (\"module:Class\"); Python queues run through the ccsim Python module (ccsim run, ccsim.run)"
+        )),
+        None => Err(format!(
+            "unknown queue discipline {class:?}: not registered (a Python class is named \"module:Class\")"
+        )),
+    }
 }

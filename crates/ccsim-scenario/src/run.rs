@@ -20,6 +20,8 @@ use crate::outputs::{flow_table, link_table, FlowRow};
 use crate::protocols::tcpm::TcpmHandles;
 use crate::protocols::ticp::TicpHandles;
 use crate::protocols::{self, add_flow_agents, after_routes};
+use crate::registry;
+use crate::spec::links::QueueSpec;
 use crate::spec::{hash_canonical, LinkRef, LinkState, RerouteSpec, Routing, Spec};
 use crate::summary::{percentiles, summarize, Finished};
 
@@ -88,7 +90,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
     }
     let node = |n: &String| -> NodeId { node_index[n.as_str()] };
     let mut links = Vec::new();
-    for l in &spec.links {
+    for (i, l) in spec.links.iter().enumerate() {
         let config = l.config();
         let [a, b] = &l.between;
         links.push((
@@ -96,6 +98,20 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
             sim.add_link(node(a), node(b), config.clone()),
         ));
         links.push((format!("{b}->{a}"), sim.add_link(node(b), node(a), config)));
+        if let QueueSpec::Custom(c) = &l.queue {
+            // Each direction its own instance.
+            for (name, id) in &links[links.len() - 2..] {
+                let discipline = registry::resolve_queue(&c.class)
+                    .and_then(|e| {
+                        (e.factory)(&registry::QueueArgs {
+                            link: name,
+                            options: &c.options,
+                        })
+                    })
+                    .map_err(|m| ScenarioError::spec(format!("links[{i}].queue.class"), m))?;
+                sim.set_queue_discipline(*id, discipline);
+            }
+        }
     }
     let link_list: Vec<LinkId> = links.iter().map(|(_, id)| *id).collect();
     protocols::assist::install_routers(spec, &mut sim, &link_list);

@@ -484,6 +484,11 @@ pub(crate) fn summarize(
     // DualPI2's drop reasons are listed only in runs with a DualPI2 link, so that every
     // other run's summary stays as it was.
     let any_dual = run.links.iter().any(|(_, id)| sim.dualpi2(*id).is_some());
+    // Likewise the reason of a user's queue discipline.
+    let any_custom = run
+        .links
+        .iter()
+        .any(|(_, id)| sim.has_queue_discipline(*id));
     for (name, id) in run.links {
         let ls = &sim.link_stats_now(*id);
         tx_total += ls.tx_packets;
@@ -491,6 +496,7 @@ pub(crate) fn summarize(
         let drops_by_reason = DropReason::ALL
             .iter()
             .filter(|r| any_dual || !r.dualpi2_only())
+            .filter(|r| any_custom || !r.custom_only())
             .map(|r| (r.name(), ls.drops[*r as usize] - l0.drops[*r as usize]))
             .collect();
         let dualpi2 = sim.dualpi2(*id).map(|d| {

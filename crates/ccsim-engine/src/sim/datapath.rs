@@ -3,6 +3,7 @@
 //! the end of a transmission, the arrival at the far end, and the counting of drops.
 
 use super::{Core, Sim};
+use crate::custom_queue::{Admit, Pick, QueueState, QueuedPacket};
 use crate::dualpi2::Action;
 use crate::link::{DropReason, DropRule, LinkId, LinkTap, Verdict};
 use crate::queue::{Event, Scheduler};
@@ -48,6 +49,23 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         let l = &mut self.core.links[link.0 as usize];
         l.rules.push(DropRule { flow, pending });
         l.refresh_guard();
+    }
+
+    /// Run `discipline` on `link`'s egress queue ([`crate::custom_queue`]).
+    pub fn set_queue_discipline(
+        &mut self,
+        link: LinkId,
+        discipline: Box<dyn crate::custom_queue::QueueDiscipline + Send>,
+    ) {
+        let l = &mut self.core.links[link.0 as usize];
+        l.custom = Some(Box::new(crate::custom_queue::CustomPort::new(discipline)));
+        l.refresh_guard();
+    }
+
+    /// Whether `link` runs a user's queue discipline.
+    #[must_use]
+    pub fn has_queue_discipline(&self, link: LinkId) -> bool {
+        self.core.links[link.0 as usize].custom.is_some()
     }
 
     /// Install a router function on `link`'s egress port.
@@ -180,6 +198,9 @@ impl<H: Header> Core<H> {
             if link.dual.is_some() {
                 return self.dual_offer(l, idx);
             }
+            if link.custom.is_some() {
+                return self.custom_offer(l, idx);
+            }
         }
         if let Some(rng) = &mut link.loss_rng {
             if rng.bernoulli(link.config.loss) {
@@ -289,7 +310,9 @@ impl<H: Header> Core<H> {
         if link.pipe.len() == 1 {
             self.events.push(arrival, Event::Arrive { link: l, epoch });
         }
-        if let Some(next) = link.queue.front().copied() {
+        if link.custom.is_some() {
+            self.custom_dequeue(l, epoch);
+        } else if let Some(next) = link.queue.front().copied() {
             link.account_fifo(now);
             link.queue.pop_front();
             let next_size = self.pool[next as usize].size;
@@ -414,6 +437,128 @@ impl<H: Header> Core<H> {
                         link.stats.ecn_marks += 1;
                     }
                     return self.start_service(l, e.idx, epoch, true);
+                }
+            }
+        }
+    }
+
+    /// The offer to a link with a user's discipline (up, past the drop rules): random loss
+    /// and the router hook as on every link, then the discipline's decision, then the
+    /// physical limit.
+    #[cold]
+    #[inline(never)]
+    fn custom_offer(&mut self, l: u32, idx: u32) {
+        let now = self.now;
+        let link = &mut self.links[l as usize];
+        let pkt = &mut self.pool[idx as usize];
+        if let Some(rng) = &mut link.loss_rng {
+            if rng.bernoulli(link.config.loss) {
+                return self.drop_at(l, idx, DropReason::RandomLoss);
+            }
+        }
+        if link.hook.is_some() {
+            let port = link.port_state();
+            if let Some(hook) = link.hook.as_mut() {
+                if hook.on_enqueue(now, pkt, &port) == Verdict::Drop {
+                    return self.drop_at(l, idx, DropReason::Router);
+                }
+            }
+        }
+        let ecn_capable = pkt.ecn != Ecn::NotEct;
+        let seen = QueuedPacket {
+            size: pkt.size,
+            ecn_capable,
+            ce: pkt.ecn == Ecn::Ce,
+            flow: pkt.flow.0,
+            enqueued_at: now,
+        };
+        let state = QueueState {
+            packets: link.queue.len() as u64,
+            bytes: link.queue_bytes,
+            now,
+        };
+        let Some(port) = link.custom.as_deref_mut() else {
+            return;
+        };
+        let mark = match port.discipline.enqueue(&seen, &state) {
+            Admit::Accept => false,
+            Admit::Mark if ecn_capable => true,
+            Admit::Drop | Admit::Mark => return self.drop_at(l, idx, DropReason::Aqm),
+        };
+        let size = pkt.size;
+        let fits = link.in_service.is_none() || link.fits(size);
+        if mark && fits {
+            pkt.ecn = Ecn::Ce;
+            link.stats.ecn_marks += 1;
+        }
+        if link.in_service.is_none() {
+            let epoch = link.epoch;
+            return self.start_service(l, idx, epoch, false);
+        }
+        if !fits {
+            return self.drop_at(l, idx, DropReason::QueueFull);
+        }
+        link.account_fifo(now);
+        link.queue.push_back(idx);
+        link.queue_bytes += u64::from(size);
+        if let Some(port) = link.custom.as_deref_mut() {
+            port.enqueued_at.push_back(now);
+        }
+    }
+
+    /// A link with a user's discipline is free: the discipline picks the next packet (the
+    /// oldest, for one that does not read the dequeue), dropping or marking on the way.
+    #[cold]
+    #[inline(never)]
+    fn custom_dequeue(&mut self, l: u32, epoch: u32) {
+        let now = self.now;
+        loop {
+            let link = &mut self.links[l as usize];
+            if link.queue.is_empty() {
+                return;
+            }
+            let Some(port) = link.custom.as_deref_mut() else {
+                return;
+            };
+            let pick = if port.reads_dequeue {
+                let state = QueueState {
+                    packets: link.queue.len() as u64,
+                    bytes: link.queue_bytes,
+                    now,
+                };
+                let (queue, times, pool) = (&link.queue, &port.enqueued_at, &self.pool);
+                let waiting = |i: usize| {
+                    let p = &pool[queue[i] as usize];
+                    QueuedPacket {
+                        size: p.size,
+                        ecn_capable: p.ecn != Ecn::NotEct,
+                        ce: p.ecn == Ecn::Ce,
+                        flow: p.flow.0,
+                        enqueued_at: times[i],
+                    }
+                };
+                port.discipline.dequeue(&state, &waiting)
+            } else {
+                Pick::Send(0)
+            };
+            let (Pick::Send(i) | Pick::Mark(i) | Pick::Drop(i)) = pick;
+            let i = i.min(link.queue.len() - 1);
+            port.enqueued_at.remove(i);
+            link.account_fifo(now);
+            let Some(idx) = link.queue.remove(i) else {
+                return;
+            };
+            link.queue_bytes -= u64::from(self.pool[idx as usize].size);
+            let ecn_capable = self.pool[idx as usize].ecn != Ecn::NotEct;
+            match pick {
+                Pick::Drop(_) => self.drop_at(l, idx, DropReason::Aqm),
+                Pick::Mark(_) if !ecn_capable => self.drop_at(l, idx, DropReason::Aqm),
+                Pick::Mark(_) | Pick::Send(_) => {
+                    if matches!(pick, Pick::Mark(_)) {
+                        self.pool[idx as usize].ecn = Ecn::Ce;
+                        self.links[l as usize].stats.ecn_marks += 1;
+                    }
+                    return self.start_service(l, idx, epoch, true);
                 }
             }
         }

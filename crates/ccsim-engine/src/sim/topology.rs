@@ -302,6 +302,9 @@ impl<H: Header> Core<H> {
             c.reset();
         }
         let mut queue: Vec<u32> = std::mem::take(&mut link.queue).into();
+        if let Some(port) = link.custom.as_deref_mut() {
+            port.enqueued_at.clear();
+        }
         if let Some(port) = link.dual.as_deref_mut() {
             port.dual.advance(now);
             queue.extend(port.dual.drain());

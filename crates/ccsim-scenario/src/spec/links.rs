@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{check_name, default_true, err, is_zero, pair_key, show};
+use crate::error::strict::nested_error;
 use crate::error::ScenarioError;
 use crate::units::{BytesStr, DurStr, QueueStr, RateStr};
 
@@ -67,6 +68,8 @@ impl LinkSpec {
                 Discipline::DualPi2(r.dualpi2_config())
             }
             QueueSpec::Red(r) => Discipline::Red(r.config(self.rate.0, self.delay.0)),
+            // The user's discipline is installed on the built link (`run::build`).
+            QueueSpec::Custom(_) => Discipline::DropTail,
         };
         ccsim_engine::LinkConfig {
             rate: self.rate.0,
@@ -110,6 +113,25 @@ pub enum QueueSpec {
     DropTail(QueueStr),
     /// Random Early Detection (Floyd and Jacobson 1993, gentle variant) with ECN marking.
     Red(RedSpec),
+    /// A user's discipline (`kind = "python"` or `"custom"`).
+    Custom(CustomQueueSpec),
+}
+
+/// A queue run by a user's discipline ([`crate::registry`]): `{ kind = "python", class =
+/// "module:Class", limit = "100p", ... }`; every other key is the class's (keyword arguments
+/// in Python).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+pub struct CustomQueueSpec {
+    /// "python" or "custom".
+    pub kind: QueueKind,
+    /// The discipline: a Python `"module:Class"` or a registered name.
+    pub class: String,
+    /// Physical limit of the queue (100 packets), applied after the discipline's decision.
+    #[serde(default = "default_red_limit")]
+    pub limit: LimitKey,
+    /// The discipline's own keys.
+    #[serde(flatten)]
+    pub options: crate::registry::CcOptions,
 }
 
 impl QueueSpec {
@@ -128,6 +150,7 @@ impl QueueSpec {
         match self {
             QueueSpec::DropTail(q) => *q,
             QueueSpec::Red(r) => r.limit.value,
+            QueueSpec::Custom(c) => c.limit.value,
         }
     }
 }
@@ -142,6 +165,10 @@ pub enum QueueKind {
     Step,
     /// DualPI2, the DualQ Coupled AQM (RFC 9332), as Linux's `sch_dualpi2`.
     Dualpi2,
+    /// A Python class's discipline (`class = "module:Class"`, or a name Python registered).
+    Python,
+    /// A discipline registered from Rust (`class = "NAME"`).
+    Custom,
 }
 
 /// A queue table's `limit`, and whether it was written (a DualPI2 queue's default, Linux's
@@ -519,16 +546,30 @@ impl<'de> Deserialize<'de> for QueueSpec {
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
-                map: A,
+                mut map: A,
             ) -> Result<QueueSpec, A::Error> {
-                RedSpec::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(
-                    |mut r| {
-                        if r.kind == QueueKind::Dualpi2 && !r.limit.given {
-                            r.limit.value = QueueStr::Packets(DUALPI2_DEFAULT_LIMIT);
-                        }
-                        QueueSpec::Red(r)
-                    },
-                )
+                // The table is read whole, then as the struct its kind names: a user's
+                // discipline takes keys the built-in tables refuse.
+                let mut table = serde_json::Map::new();
+                while let Some((k, v)) = map.next_entry::<String, serde_json::Value>()? {
+                    table.insert(k, v);
+                }
+                let user = matches!(
+                    table.get("kind").and_then(serde_json::Value::as_str),
+                    Some("python" | "custom")
+                );
+                let value = serde_json::Value::Object(table);
+                let nested = |e: ScenarioError| serde::de::Error::custom(nested_error(&e));
+                if user {
+                    return crate::error::strict::from_value::<CustomQueueSpec>(&value)
+                        .map(QueueSpec::Custom)
+                        .map_err(nested);
+                }
+                let mut r = crate::error::strict::from_value::<RedSpec>(&value).map_err(nested)?;
+                if r.kind == QueueKind::Dualpi2 && !r.limit.given {
+                    r.limit.value = QueueStr::Packets(DUALPI2_DEFAULT_LIMIT);
+                }
+                Ok(QueueSpec::Red(r))
             }
         }
         d.deserialize_any(V)
@@ -540,6 +581,7 @@ impl Serialize for QueueSpec {
         match self {
             QueueSpec::DropTail(q) => q.serialize(s),
             QueueSpec::Red(r) => r.serialize(s),
+            QueueSpec::Custom(c) => c.serialize(s),
         }
     }
 }
@@ -553,6 +595,7 @@ impl JsonSchema for QueueSpec {
         obj.subschemas().any_of = Some(vec![
             gen.subschema_for::<QueueStr>(),
             gen.subschema_for::<RedSpec>(),
+            gen.subschema_for::<CustomQueueSpec>(),
         ]);
         schemars::schema::Schema::Object(obj)
     }
@@ -585,7 +628,7 @@ pub const MAX_LINK_BDP_BYTES: u64 = 1_000_000_000;
 fn validate_link_size(i: usize, l: &LinkSpec) -> Result<(), ScenarioError> {
     let path = match l.queue {
         QueueSpec::DropTail(_) => format!("links[{i}].queue"),
-        QueueSpec::Red(_) => format!("links[{i}].queue.limit"),
+        QueueSpec::Red(_) | QueueSpec::Custom(_) => format!("links[{i}].queue.limit"),
     };
     match l.queue.limit() {
         QueueStr::Packets(n) if n > MAX_QUEUE_PACKETS => {
@@ -769,6 +812,16 @@ fn validate_dualpi2(i: usize, r: &RedSpec) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// A user's discipline: its class resolves, its keys fit it.
+fn validate_custom_queue(i: usize, c: &CustomQueueSpec) -> Result<(), ScenarioError> {
+    let entry = crate::registry::resolve_queue(&c.class)
+        .or_else(|m| err(format!("links[{i}].queue.class"), m))?;
+    if let Some(check) = entry.check {
+        check(&c.options).or_else(|m| err(format!("links[{i}].queue"), m))?;
+    }
+    Ok(())
+}
+
 pub(crate) fn validate(
     links: &[LinkSpec],
 ) -> Result<BTreeMap<(String, String), usize>, ScenarioError> {
@@ -777,6 +830,9 @@ pub(crate) fn validate(
     }
     let mut pairs: BTreeMap<(String, String), usize> = BTreeMap::new();
     for (i, l) in links.iter().enumerate() {
+        if let QueueSpec::Custom(c) = &l.queue {
+            validate_custom_queue(i, c)?;
+        }
         let [a, b] = &l.between;
         for (j, n) in l.between.iter().enumerate() {
             check_name(&format!("links[{i}].between[{j}]"), n)?;

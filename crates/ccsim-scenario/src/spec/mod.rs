@@ -93,7 +93,7 @@ pub fn schema_json() -> String {
 
 impl Spec {
     /// Whether the run calls code from outside ccsim: a flow, a traffic template or a TCP-M
-    /// session whose protocol is a registered or Python algorithm.
+    /// session whose protocol is a registered or Python algorithm, or a user's queue.
     #[must_use]
     pub fn runs_custom_code(&self) -> bool {
         self.flows.iter().any(|f| f.protocol.custom().is_some())
@@ -102,6 +102,10 @@ impl Spec {
                 .iter()
                 .any(|t| t.protocol.is_some_and(|p| p.custom().is_some()))
             || self.tcpm.iter().any(|t| t.protocol.custom().is_some())
+            || self
+                .links
+                .iter()
+                .any(|l| matches!(l.queue, links::QueueSpec::Custom(_)))
     }
 
     /// Node names in order of first appearance in `links`.
