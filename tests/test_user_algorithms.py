@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -436,6 +437,32 @@ def test_bad_queue_tables_are_spec_errors_at_the_field(queue_module: str, queue:
         ccsim.validate(_through(queue))
     assert info.value.path == path
     assert message in str(info.value)
+
+
+def test_the_result_cache_keys_the_users_source(tmp_path: Path) -> None:
+    """Editing a user's class changes the cache key (a new process sees the edit); a
+    registered name, whose code the spec does not name, is never cached."""
+    module = tmp_path / "keyed_cc.py"
+    source = "import ccsim\nclass W(ccsim.CongestionControl):\n    def on_ack(self, w, ack):\n        w.cwnd += {}\n"
+    spec_path = tmp_path / "spec.json"
+    spec_path.write_text(json.dumps(_one_flow("keyed_cc:W")))
+    program = ("import json, sys, ccsim; from ccsim.cache import cache_key, cacheable; "
+               f"s = ccsim.validate(json.load(open({str(spec_path)!r}))); print(cache_key(s), cacheable(s))")
+
+    def key() -> str:
+        done = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": str(tmp_path)})
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    module.write_text(source.format("w.mss"))
+    first = key()
+    assert first.endswith("True\n") and key() == first
+    module.write_text(source.format("2 * w.mss"))
+    assert key() != first
+    from ccsim.cache import cacheable
+    ccsim.register_cc("cache-test-window", __import__("ccsim.reference.reno", fromlist=["Reno"]).Reno)
+    assert not cacheable(ccsim.validate(_one_flow("cache-test-window")))
 
 
 def test_the_contract_version_is_the_rust_one() -> None:

@@ -17,6 +17,7 @@ are rewritten before each call: read them during the call, keep plain values.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 import sys
@@ -150,6 +151,7 @@ def _describe(name: str) -> tuple[Any, str, bool, bool, bool] | None:
         mod = _import(module)
     except Exception as e:  # the user's module: any error while importing it
         raise ValueError(f"cannot import module {module!r}: {type(e).__name__}: {e}") from None
+    source_digest(name)  # the code that runs from now on, for the result cache's key
     obj: Any = mod
     for part in qualname.split("."):
         if not hasattr(obj, part):
@@ -227,6 +229,7 @@ def _describe_queue(name: str) -> Any:
         mod = _import(module)
     except Exception as e:  # the user's module: any error while importing it
         raise ValueError(f"cannot import module {module!r}: {type(e).__name__}: {e}") from None
+    source_digest(name)
     obj: Any = mod
     for part in qualname.split("."):
         if not hasattr(obj, part):
@@ -252,3 +255,44 @@ def register_queue(name: str, cls: type[QueueDiscipline]) -> None:
     except ValueError as e:
         raise SpecError(str(e), "cls") from None
     _ccsim.register_queue(name, cls)
+
+
+_BUILTIN_PROTOCOLS = frozenset(("tahoe", "reno", "newreno", "sack", "vegas", "cubic", "dctcp", "bbr", "bbr3",
+                                "prague", "cbr", "poisson", "tfrc", "tcp-friend", "cbraa", "primo", "xcp", "obp"))
+
+
+def user_code_names(spec: dict[str, Any]) -> set[str]:
+    """The user's algorithms and queues a validated spec names (flows, traffic templates,
+    TCP-M sessions, link queues)."""
+    names = set()
+    for section in ("flows", "traffic", "tcpm"):
+        for entry in spec.get(section, []):
+            protocol = entry.get("protocol")
+            if isinstance(protocol, str) and protocol not in _BUILTIN_PROTOCOLS:
+                names.add(protocol)
+    for link in spec.get("links", []):
+        queue = link.get("queue")
+        if isinstance(queue, dict) and queue.get("kind") in ("python", "custom"):
+            names.add(str(queue.get("class")))
+    return names
+
+
+# The SHA-256 of each user module's source as this process first used it: the code that runs
+# (a module is imported once per process; an edit made after is not seen until a restart).
+_digests: dict[str, str | None] = {}
+
+
+def source_digest(name: str) -> str | None:
+    """The SHA-256 of the source file of the module a ``"module:Class"`` name points to, as
+    this process loaded it; ``None`` for a registered name or a module without a readable
+    source file."""
+    module, colon, _ = name.partition(":")
+    if not colon:
+        return None
+    if module not in _digests:
+        try:
+            path = inspect.getsourcefile(_import(module))
+            _digests[module] = hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else None
+        except (ImportError, OSError, TypeError):
+            return None
+    return _digests[module]

@@ -7,6 +7,10 @@ two runs with one key give bit-identical results (ccsim is deterministic), so a 
 
 CHOICE: the whole native library is the build's part of the key. Any change to the Rust code
 re-runs every spec; a change to an experiment's Python code re-runs only the specs it changes.
+CHOICE: a spec that runs a user's Python algorithm or queue (``"module:Class"``) keys the
+SHA-256 of each such module's source file too, so editing the class re-runs it; the modules
+it imports are not hashed. A spec naming a registered algorithm (a name without ``:``) is not
+cached: nothing in the spec says which code it ran.
 
 An entry is one file, ``v1/<first two hex digits>/<key>.ccres``: a header line with the format
 and the SHA-256 of the payload, then the payload (:func:`ccsim.stored.pack`). An entry is written
@@ -42,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _ccsim
+from .algorithms import source_digest, user_code_names
 from .errors import SpecError
 from .results import Result
 from .stored import FORMAT, pack, packable, unpack
@@ -66,19 +71,36 @@ def build_fingerprint() -> str:
     return f"{_ccsim.__version__}+{_ccsim.build_profile}+{digest}"
 
 
+def user_code_identity(spec: dict[str, Any]) -> str | None:
+    """The SHA-256 of the source files of the user's classes a spec runs (``""`` for a spec
+    without any); ``None`` when it names code the spec does not identify (a registered name)."""
+    names = user_code_names(spec)
+    if not names:
+        return ""
+    digests = []
+    for name in sorted(names):
+        digest = source_digest(name)
+        if digest is None:
+            return None
+        digests.append(f"{name}={digest}")
+    return "\n" + "\n".join(digests)
+
+
 def canonical_text(spec: dict[str, Any]) -> str:
     """A validated spec as one text: keys sorted, no spaces."""
     return json.dumps(spec, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def cache_key(spec: dict[str, Any]) -> str:
-    """The cache key of the validated ``spec`` with this build."""
-    return hashlib.sha256(f"{build_fingerprint()}\n{canonical_text(spec)}".encode()).hexdigest()
+    """The cache key of the validated ``spec`` with this build (and its user code's source)."""
+    code = user_code_identity(spec) or ""
+    return hashlib.sha256(f"{build_fingerprint()}\n{canonical_text(spec)}{code}".encode()).hexdigest()
 
 
 def cacheable(spec: dict[str, Any]) -> bool:
-    """A spec that writes pcap captures is not cached: its captures are files of their own."""
-    return not spec.get("output", {}).get("pcap")
+    """A spec that writes pcap captures is not cached: its captures are files of their own;
+    nor is one that names a registered algorithm, whose code the spec does not identify."""
+    return not spec.get("output", {}).get("pcap") and user_code_identity(spec) is not None
 
 
 @dataclass
@@ -201,4 +223,5 @@ class ResultCache:
             self.stats.stored += 1
 
 
-__all__ = ["FORMAT", "ResultCache", "build_fingerprint", "cache_key", "cacheable", "default_cache_dir"]
+__all__ = ["FORMAT", "ResultCache", "build_fingerprint", "cache_key", "cacheable", "default_cache_dir",
+           "user_code_identity"]
