@@ -29,6 +29,18 @@ fn one_link(py: Python<'_>, spec_json: &str) -> PyResult<(LinkConfig, u64)> {
         };
         return Err(to_pyerr(py, &e));
     };
+    if let ccsim_scenario::spec::links::QueueSpec::Custom(c) = &link.queue {
+        // CHOICE: the emulator's link runs the built-in disciplines only: it serves packets
+        // in real time on its own threads, where a Python hook would hold the GIL.
+        let e = ScenarioError::Spec {
+            path: "links[0].queue.kind".into(),
+            message: format!(
+                "the emulated link runs the built-in queues (DropTail, red, step, dualpi2), not a user's ({:?}); simulate it with ccsim run",
+                c.class
+            ),
+        };
+        return Err(to_pyerr(py, &e));
+    }
     Ok((link.config(), spec.run.seed))
 }
 
