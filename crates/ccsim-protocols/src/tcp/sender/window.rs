@@ -1,0 +1,94 @@
+//! The window the algorithm sees and sets ([`Window`]), window validation, and limited
+//! transmit.
+//!
+//! Window validation (RFC 7661's problem, solved as Linux's `tcp_is_cwnd_limited` does):
+//! the window grows on an ACK only if the sender filled it during the last window of data,
+//! or, in slow start, while it is below twice the most segments outstanding in that window.
+//! A sender held back by pacing, the receiver window or the application therefore keeps
+//! its window near what it uses instead of growing it without bound.
+//! CHOICE: Linux's rule rather than RFC 7661's pipeACK measurement and non-validated phase
+//! (the rule ns-3 and Linux users meet in practice); `cwnd_limited_growth = false` restores
+//! RFC 5681's unconditional growth. Vegas's once-per-round adjustment is not gated, as in
+//! Linux's `tcp_vegas_cong_avoid`.
+//!
+//! Limited transmit (RFC 3042, `limited_transmit`, off by default; ns-2.35's agents run it,
+//! their `singledup_ 1`): on each
+//! of the first two duplicate ACKs in the open state, one new segment, if the receiver window
+//! allows and what is outstanding stays within cwnd + 2 segments; cwnd is unchanged, and the
+//! FlightSize that sets ssthresh at the fast retransmit leaves those segments out (RFC 5681
+//! section 3.2, step 2). The receiver window is `max_window` (unbounded by default).
+
+use super::TcpSender;
+use crate::tcp::cc::{CongestionControl, Window};
+use crate::Hdr;
+use ccsim_core::Ctx;
+
+impl TcpSender {
+    pub(super) fn window(&self) -> Window {
+        Window {
+            cwnd: self.cwnd,
+            ssthresh: self.ssthresh,
+            mss: self.mss,
+            flight: self.flight_size(),
+            cwnd_limited: self.may_grow(),
+        }
+    }
+
+    /// Linux `tcp_is_cwnd_limited`: whether an ACK may grow the window.
+    pub(super) fn may_grow(&self) -> bool {
+        !self.cwnd_limited_growth
+            || self.cwnd_limited
+            || (self.cwnd < self.ssthresh && self.cwnd < 2 * self.max_packets_out * self.mss)
+    }
+
+    /// Linux `tcp_cwnd_validate`, after a round of transmissions: remember for the current
+    /// window of data whether the window was full (`limited`), or else the most segments
+    /// outstanding.
+    pub(super) fn note_window_use(&mut self, limited: bool) {
+        let packets_out = self.snd_nxt.saturating_sub(self.snd_una);
+        if self.snd_una >= self.cwnd_usage_seq
+            || limited
+            || (!self.cwnd_limited && packets_out > self.max_packets_out)
+        {
+            self.cwnd_limited = limited;
+            self.max_packets_out = packets_out;
+            self.cwnd_usage_seq = self.snd_nxt;
+        }
+    }
+
+    pub(super) fn set_window(&mut self, w: Window) {
+        self.cwnd = w.cwnd;
+        self.ssthresh = w.ssthresh;
+    }
+
+    /// The algorithm's slow-start threshold for an ECN echo now.
+    pub(super) fn congestion_ssthresh(&mut self) -> u64 {
+        let w = self.window();
+        self.cc.ssthresh(&w)
+    }
+
+    /// The algorithm's slow-start threshold for a loss now, from a FlightSize without the
+    /// segments limited transmit sent (RFC 5681 section 3.2, step 2).
+    pub(super) fn loss_ssthresh(&mut self) -> u64 {
+        let mut w = self.window();
+        w.flight = w.flight.saturating_sub(self.limited_sent * self.mss);
+        self.cc.loss_ssthresh(&w)
+    }
+
+    /// RFC 3042: one new segment on a duplicate ACK, if the receiver window allows and what
+    /// is outstanding stays within cwnd + 2 segments.
+    pub(super) fn limited_transmit<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        let outstanding = self.snd_max - self.snd_una;
+        if self.snd_nxt == self.snd_max
+            && self.snd_max < self.data_limit()
+            && outstanding < self.max_window
+            && outstanding < self.cwnd / self.mss + 2
+        {
+            let seq = self.snd_nxt;
+            self.send_segment(seq, ctx);
+            self.snd_nxt += 1;
+            self.snd_max = self.snd_nxt;
+            self.limited_sent += 1;
+        }
+    }
+}
