@@ -126,7 +126,7 @@ impl TcpSender {
                 p.set_window_rate(self.cwnd, self.ssthresh, packets_out * self.mss, srtt);
             }
         }
-        if self.tlp_enabled {
+        if self.tlp.is_some() {
             self.tlp_process_ack(ack, una_before, sack.is_some(), dsack);
             self.schedule_probe(ctx);
         }

@@ -1,7 +1,7 @@
 //! A sender's configuration: the algorithm and its loss recovery ([`Algorithm`]), the keys
 //! a scenario sets ([`TcpConfig`], defaults stated once), and building a sender from them.
 
-use super::{Pacer, RecoveryPolicy, TcpSender};
+use super::{Pacer, RateReduction, RecoveryPolicy, Rescue, TcpSender, Tlp};
 use crate::tcp::accecn::AccEcnSender;
 use crate::tcp::cc::{
     AnyCc, Bbr, CaState, Cubic, CubicParams, Dctcp, DctcpParams, LinuxReno, Prague, PragueParams,
@@ -388,17 +388,12 @@ impl TcpSender {
             hystart: HyStart::new(cfg.hystart).paced(cfg.pacing),
             limited_transmit: cfg.limited_transmit,
             limited_sent: 0,
-            prr_enabled: cfg.prr,
-            prr: None,
+            prr: cfg.prr.then(RateReduction::default),
             ack_delivered: 0,
             ack_marked_lost: false,
-            rescue_enabled: cfg.rescue_retransmission,
-            rescue_rxt: None,
+            rescue: cfg.rescue_retransmission.then(Rescue::default),
             rack: cfg.rack.then(|| Box::new(Rack::new(cfg.dupack_threshold))),
-            tlp_enabled: cfg.tlp && cfg.rack,
-            tlp_end: None,
-            tlp_retrans: false,
-            tlp_seq: 0,
+            tlp: (cfg.tlp && cfg.rack).then(Tlp::default),
             rto_deadline: SimTime::ZERO,
             loss_probes: 0,
             established: !cfg.handshake,

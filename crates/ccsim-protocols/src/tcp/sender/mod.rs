@@ -33,14 +33,15 @@ use super::accecn::AccEcnSender;
 use super::cc::{AnyCc, CaState, CongestionControl, Window};
 use super::hystart::HyStart;
 use super::pacing::Pacing;
-use super::prr::Prr;
 use super::rack::Rack;
 use super::rate::DeliveryRate;
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
 use crate::{AckOptions, Hdr};
 use config::Recovery;
+use recovery::{RateReduction, Rescue};
 use timers::{PACE_TIMER, PROBE_TIMER, REO_TIMER, RTO_TIMER};
+use tlp::Tlp;
 use transmit::Pacer;
 
 /// A TCP sender.
@@ -104,24 +105,19 @@ pub struct TcpSender {
     /// RFC 3042: on, and the segments it sent since the last ACK of new data.
     limited_transmit: bool,
     limited_sent: u64,
-    /// RFC 9937: on, and the state of the current recovery.
-    prr_enabled: bool,
-    prr: Option<Prr>,
+    /// RFC 9937, when on.
+    prr: Option<RateReduction>,
     /// What the ACK being processed delivered (segments) and whether it marked a segment
     /// lost, for PRR.
     ack_delivered: u64,
     ack_marked_lost: bool,
-    /// RFC 6675 rule 4: on, and `RescueRxt`.
-    rescue_enabled: bool,
-    rescue_rxt: Option<u64>,
+    /// RFC 6675 NextSeg rule 4, when on.
+    rescue: Option<Rescue>,
     /// RFC 8985: RACK's state, when on.
     rack: Option<Box<Rack>>,
-    /// RFC 8985 section 7: on, the probe outstanding (TLP.end_seq, whether it was a
-    /// retransmission, of which segment), and when the retransmission timer expires.
-    tlp_enabled: bool,
-    tlp_end: Option<u64>,
-    tlp_retrans: bool,
-    tlp_seq: u64,
+    /// RFC 8985 section 7, when on.
+    tlp: Option<Tlp>,
+    /// When the retransmission timer expires.
     rto_deadline: SimTime,
     loss_probes: u64,
     /// The handshake: whether the connection is open, when the SYN last left, and how many
@@ -250,7 +246,9 @@ impl TcpSender {
                 CaState::Open => {}
             }
             if state != CaState::Recovery {
-                self.prr = None;
+                if let Some(prr) = self.prr.as_mut() {
+                    prr.episode = None;
+                }
             }
             if state == CaState::Open && matches!(self.state, CaState::Recovery | CaState::Loss) {
                 if let Some(rack) = self.rack.as_mut() {

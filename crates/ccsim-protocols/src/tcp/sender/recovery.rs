@@ -85,6 +85,22 @@ pub enum RecoveryPolicy {
     Ns2,
 }
 
+/// RFC 9937 Proportional Rate Reduction, for a sender that runs it: the current recovery's
+/// state, if one is under way.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct RateReduction {
+    /// The recovery episode's counters (`None` outside fast recovery, and for a model-based
+    /// algorithm, whose window is its own).
+    pub(super) episode: Option<Prr>,
+}
+
+/// RFC 6675 NextSeg rule 4, for a sender that sends the rescue retransmission.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Rescue {
+    /// `RescueRxt`: the RecoveryPoint of the recovery that last sent a rescue.
+    pub(super) rescue_rxt: Option<u64>,
+}
+
 impl TcpSender {
     pub(super) fn on_dup_ack<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         if self.recovery == Recovery::VegasNs2 {
@@ -182,9 +198,12 @@ impl TcpSender {
                 }
                 self.board.start_recovery();
                 self.set_state(CaState::Recovery);
-                if self.prr_enabled && !self.model_based {
-                    self.prr = Some(Prr::start(self.snd_max - self.snd_una));
-                    self.prr_window(false);
+                if !self.model_based {
+                    let outstanding = self.snd_max - self.snd_una;
+                    if let Some(prr) = self.prr.as_mut() {
+                        prr.episode = Some(Prr::start(outstanding));
+                        self.prr_window(false);
+                    }
                 }
                 // Step 4.3: retransmit the first segment presumed dropped, then step 4.4.
                 let first = if self.rack.is_some() {
@@ -260,7 +279,7 @@ impl TcpSender {
                 // RFC 6675 section 5 (A): a cumulative ACK beyond RecoveryPoint ends it.
                 if self.recover.is_some_and(|r| ack > r) {
                     self.dupacks = 0;
-                    if self.prr.is_some() {
+                    if self.prr.is_some_and(|p| p.episode.is_some()) {
                         self.cwnd = self.ssthresh; // RFC 9937 section 6
                     }
                     self.set_state(CaState::Open);
@@ -277,7 +296,7 @@ impl TcpSender {
 
     /// RFC 9937: on an ACK in SACK recovery, cwnd = pipe + sndcnt.
     fn prr_window(&mut self, safe: bool) {
-        if let Some(prr) = self.prr.as_mut() {
+        if let Some(prr) = self.prr.as_mut().and_then(|p| p.episode.as_mut()) {
             let pipe = self.board.pipe();
             let sndcnt = prr.on_ack(&PrrAck {
                 delivered: self.ack_delivered,
@@ -293,14 +312,15 @@ impl TcpSender {
     /// RFC 6675 NextSeg rule 4: the highest unSACKed segment, once per recovery (while
     /// HighACK > RescueRxt or RescueRxt is undefined), when rules 1-3 offer nothing.
     fn rescue_segment(&mut self) -> Option<u64> {
-        if !self.rescue_enabled
-            || self.state != CaState::Recovery
-            || self.rescue_rxt.is_some_and(|r| self.snd_una <= r)
-        {
+        let rescue = self.rescue?;
+        if self.state != CaState::Recovery || rescue.rescue_rxt.is_some_and(|r| self.snd_una <= r) {
             return None;
         }
         let seq = self.board.highest_unsacked()?;
-        self.rescue_rxt = self.recover; // RescueRxt = RecoveryPoint; HighRxt unchanged
+        // RescueRxt = RecoveryPoint; HighRxt unchanged.
+        self.rescue = Some(Rescue {
+            rescue_rxt: self.recover,
+        });
         Some(seq)
     }
 

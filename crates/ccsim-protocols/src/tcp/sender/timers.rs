@@ -46,7 +46,9 @@ impl TcpSender {
             return;
         }
         self.stats.timeouts += 1;
-        self.tlp_end = None;
+        if let Some(tlp) = self.tlp.as_mut() {
+            tlp.end = None;
+        }
         self.first_retransmission = None;
         // RFC 5681 eq. 4 on the first timeout of a series; a timeout of the same segment
         // again keeps ssthresh (RFC 5681 section 3.1, note on repeated retransmissions).

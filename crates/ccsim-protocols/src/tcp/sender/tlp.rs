@@ -9,6 +9,16 @@ use ccsim_core::{Ctx, Dur, SimTime};
 /// timeout when one segment is outstanding.
 const WORST_CASE_DELAYED_ACK: Dur = Dur::from_millis(200);
 
+/// The probe's state, for a sender that probes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Tlp {
+    /// TLP.end_seq: a probe is out until the ACK point reaches it.
+    pub(super) end: Option<u64>,
+    /// Whether the probe was a retransmission, and of which segment.
+    retrans: bool,
+    seq: u64,
+}
+
 impl TcpSender {
     /// RFC 8985 section 7.2: arm the probe timeout while the sender is in the open state with
     /// data outstanding and no probe out: 2 SRTT (plus the worst-case delayed-ACK time with
@@ -16,7 +26,7 @@ impl TcpSender {
     /// expires first.
     pub(super) fn schedule_probe<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
         if !matches!(self.state, CaState::Open | CaState::Cwr)
-            || self.tlp_end.is_some()
+            || self.tlp.is_none_or(|t| t.end.is_some())
             || self.snd_una == self.snd_max
         {
             ctx.cancel_timer(PROBE_TIMER);
@@ -45,8 +55,9 @@ impl TcpSender {
     /// RFC 8985 section 7.3: send one probe, new data if the receiver window allows, else
     /// the highest unSACKed segment again, and re-arm the retransmission timer.
     pub(super) fn on_probe_timer<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
+        let Some(mut tlp) = self.tlp else { return };
         if !matches!(self.state, CaState::Open | CaState::Cwr)
-            || self.tlp_end.is_some()
+            || tlp.end.is_some()
             || self.snd_una == self.snd_max
         {
             return;
@@ -59,16 +70,17 @@ impl TcpSender {
             self.send_segment(seq, ctx);
             self.snd_nxt += 1;
             self.snd_max = self.snd_nxt;
-            self.tlp_retrans = false;
+            tlp.retrans = false;
         } else if let Some(seq) = self.board.highest_unsacked() {
             self.send_segment(seq, ctx);
-            self.tlp_retrans = true;
-            self.tlp_seq = seq;
+            tlp.retrans = true;
+            tlp.seq = seq;
         } else {
             return;
         }
         self.loss_probes += 1;
-        self.tlp_end = Some(self.snd_max);
+        tlp.end = Some(self.snd_max);
+        self.tlp = Some(tlp);
         self.arm_rto(ctx);
     }
 
@@ -81,18 +93,17 @@ impl TcpSender {
         had_sack: bool,
         dsack: Option<SackBlock>,
     ) {
-        let Some(end) = self.tlp_end else { return };
+        let Some(tlp) = self.tlp.as_mut() else { return };
+        let Some(end) = tlp.end else { return };
         if ack < end {
             return;
         }
-        if !self.tlp_retrans
-            || dsack.is_some_and(|d| d.start <= self.tlp_seq && self.tlp_seq < d.end)
-        {
-            self.tlp_end = None; // new data, or the original and the probe both arrived
+        if !tlp.retrans || dsack.is_some_and(|d| d.start <= tlp.seq && tlp.seq < d.end) {
+            tlp.end = None; // new data, or the original and the probe both arrived
         } else if ack > end {
             // The probe repaired a loss: reduce as for a congestion event (Linux: CWR; a
             // model-based algorithm keeps its window, `tcp_end_cwnd_reduction`).
-            self.tlp_end = None;
+            tlp.end = None;
             if self.state == CaState::Open {
                 self.ssthresh = self.cwnd_ssthresh();
                 if !self.model_based {
@@ -100,7 +111,7 @@ impl TcpSender {
                 }
             }
         } else if ack == una_before && !had_sack {
-            self.tlp_end = None; // a pure duplicate: both arrived
+            tlp.end = None; // a pure duplicate: both arrived
         }
     }
 }

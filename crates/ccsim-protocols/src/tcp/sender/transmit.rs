@@ -67,7 +67,7 @@ impl TcpSender {
         }
         let counted = self.state == CaState::Recovery
             || (self.state == CaState::Loss && self.sends_by_pipe_after_rto());
-        if let Some(prr) = self.prr.as_mut() {
+        if let Some(prr) = self.prr.as_mut().and_then(|p| p.episode.as_mut()) {
             prr.on_send();
         }
         self.board.on_send(seq, snap, retx, counted);
