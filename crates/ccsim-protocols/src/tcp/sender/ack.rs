@@ -6,7 +6,7 @@
 //! measurement (Karn's rule). Congestion control gets one RTT sample per ACK that advances
 //! the ACK point (the newest segment it covers, if never retransmitted).
 
-use super::{Recovery, TcpSender, RTO_TIMER};
+use super::{Control, Recovery, TcpSender, RTO_TIMER};
 use crate::tcp::accecn::AccEcnOption;
 use crate::tcp::cc::{AckEvent, CaState, CongestionControl, Conn, Delivery};
 use crate::tcp::hystart::{HyStartKind, Verdict};
@@ -30,13 +30,16 @@ impl TcpSender {
         let mut last_sacked = false;
         let last = self.total_segments.wrapping_sub(1);
         let marked_lost = self.board.marked_lost();
-        let prior_in_flight = if self.model_based {
-            self.board.pipe()
-        } else {
-            0
+        // A model-based algorithm's sample counts what was in flight before the ACK, and
+        // sending waits for its decision.
+        let prior_in_flight = match &mut self.control {
+            Control::Model(m) => {
+                m.deferred = true;
+                self.board.pipe()
+            }
+            Control::Window(_) => 0,
         };
         let old_ack = ack < self.snd_una;
-        self.sending_deferred = self.model_based;
         if let Some(rack) = self.rack.as_deref_mut() {
             rack.begin_ack();
         }
@@ -94,8 +97,8 @@ impl TcpSender {
             }
             _ => (ece, if ece { self.ack_delivered } else { 0 }),
         };
-        if self.cc.wants_deliveries() {
-            self.cc.on_delivery(&Delivery {
+        if self.control.cc().wants_deliveries() {
+            self.control.cc_mut().on_delivery(&Delivery {
                 segments: self.ack_delivered,
                 ece,
                 ce,
@@ -114,16 +117,21 @@ impl TcpSender {
         let sample = self
             .rate
             .generate(now, losses, self.board.marked_lost(), prior_in_flight, ce);
-        if self.model_based {
-            self.sending_deferred = false;
-            if !old_ack {
-                self.model_control(&sample, ctx);
+        match &mut self.control {
+            Control::Model(m) => {
+                m.deferred = false;
+                if !old_ack {
+                    self.model_control(&sample, ctx);
+                }
+                self.transmit(ctx);
             }
-            self.transmit(ctx);
-        } else if self.window_pacing && !old_ack {
-            if let (Some(p), Some(srtt)) = (self.pacing.as_mut(), self.rtt.srtt()) {
-                let packets_out = self.snd_max - self.snd_una;
-                p.set_window_rate(self.cwnd, self.ssthresh, packets_out * self.mss, srtt);
+            Control::Window(_) => {
+                if self.window_pacing && !old_ack {
+                    if let (Some(p), Some(srtt)) = (self.pacing.as_mut(), self.rtt.srtt()) {
+                        let packets_out = self.snd_max - self.snd_una;
+                        p.set_window_rate(self.cwnd, self.ssthresh, packets_out * self.mss, srtt);
+                    }
+                }
             }
         }
         if self.tlp.is_some() {
@@ -163,7 +171,10 @@ impl TcpSender {
     ) {
         let conn = self.conn(ctx.now());
         let mut w = self.window();
-        let control = self.cc.cong_control(&mut w, sample, &conn, ctx.rng());
+        let control = self
+            .control
+            .cc_mut()
+            .cong_control(&mut w, sample, &conn, ctx.rng());
         self.set_window(w);
         if let (Some(rate), Some(p)) = (control.pacing_rate, self.pacing.as_mut()) {
             p.set_rate(rate);
@@ -177,7 +188,7 @@ impl TcpSender {
     pub(super) fn init_controller(&mut self, now: SimTime) {
         let conn = self.conn(now);
         let mut w = self.window();
-        let rate = self.cc.on_init(&mut w, &conn);
+        let rate = self.control.cc_mut().on_init(&mut w, &conn);
         self.set_window(w);
         if let (Some(rate), Some(p)) = (rate, self.pacing.as_mut()) {
             p.set_rate(rate);
@@ -213,7 +224,7 @@ impl TcpSender {
             .filter(|s| !s.retx)
             .map(|seg| now - seg.snap.sent_time);
         if let Some(sample) = cc_sample {
-            self.cc.on_rtt(sample, now);
+            self.control.cc_mut().on_rtt(sample, now);
         }
         let rate = &mut self.rate;
         self.board
@@ -242,7 +253,8 @@ impl TcpSender {
             // An ACK on which RACK marked a loss starts recovery below without growing the
             // window first (Linux enters recovery before `tcp_cong_control`).
             let entering_recovery = self.rack.is_some() && self.board.flagged_lost() > 0;
-            if !no_growth && !entering_recovery && !self.model_based {
+            let window_algorithm = matches!(self.control, Control::Window(_));
+            if !no_growth && !entering_recovery && window_algorithm {
                 let acked_segments = self.slow_start_exit(now, cc_sample, ack, acked_segments);
                 let mut w = self.window();
                 let event = AckEvent {
@@ -251,7 +263,7 @@ impl TcpSender {
                     snd_una: ack,
                     snd_nxt: self.snd_nxt.max(ack),
                 };
-                self.cc.on_ack(&mut w, &event);
+                self.control.cc_mut().on_ack(&mut w, &event);
                 self.set_window(w);
             }
             true

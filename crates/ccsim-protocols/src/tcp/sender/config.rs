@@ -1,7 +1,7 @@
 //! A sender's configuration: the algorithm and its loss recovery ([`Algorithm`]), the keys
 //! a scenario sets ([`TcpConfig`], defaults stated once), and building a sender from them.
 
-use super::{Pacer, RateReduction, RecoveryPolicy, Rescue, TcpSender, Tlp};
+use super::{Control, Pacer, RateReduction, RecoveryPolicy, Rescue, TcpSender, Tlp};
 use crate::tcp::accecn::AccEcnSender;
 use crate::tcp::cc::{
     AnyCc, Bbr, CaState, Cubic, CubicParams, Dctcp, DctcpParams, LinuxReno, Prague, PragueParams,
@@ -352,8 +352,7 @@ impl TcpSender {
             recover: None,
             partial_acks: 0,
             rxt_next: 0,
-            model_based: cc.sets_window(),
-            cc,
+            control: Control::new(cc),
             recovery: cfg.algorithm.recovery(),
             policy: cfg.recovery_policy,
             board: if cfg.rack {
@@ -403,7 +402,6 @@ impl TcpSender {
             timestamps: cfg.timestamps,
             pacing: (cfg.pacing || cfg.algorithm.sets_pacing_rate()).then(Pacing::default),
             window_pacing: cfg.pacing && !cfg.algorithm.sets_pacing_rate(),
-            sending_deferred: false,
             first_retransmission: None,
             accecn: (cfg.accecn || cfg.algorithm.is_l4s())
                 .then(|| AccEcnSender::new(mss, cfg.algorithm.uses_sack())),

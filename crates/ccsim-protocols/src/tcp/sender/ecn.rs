@@ -31,9 +31,7 @@ impl TcpSender {
             return false;
         }
         self.ssthresh = self.congestion_ssthresh();
-        if !self.model_based {
-            self.cwnd = self.ssthresh;
-        }
+        self.reduce_window(self.ssthresh);
         self.ecn_recover = self.snd_max;
         // AccECN senders do not signal CWR: the count replaces the echo's latch.
         self.send_cwr = self.accecn.is_none();

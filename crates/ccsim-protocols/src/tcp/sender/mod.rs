@@ -44,6 +44,59 @@ use timers::{PACE_TIMER, PROBE_TIMER, REO_TIMER, RTO_TIMER};
 use tlp::Tlp;
 use transmit::Pacer;
 
+/// Who sets the window, as Linux's `tcp_cong_control` chooses: a window algorithm, which the
+/// sender asks how to grow the window on an ACK and what the threshold is after a congestion
+/// event, and whose window the loss recovery cuts (`tcp_cong_avoid`, `tcp_cwnd_reduction`); or
+/// a model-based algorithm, which sets the window and the pacing rate itself on every ACK from
+/// its rate sample (`cong_control`) and which congestion events only inform.
+#[derive(Debug)]
+enum Control {
+    /// A window algorithm.
+    Window(AnyCc),
+    /// A model-based algorithm ([`AnyCc::sets_window`]).
+    Model(ModelControl),
+}
+
+/// A model-based algorithm and the sender's wait for it.
+#[derive(Debug)]
+struct ModelControl {
+    cc: AnyCc,
+    /// While an ACK is processed, sending waits until the algorithm has set the window for
+    /// it; the first retransmission of a recovery waits in `first_retransmission`.
+    deferred: bool,
+}
+
+impl Control {
+    fn new(cc: AnyCc) -> Self {
+        if cc.sets_window() {
+            Control::Model(ModelControl {
+                cc,
+                deferred: false,
+            })
+        } else {
+            Control::Window(cc)
+        }
+    }
+
+    /// The algorithm.
+    fn cc(&self) -> &AnyCc {
+        match self {
+            Control::Window(cc) | Control::Model(ModelControl { cc, .. }) => cc,
+        }
+    }
+
+    fn cc_mut(&mut self) -> &mut AnyCc {
+        match self {
+            Control::Window(cc) | Control::Model(ModelControl { cc, .. }) => cc,
+        }
+    }
+
+    /// Whether sending waits for a model-based algorithm's decision on this ACK.
+    fn deferred(&self) -> bool {
+        matches!(self, Control::Model(ModelControl { deferred: true, .. }))
+    }
+}
+
 /// A TCP sender.
 #[derive(Debug)]
 pub struct TcpSender {
@@ -72,7 +125,8 @@ pub struct TcpSender {
     partial_acks: u32,
     /// RFC 6675: retransmission candidates start here.
     rxt_next: u64,
-    cc: AnyCc,
+    /// Who sets the window ([`Control`]).
+    control: Control,
     recovery: Recovery,
     policy: RecoveryPolicy,
     board: Scoreboard,
@@ -132,11 +186,6 @@ pub struct TcpSender {
     /// from the window rather than the algorithm's.
     pacing: Option<Pacing>,
     window_pacing: bool,
-    /// The algorithm sets the window on every ACK (`AnyCc::sets_window`).
-    model_based: bool,
-    /// While an ACK is processed for a model-based algorithm, sending waits until the
-    /// algorithm has set the window; the first retransmission of a recovery waits here.
-    sending_deferred: bool,
     first_retransmission: Option<u64>,
     /// AccECN's sender side, when on.
     accecn: Option<AccEcnSender>,
@@ -151,7 +200,7 @@ pub type NewRenoSender = TcpSender;
 impl TcpSender {
     /// The congestion-control algorithm's state, to hand it what an ACK carries beyond TCP.
     pub(crate) fn controller_mut(&mut self) -> &mut AnyCc {
-        &mut self.cc
+        self.control.cc_mut()
     }
 
     /// Set the initial slow-start threshold (bytes, at least two segments) before the
@@ -205,7 +254,7 @@ impl TcpSender {
     /// The congestion-control algorithm's state.
     #[must_use]
     pub fn controller(&self) -> &AnyCc {
-        &self.cc
+        self.control.cc()
     }
 
     /// Segments delivered (cumulatively or selectively acknowledged) so far.
@@ -257,7 +306,8 @@ impl TcpSender {
             }
             self.state = state;
             let mut w = self.window();
-            self.cc
+            self.control
+                .cc_mut()
                 .on_state(&mut w, state, self.snd_nxt.max(self.snd_max));
             self.set_window(w);
         }

@@ -193,12 +193,10 @@ impl TcpSender {
             }
             Recovery::Sack => {
                 self.recover = Some(self.snd_max - 1); // RecoveryPoint = HighData
-                if !self.model_based {
-                    self.cwnd = self.ssthresh; // RFC 6675 section 5 step 4.2
-                }
+                self.reduce_window(self.ssthresh); // RFC 6675 section 5 step 4.2
                 self.board.start_recovery();
                 self.set_state(CaState::Recovery);
-                if !self.model_based {
+                if self.recovery_sets_window() {
                     let outstanding = self.snd_max - self.snd_una;
                     if let Some(prr) = self.prr.as_mut() {
                         prr.episode = Some(Prr::start(outstanding));
@@ -214,7 +212,7 @@ impl TcpSender {
                     self.snd_una
                 };
                 self.rxt_next = first + 1;
-                if self.sending_deferred {
+                if self.control.deferred() {
                     // Sent once the model-based algorithm has set the window for this ACK.
                     self.first_retransmission = Some(first);
                 } else {
@@ -362,7 +360,7 @@ impl TcpSender {
             flight: self.cwnd,
             ..self.window()
         };
-        self.cc.loss_ssthresh(&w)
+        self.control.cc_mut().loss_ssthresh(&w)
     }
 
     /// The algorithm's ssthresh with RFC 6675's pipe as the data in the network.
@@ -371,7 +369,7 @@ impl TcpSender {
             flight: self.board.pipe() * self.mss,
             ..self.window()
         };
-        self.cc.loss_ssthresh(&w)
+        self.control.cc_mut().loss_ssthresh(&w)
     }
 
     /// Whether the sender keeps sending by the pipe after a timeout (`RecoveryPolicy::Ns3`).
@@ -381,7 +379,7 @@ impl TcpSender {
 
     /// RFC 6675 section 5 step (C): send NextSeg() while cwnd - pipe >= 1 segment.
     pub(super) fn sack_transmit<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        if self.sending_deferred {
+        if self.control.deferred() {
             return;
         }
         if let Some(first) = self.first_retransmission {

@@ -89,8 +89,8 @@ impl TcpSender {
         let window_before = self.cwnd;
         self.cwnd = self.mss; // loss window, RFC 5681 section 3.1
         let mut w = self.window();
-        self.cc.on_rto(&mut w);
-        if let AnyCc::VegasNs2(v) = &mut self.cc {
+        self.control.cc_mut().on_rto(&mut w);
+        if let AnyCc::VegasNs2(v) = self.control.cc_mut() {
             v.timeout(&mut w, window_before, self.max_window, ctx.now());
         }
         self.set_window(w);

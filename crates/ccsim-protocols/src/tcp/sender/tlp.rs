@@ -106,9 +106,7 @@ impl TcpSender {
             tlp.end = None;
             if self.state == CaState::Open {
                 self.ssthresh = self.cwnd_ssthresh();
-                if !self.model_based {
-                    self.cwnd = self.ssthresh;
-                }
+                self.reduce_window(self.ssthresh);
             }
         } else if ack == una_before && !had_sack {
             tlp.end = None; // a pure duplicate: both arrived

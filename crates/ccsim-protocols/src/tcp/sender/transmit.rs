@@ -146,7 +146,7 @@ impl TcpSender {
     /// segment frees window before recovery starts. The receiver window always bounds
     /// FlightSize.
     pub(super) fn send_allowed<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        if self.sending_deferred {
+        if self.control.deferred() {
             return;
         }
         let cwnd_segments = self.cwnd / self.mss;

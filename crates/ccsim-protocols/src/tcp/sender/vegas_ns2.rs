@@ -24,7 +24,7 @@ use crate::Hdr;
 
 impl TcpSender {
     fn vegas_ns2_expired(&self, seq: u64, now: ccsim_core::SimTime) -> Option<bool> {
-        let AnyCc::VegasNs2(v) = &self.cc else {
+        let AnyCc::VegasNs2(v) = self.control.cc() else {
             return None;
         };
         let seg = self.board.get(seq)?;
@@ -52,7 +52,7 @@ impl TcpSender {
                 self.vegas_ns2_worried = (self.snd_nxt + 1 - self.snd_una).min(2);
                 let mut w = self.window();
                 let (dupacks, max_window) = (self.dupacks, self.max_window);
-                if let AnyCc::VegasNs2(v) = &mut self.cc {
+                if let AnyCc::VegasNs2(v) = self.control.cc_mut() {
                     v.fast_retransmit(&mut w, max_window, sent, retransmitted_before, dupacks, now);
                 }
                 self.set_window(w);
@@ -79,7 +79,7 @@ impl TcpSender {
     pub(super) fn vegas_ns2_deflate(&mut self) {
         if self.dupacks > self.dupack_threshold {
             let mut w = self.window();
-            if let AnyCc::VegasNs2(v) = &mut self.cc {
+            if let AnyCc::VegasNs2(v) = self.control.cc_mut() {
                 v.deflate(&mut w);
             }
             self.set_window(w);

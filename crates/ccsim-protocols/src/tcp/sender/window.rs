@@ -18,12 +18,25 @@
 //! FlightSize that sets ssthresh at the fast retransmit leaves those segments out (RFC 5681
 //! section 3.2, step 2). The receiver window is `max_window` (unbounded by default).
 
-use super::TcpSender;
+use super::{Control, TcpSender};
 use crate::tcp::cc::{CongestionControl, Window};
 use crate::Hdr;
 use ccsim_core::Ctx;
 
 impl TcpSender {
+    /// Cut the window to `cwnd` on a congestion event, unless a model-based algorithm sets
+    /// it (Linux leaves such a window to `cong_control`).
+    pub(super) fn reduce_window(&mut self, cwnd: u64) {
+        if let Control::Window(_) = self.control {
+            self.cwnd = cwnd;
+        }
+    }
+
+    /// Whether the loss recovery sets the window (a window algorithm's, not a model's).
+    pub(super) fn recovery_sets_window(&self) -> bool {
+        matches!(self.control, Control::Window(_))
+    }
+
     pub(super) fn window(&self) -> Window {
         Window {
             cwnd: self.cwnd,
@@ -64,7 +77,7 @@ impl TcpSender {
     /// The algorithm's slow-start threshold for an ECN echo now.
     pub(super) fn congestion_ssthresh(&mut self) -> u64 {
         let w = self.window();
-        self.cc.ssthresh(&w)
+        self.control.cc_mut().ssthresh(&w)
     }
 
     /// The algorithm's slow-start threshold for a loss now, from a FlightSize without the
@@ -72,7 +85,7 @@ impl TcpSender {
     pub(super) fn loss_ssthresh(&mut self) -> u64 {
         let mut w = self.window();
         w.flight = w.flight.saturating_sub(self.limited_sent * self.mss);
-        self.cc.loss_ssthresh(&w)
+        self.control.cc_mut().loss_ssthresh(&w)
     }
 
     /// RFC 3042: one new segment on a duplicate ACK, if the receiver window allows and what
