@@ -185,8 +185,17 @@ impl Serialize for Protocol {
 
 impl<'de> Deserialize<'de> for Protocol {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(d)?;
-        Protocol::from_name(&name).map_err(serde::de::Error::custom)
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = Protocol;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "one of: {}", Protocol::BUILTIN_NAMES.join(", "))
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Protocol, E> {
+                Protocol::from_name(name).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(Name)
     }
 }
 
