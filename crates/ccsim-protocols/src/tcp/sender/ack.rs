@@ -6,7 +6,7 @@
 //! measurement (Karn's rule). Congestion control gets one RTT sample per ACK that advances
 //! the ACK point (the newest segment it covers, if never retransmitted).
 
-use super::{Control, Recovery, TcpSender, RTO_TIMER};
+use super::{Control, Recovery, TcpSender, Timer};
 use crate::tcp::accecn::AccEcnOption;
 use crate::tcp::cc::{AckEvent, CaState, CongestionControl, Conn, Delivery};
 use crate::tcp::hystart::{HyStartKind, Verdict};
@@ -278,8 +278,8 @@ impl TcpSender {
         }
         if self.snd_una == self.snd_max {
             // Everything acknowledged: stop the timer (RFC 6298 5.2).
-            ctx.cancel_timer(RTO_TIMER);
-            self.rto_armed = false;
+            ctx.cancel_timer(Timer::Retransmission.slot());
+            self.rto_deadline = None;
         } else if reset_timer {
             self.arm_rto(ctx); // RFC 6298 5.3
         }

@@ -363,7 +363,6 @@ impl TcpSender {
             rate: DeliveryRate::default(),
             rtt: RttEstimator::new(cfg.rto_policy, cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             timed: None,
-            rto_armed: false,
             backed_off: false,
             ecn: cfg.ecn
                 || cfg.accecn
@@ -393,7 +392,7 @@ impl TcpSender {
             rescue: cfg.rescue_retransmission.then(Rescue::default),
             rack: cfg.rack.then(|| Box::new(Rack::new(cfg.dupack_threshold))),
             tlp: (cfg.tlp && cfg.rack).then(Tlp::default),
-            rto_deadline: SimTime::ZERO,
+            rto_deadline: None,
             loss_probes: 0,
             established: !cfg.handshake,
             syn_sent_at: SimTime::ZERO,

@@ -40,7 +40,7 @@ use super::scoreboard::Scoreboard;
 use crate::{AckOptions, Hdr};
 use config::Recovery;
 use recovery::{RateReduction, Rescue};
-use timers::{PACE_TIMER, PROBE_TIMER, REO_TIMER, RTO_TIMER};
+use timers::Timer;
 use tlp::Tlp;
 use transmit::Pacer;
 
@@ -133,7 +133,6 @@ pub struct TcpSender {
     rate: DeliveryRate,
     rtt: RttEstimator,
     timed: Option<(u64, SimTime)>,
-    rto_armed: bool,
     /// Whether the last timer expiry has not yet been followed by a new ACK.
     backed_off: bool,
     ecn: bool,
@@ -171,8 +170,8 @@ pub struct TcpSender {
     rack: Option<Box<Rack>>,
     /// RFC 8985 section 7, when on.
     tlp: Option<Tlp>,
-    /// When the retransmission timer expires.
-    rto_deadline: SimTime,
+    /// When the retransmission timer expires, while it is armed.
+    rto_deadline: Option<SimTime>,
     loss_probes: u64,
     /// The handshake: whether the connection is open, when the SYN last left, and how many
     /// times it was sent again.
@@ -366,14 +365,12 @@ impl Agent<Hdr> for TcpSender {
 
     fn on_timer<C: Ctx<Hdr>>(&mut self, slot: TimerSlot, ctx: &mut C) {
         let before = traced_values(self, ctx, TRACED);
-        if slot == RTO_TIMER {
-            self.on_rto(ctx);
-        } else if slot == PACE_TIMER {
-            self.on_pace_timer(ctx);
-        } else if slot == REO_TIMER {
-            self.on_reo_timer(ctx);
-        } else if slot == PROBE_TIMER {
-            self.on_probe_timer(ctx);
+        match Timer::of(slot) {
+            Some(Timer::Retransmission) => self.on_rto(ctx),
+            Some(Timer::Pacing) => self.on_pace_timer(ctx),
+            Some(Timer::Reordering) => self.on_reo_timer(ctx),
+            Some(Timer::Probe) => self.on_probe_timer(ctx),
+            None => {}
         }
         trace_changes(self, ctx, TRACED, before);
     }

@@ -1,6 +1,6 @@
 //! RFC 8985 RACK: losses detected by time, and the reordering timer.
 
-use super::{TcpSender, REO_TIMER};
+use super::{TcpSender, Timer};
 use crate::tcp::cc::CaState;
 use crate::Hdr;
 use ccsim_core::{Ctx, Dur};
@@ -37,8 +37,8 @@ impl TcpSender {
             }
         }
         match timeout {
-            Some(d) => ctx.set_timer(REO_TIMER, now + d),
-            None => ctx.cancel_timer(REO_TIMER),
+            Some(d) => ctx.set_timer(Timer::Reordering.slot(), now + d),
+            None => ctx.cancel_timer(Timer::Reordering.slot()),
         }
     }
 

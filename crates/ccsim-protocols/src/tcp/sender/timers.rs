@@ -7,26 +7,53 @@ use crate::tcp::cc::{AnyCc, CaState, CongestionControl};
 use crate::Hdr;
 use ccsim_core::{Ctx, TimerSlot};
 
-pub(super) const RTO_TIMER: TimerSlot = TimerSlot(0);
-pub(super) const PACE_TIMER: TimerSlot = TimerSlot(1);
-/// RACK's reordering timer (RFC 8985 section 6.3).
-pub(super) const REO_TIMER: TimerSlot = TimerSlot(2);
-/// The tail loss probe's timer (RFC 8985 section 7.2).
-pub(super) const PROBE_TIMER: TimerSlot = TimerSlot(3);
+/// The sender's timers, each in a slot of its own (`ccsim_core::TimerSlot`). The
+/// retransmission timer's deadline is `TcpSender::rto_deadline`, kept for the probe timer,
+/// which must not outlast it; the others' are the engine's alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Timer {
+    /// The retransmission timer (RFC 6298), and the SYN's before the connection is open.
+    Retransmission,
+    /// Pacing's release time (`tcp/pacing.rs`) and paced slow start's.
+    Pacing,
+    /// RACK's reordering timer (RFC 8985 section 6.3).
+    Reordering,
+    /// The tail loss probe's timer (RFC 8985 section 7.2).
+    Probe,
+}
+
+impl Timer {
+    const ALL: [Timer; 4] = [
+        Timer::Retransmission,
+        Timer::Pacing,
+        Timer::Reordering,
+        Timer::Probe,
+    ];
+
+    /// Its slot.
+    pub(super) fn slot(self) -> TimerSlot {
+        TimerSlot(self as u8)
+    }
+
+    /// The timer of a slot that fired.
+    pub(super) fn of(slot: TimerSlot) -> Option<Timer> {
+        Self::ALL.get(usize::from(slot.0)).copied()
+    }
+}
 /// SYN retransmissions before the sender gives up (Linux's `tcp_syn_retries`).
 pub(super) const MAX_SYN_RETRIES: u32 = 6;
 
 impl TcpSender {
     pub(super) fn arm_rto<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        self.rto_deadline = ctx.now() + self.rtt.rto();
-        ctx.set_timer(RTO_TIMER, self.rto_deadline);
-        self.rto_armed = true;
+        let deadline = ctx.now() + self.rtt.rto();
+        self.rto_deadline = Some(deadline);
+        ctx.set_timer(Timer::Retransmission.slot(), deadline);
     }
 
     /// The SYN's timer expired: send it again, up to Linux's `tcp_syn_retries` (6) times,
     /// then give up (the flow sends nothing).
     pub(super) fn on_syn_timeout<C: Ctx<Hdr>>(&mut self, ctx: &mut C) {
-        self.rto_armed = false;
+        self.rto_deadline = None;
         self.stats.timeouts += 1;
         if self.syn_retries >= MAX_SYN_RETRIES || self.stopped {
             return;
@@ -41,7 +68,7 @@ impl TcpSender {
             self.on_syn_timeout(ctx);
             return;
         }
-        self.rto_armed = false;
+        self.rto_deadline = None;
         if self.snd_una == self.snd_max {
             return;
         }
@@ -114,7 +141,7 @@ impl TcpSender {
             self.set_state(CaState::Loss);
             self.send_allowed(ctx);
         }
-        if !self.rto_armed {
+        if self.rto_deadline.is_none() {
             self.arm_rto(ctx);
         }
     }

@@ -1,6 +1,6 @@
 //! RFC 8985 section 7: the tail loss probe.
 
-use super::{TcpSender, PROBE_TIMER};
+use super::{TcpSender, Timer};
 use crate::tcp::cc::CaState;
 use crate::{Hdr, SackBlock};
 use ccsim_core::{Ctx, Dur, SimTime};
@@ -29,7 +29,7 @@ impl TcpSender {
             || self.tlp.is_none_or(|t| t.end.is_some())
             || self.snd_una == self.snd_max
         {
-            ctx.cancel_timer(PROBE_TIMER);
+            ctx.cancel_timer(Timer::Probe.slot());
             return;
         }
         let pto = match self.rtt.srtt() {
@@ -42,13 +42,13 @@ impl TcpSender {
         // RFC 8985 7.2: no later than the retransmission timer would fire. CHOICE: 1 ns
         // before it, so the probe goes first (Linux runs the probe on the RTO's timer).
         let mut at = ctx.now() + pto;
-        if self.rto_armed {
-            at = at.min(SimTime(self.rto_deadline.0.saturating_sub(1)));
+        if let Some(deadline) = self.rto_deadline {
+            at = at.min(SimTime(deadline.0.saturating_sub(1)));
         }
         if at <= ctx.now() {
-            ctx.cancel_timer(PROBE_TIMER);
+            ctx.cancel_timer(Timer::Probe.slot());
         } else {
-            ctx.set_timer(PROBE_TIMER, at);
+            ctx.set_timer(Timer::Probe.slot(), at);
         }
     }
 

@@ -11,7 +11,7 @@
 //! a pair, so ACKs that arrive bunched do not release bursts either; a spacing at or above
 //! the inter-ACK time lowers the slow-start sending rate to the ACK rate.
 
-use super::{Recovery, RecoveryPolicy, TcpSender, PACE_TIMER, RTO_TIMER};
+use super::{Recovery, RecoveryPolicy, TcpSender, Timer};
 use crate::tcp::cc::CaState;
 use crate::{tcp_syn_bytes, Hdr};
 use ccsim_core::{Addr, Ctx, Dur, Ecn, Packet, SimTime, VarId};
@@ -95,7 +95,7 @@ impl TcpSender {
                 cwr,
             },
         });
-        if !self.rto_armed {
+        if self.rto_deadline.is_none() {
             self.arm_rto(ctx);
         }
     }
@@ -116,7 +116,7 @@ impl TcpSender {
             if !p.may_send(ctx.now()) {
                 if !p.armed {
                     p.armed = true;
-                    ctx.set_timer(PACE_TIMER, p.next_release());
+                    ctx.set_timer(Timer::Pacing.slot(), p.next_release());
                 }
                 return false;
             }
@@ -135,7 +135,7 @@ impl TcpSender {
         }
         if !p.armed {
             p.armed = true;
-            ctx.set_timer(PACE_TIMER, p.next_at);
+            ctx.set_timer(Timer::Pacing.slot(), p.next_at);
         }
         false
     }
@@ -237,8 +237,8 @@ impl TcpSender {
             // segment.
             self.cwnd = self.mss;
         }
-        ctx.cancel_timer(RTO_TIMER);
-        self.rto_armed = false;
+        ctx.cancel_timer(Timer::Retransmission.slot());
+        self.rto_deadline = None;
         self.init_controller(now);
         self.send_allowed(ctx);
     }
