@@ -139,14 +139,13 @@ def _import(module: str) -> Any:
         sys.path[:] = saved
 
 
-def _describe(name: str) -> tuple[Any, str, bool, bool, bool] | None:
-    """The class a ``"module:Class"`` name points to, with its traits; ``None`` for a name
-    that is not a Python path. Raises with one line saying what is wrong."""
-    if ":" not in name:
-        return None
+def _class_at(name: str, what: str) -> Any:
+    """The object a ``"module:Class"`` name points to (``what`` names the kind in messages),
+    its module imported and its source recorded for the result cache. Raises with one line
+    saying what is wrong."""
     module, _, qualname = name.partition(":")
     if not module or not qualname:
-        raise ValueError(f"{name!r}: a Python algorithm is named \"module:Class\"")
+        raise ValueError(f"{name!r}: a Python {what} is named \"module:Class\"")
     try:
         mod = _import(module)
     except Exception as e:  # the user's module: any error while importing it
@@ -157,6 +156,15 @@ def _describe(name: str) -> tuple[Any, str, bool, bool, bool] | None:
         if not hasattr(obj, part):
             raise ValueError(f"module {module!r} has no {qualname!r}")
         obj = getattr(obj, part)
+    return obj
+
+
+def _describe(name: str) -> tuple[Any, str, bool, bool, bool] | None:
+    """The class a ``"module:Class"`` name points to, with its traits; ``None`` for a name
+    that is not a Python path. Raises with one line saying what is wrong."""
+    if ":" not in name:
+        return None
+    obj = _class_at(name, "algorithm")
     try:
         return (obj, *_traits(obj))
     except (TypeError, ValueError) as e:
@@ -222,19 +230,7 @@ def _describe_queue(name: str) -> Any:
     name that is not a Python path. Raises with one line saying what is wrong."""
     if ":" not in name:
         return None
-    module, _, qualname = name.partition(":")
-    if not module or not qualname:
-        raise ValueError(f"{name!r}: a Python queue discipline is named \"module:Class\"")
-    try:
-        mod = _import(module)
-    except Exception as e:  # the user's module: any error while importing it
-        raise ValueError(f"cannot import module {module!r}: {type(e).__name__}: {e}") from None
-    source_digest(name)
-    obj: Any = mod
-    for part in qualname.split("."):
-        if not hasattr(obj, part):
-            raise ValueError(f"module {module!r} has no {qualname!r}")
-        obj = getattr(obj, part)
+    obj = _class_at(name, "queue discipline")
     _check_queue_class(obj, name)
     return obj
 

@@ -347,27 +347,41 @@ impl<H: Header> Core<H> {
         self.events.push(done, Event::TxDone { link: l, epoch });
     }
 
-    /// The offer to a DualPI2 link (up, past the drop rules): random loss and the router
-    /// hook as on every link, then DualPI2's enqueue (RFC 9332; `crate::dualpi2`).
-    #[cold]
-    #[inline(never)]
-    fn dual_offer(&mut self, l: u32, idx: u32) {
+    /// Random loss and the router hook on a packet offered to link `l` (the slow paths'
+    /// share of [`Core::offer`]): whether it was dropped (and counted).
+    fn lost_before_queue(&mut self, l: u32, idx: u32) -> bool {
         let now = self.now;
         let link = &mut self.links[l as usize];
         let pkt = &mut self.pool[idx as usize];
         if let Some(rng) = &mut link.loss_rng {
             if rng.bernoulli(link.config.loss) {
-                return self.drop_at(l, idx, DropReason::RandomLoss);
+                self.drop_at(l, idx, DropReason::RandomLoss);
+                return true;
             }
         }
         if link.hook.is_some() {
             let port = link.port_state();
             if let Some(hook) = link.hook.as_mut() {
                 if hook.on_enqueue(now, pkt, &port) == Verdict::Drop {
-                    return self.drop_at(l, idx, DropReason::Router);
+                    self.drop_at(l, idx, DropReason::Router);
+                    return true;
                 }
             }
         }
+        false
+    }
+
+    /// The offer to a DualPI2 link (up, past the drop rules): random loss and the router
+    /// hook as on every link, then DualPI2's enqueue (RFC 9332; `crate::dualpi2`).
+    #[cold]
+    #[inline(never)]
+    fn dual_offer(&mut self, l: u32, idx: u32) {
+        if self.lost_before_queue(l, idx) {
+            return;
+        }
+        let now = self.now;
+        let link = &mut self.links[l as usize];
+        let pkt = &mut self.pool[idx as usize];
         let (size, ecn) = (pkt.size, pkt.ecn);
         if link.in_service.is_none() {
             if let Some(port) = link.dual.as_deref_mut() {
@@ -448,22 +462,12 @@ impl<H: Header> Core<H> {
     #[cold]
     #[inline(never)]
     fn custom_offer(&mut self, l: u32, idx: u32) {
+        if self.lost_before_queue(l, idx) {
+            return;
+        }
         let now = self.now;
         let link = &mut self.links[l as usize];
         let pkt = &mut self.pool[idx as usize];
-        if let Some(rng) = &mut link.loss_rng {
-            if rng.bernoulli(link.config.loss) {
-                return self.drop_at(l, idx, DropReason::RandomLoss);
-            }
-        }
-        if link.hook.is_some() {
-            let port = link.port_state();
-            if let Some(hook) = link.hook.as_mut() {
-                if hook.on_enqueue(now, pkt, &port) == Verdict::Drop {
-                    return self.drop_at(l, idx, DropReason::Router);
-                }
-            }
-        }
         let ecn_capable = pkt.ecn != Ecn::NotEct;
         let seen = QueuedPacket {
             size: pkt.size,

@@ -276,42 +276,6 @@ impl std::fmt::Debug for CustomCc {
     }
 }
 
-impl CongestionControl for CustomCc {
-    fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
-        self.inner.on_ack(w, ack);
-    }
-    fn ssthresh(&mut self, w: &Window) -> u64 {
-        self.inner.ssthresh(w)
-    }
-    fn loss_ssthresh(&mut self, w: &Window) -> u64 {
-        self.inner.loss_ssthresh(w)
-    }
-    fn on_delivery(&mut self, d: &Delivery) {
-        self.inner.on_delivery(d);
-    }
-    fn on_rtt(&mut self, rtt: Dur, now: SimTime) {
-        self.inner.on_rtt(rtt, now);
-    }
-    fn on_rto(&mut self, w: &mut Window) {
-        self.inner.on_rto(w);
-    }
-    fn on_state(&mut self, w: &mut Window, state: CaState, snd_nxt: u64) {
-        self.inner.on_state(w, state, snd_nxt);
-    }
-    fn cong_control(
-        &mut self,
-        w: &mut Window,
-        rs: &RateSample,
-        conn: &Conn,
-        rng: &mut RngStream,
-    ) -> Control {
-        self.inner.cong_control(w, rs, conn, rng)
-    }
-    fn on_init(&mut self, w: &mut Window, conn: &Conn) -> Option<u64> {
-        self.inner.on_init(w, conn)
-    }
-}
-
 macro_rules! each_cc {
     ($self:expr, $c:ident => $body:expr) => {
         match $self {
@@ -324,7 +288,10 @@ macro_rules! each_cc {
             AnyCc::Xcp($c) => $body,
             AnyCc::Bbr($c) => $body,
             AnyCc::Prague($c) => $body,
-            AnyCc::Custom($c) => $body,
+            AnyCc::Custom(custom) => {
+                let $c = &mut custom.inner;
+                $body
+            }
         }
     };
 }
