@@ -2,9 +2,10 @@
 
 from typing import Any, Callable, final
 
-__all__ = ["EmulatorHandle", "RunData", "__version__", "_install_abort_handler", "_selftest_alloc_failure",
-           "_selftest_panic", "bench_event_queue", "bench_names", "bench_spec", "build_profile", "emulator_start",
-           "full_spec", "load_toml", "real_run", "run", "schema", "ticp_collect", "ticp_landmark", "ticp_sources", "validate"]
+__all__ = ["Ack", "EmulatorHandle", "Packet", "Queue", "RateSample", "RunData", "Window", "__version__",
+           "_install_abort_handler", "_selftest_alloc_failure", "_selftest_panic", "bench_event_queue", "bench_names",
+           "bench_spec", "build_profile", "emulator_start", "full_spec", "load_toml", "real_run", "register_cc",
+           "register_queue", "run", "schema", "ticp_collect", "ticp_landmark", "ticp_sources", "validate"]
 
 __version__: str
 build_profile: str
