@@ -227,7 +227,7 @@ def test_register_by_name(user_module: Path) -> None:
         ccsim.register_cc("thing", int)  # type: ignore[arg-type]
 
 
-def test_a_scenario_file_finds_its_module_beside_it_on_the_command_line(tmp_path: Path) -> None:
+def test_a_scenario_file_finds_its_modules_beside_it_on_the_command_line(tmp_path: Path) -> None:
     (tmp_path / "halving.py").write_text(textwrap.dedent('''
         import ccsim
 
@@ -239,6 +239,12 @@ def test_a_scenario_file_finds_its_module_beside_it_on_the_command_line(tmp_path
         class Broken(Halving):
             def on_rtt(self, rtt, now):
                 raise ValueError(f"rtt {rtt:.3f}")
+
+        class Capped(ccsim.QueueDiscipline):
+            def __init__(self, packets):
+                self.packets = packets
+            def enqueue(self, pkt, q):
+                return "drop" if q.packets >= self.packets else "accept"
     '''))
     scenario = tmp_path / "run.toml"
     scenario.write_text(textwrap.dedent('''
@@ -248,7 +254,7 @@ def test_a_scenario_file_finds_its_module_beside_it_on_the_command_line(tmp_path
         between = ["a", "b"]
         rate = "10Mbps"
         delay = "10ms"
-        queue = "20p"
+        queue = { kind = "python", class = "halving:Capped", packets = 20 }
         [[flows]]
         name = "mine"
         protocol = "halving:Halving"
@@ -260,6 +266,9 @@ def test_a_scenario_file_finds_its_module_beside_it_on_the_command_line(tmp_path
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["flows"]["mine"]["protocol"] == "halving:Halving"
     assert 3e6 < summary["flows"]["mine"]["goodput_bps"] <= 10e6
+    # The queue beside the scenario ran too: its drops are its own.
+    assert summary["links"]["a->b"]["drops_by_reason"]["aqm"] > 0
+    assert summary["links"]["a->b"]["drops_by_reason"]["queue_full"] == 0
     scenario.write_text(scenario.read_text().replace("halving:Halving", "halving:Broken"))
     failed = cli("run", str(scenario), "-o", str(tmp_path / "out2"), "-q", "--no-plots")
     assert failed.returncode == 1
