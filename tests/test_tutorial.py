@@ -95,5 +95,37 @@ def test_the_tutorial_says_what_its_numbers_are(tmp_path: Path) -> None:
         f"about {shared['goodput_bps'] / 1e6:.2f} Mbit/s" in text
 
 
+def test_the_sweeps_figures_are_the_runs(tmp_path: Path) -> None:
+    """The shares and delays the tutorial reads off its sweep (rounded as written)."""
+    import copy
+
+    import ccsim
+
+    base = ccsim.load(FOLDER / "dumbbell.toml")
+    queues = {"droptail": "200p", "dualpi2": {"kind": "dualpi2"},
+              "sojourn": {"kind": "python", "class": "sojourn_aqm:Sojourn", "target": 0.005}}
+    specs = []
+    for queue in queues.values():
+        for target in (0.002, 0.005, 0.01, 0.02):
+            spec = copy.deepcopy(base)
+            spec["links"][3]["queue"] = queue
+            spec["flows"][0]["cc"] = {"target": target}
+            specs.append(spec)
+    old = os.getcwd()
+    os.chdir(FOLDER)
+    try:
+        runs = [r.summary["flows"]["mine"] for r in ccsim.run_many(specs, progress=False)]
+    finally:
+        os.chdir(old)
+    share = [f["goodput_bps"] / 20e6 * 100 for f in runs]
+    delay = [f["mean_delay_s"] * 1e3 for f in runs]
+    text = " ".join(DOC.read_text().split())
+    assert f"({share[4]:.1f} % to {share[7]:.1f} % of the link" in text
+    assert share[4] < share[5] < share[6] < share[7]  # "more with a larger target"
+    assert f"from about {round(min(delay[:4]))} ms to {round(min(delay[4:8]))}-{round(max(delay[4:8]))} ms" in text
+    assert all(round(d) == 24 for d in delay[8:]) and "its delay is 24 ms" in text
+    assert max(share[8:]) < 1  # "its share stays under 1 %"
+
+
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))

@@ -20,7 +20,9 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
+import marshal
 import sys
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, ClassVar
@@ -37,6 +39,7 @@ RECOVERIES = ("tahoe", "reno", "newreno", "sack")
 # Folders of scenario files read in this process: a "module:Class" that is not on sys.path
 # is looked for beside them, the latest first.
 _scenario_dirs: list[Path] = []
+_path_lock = threading.Lock()
 
 
 class CongestionControl:
@@ -131,12 +134,13 @@ def _import(module: str) -> Any:
     except ModuleNotFoundError as e:
         if e.name != module.split(".")[0] or not _scenario_dirs:
             raise
-    saved = list(sys.path)
-    sys.path[:0] = [str(d) for d in reversed(_scenario_dirs)]
-    try:
-        return importlib.import_module(module)
-    finally:
-        sys.path[:] = saved
+    with _path_lock:  # run_many's threads may resolve at once
+        saved = list(sys.path)
+        sys.path[:0] = [str(d) for d in reversed(_scenario_dirs)]
+        try:
+            return importlib.import_module(module)
+        finally:
+            sys.path[:] = saved
 
 
 def _class_at(name: str, what: str) -> Any:
@@ -273,22 +277,58 @@ def user_code_names(spec: dict[str, Any]) -> set[str]:
     return names
 
 
-# The SHA-256 of each user module's source as this process first used it: the code that runs
-# (a module is imported once per process; an edit made after is not seen until a restart).
+# The digest of each user module's code as this process resolved it (a name resolves once per
+# process: the class then kept is what runs, whatever the file says later).
 _digests: dict[str, str | None] = {}
+
+_SIMPLE = (int, float, complex, str, bytes, bool, type(None))
+
+
+def _feed(h: Any, value: Any, module: str, depth: int = 0) -> None:
+    """Hash the code ``value`` carries: a function's bytecode and constants, a class's
+    methods and simple attributes (recursively for classes of the same module), a simple
+    constant's value; anything else by its type's name."""
+    if isinstance(value, (staticmethod, classmethod)):
+        value = value.__func__
+    if isinstance(value, property):
+        value = value.fget
+    if inspect.isfunction(value):
+        h.update(marshal.dumps(value.__code__))
+        h.update(repr(value.__defaults__).encode())
+        h.update(repr(value.__kwdefaults__).encode())
+    elif inspect.isclass(value) and value.__module__ == module and depth < 8:
+        h.update(f"class {value.__qualname__}({[b.__qualname__ for b in value.__mro__]})".encode())
+        for key in sorted(vars(value)):
+            h.update(key.encode())
+            _feed(h, vars(value)[key], module, depth + 1)
+    elif isinstance(value, _SIMPLE) or (isinstance(value, (tuple, frozenset)) and all(
+            isinstance(v, _SIMPLE) for v in value)):
+        h.update(repr(value).encode())
+    else:
+        h.update(type(value).__qualname__.encode())
+
+
+def _code_digest(mod: Any) -> str:
+    """The SHA-256 of a loaded module's code: its functions, classes and constants as this
+    process holds them (not its file, which may have been edited since the import)."""
+    h = hashlib.sha256(f"{sys.version_info[:2]}".encode())
+    for key in sorted(vars(mod)):
+        if key.startswith("__"):
+            continue
+        h.update(key.encode())
+        _feed(h, vars(mod)[key], mod.__name__)
+    return h.hexdigest()
 
 
 def source_digest(name: str) -> str | None:
-    """The SHA-256 of the source file of the module a ``"module:Class"`` name points to, as
-    this process loaded it; ``None`` for a registered name or a module without a readable
-    source file."""
+    """The digest of the code a ``"module:Class"`` name runs: its module's functions, classes
+    and constants as this process resolved them; ``None`` for a registered name."""
     module, colon, _ = name.partition(":")
     if not colon:
         return None
     if module not in _digests:
         try:
-            path = inspect.getsourcefile(_import(module))
-            _digests[module] = hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else None
-        except (ImportError, OSError, TypeError):
+            _digests[module] = _code_digest(_import(module))
+        except ImportError:
             return None
     return _digests[module]

@@ -7,9 +7,10 @@ two runs with one key give bit-identical results (ccsim is deterministic), so a 
 
 CHOICE: the whole native library is the build's part of the key. Any change to the Rust code
 re-runs every spec; a change to an experiment's Python code re-runs only the specs it changes.
-CHOICE: a spec that runs a user's Python algorithm or queue (``"module:Class"``) keys the
-SHA-256 of each such module's source file too, so editing the class re-runs it; the modules
-it imports are not hashed. A spec naming a registered algorithm (a name without ``:``) is not
+CHOICE: a spec that runs a user's Python algorithm or queue (``"module:Class"``) keys a digest
+of each such module's code as the process resolved it (its functions' bytecode, its classes,
+its constants: ``ccsim.algorithms.source_digest``), so a changed class re-runs; the modules it
+imports are not hashed. A spec naming a registered algorithm (a name without ``:``) is not
 cached: nothing in the spec says which code it ran.
 
 An entry is one file, ``v1/<first two hex digits>/<key>.ccres``: a header line with the format
@@ -72,8 +73,8 @@ def build_fingerprint() -> str:
 
 
 def user_code_identity(spec: dict[str, Any]) -> str | None:
-    """The SHA-256 of the source files of the user's classes a spec runs (``""`` for a spec
-    without any); ``None`` when it names code the spec does not identify (a registered name)."""
+    """The digests of the code of the user's classes a spec runs (``""`` for a spec without
+    any); ``None`` when it names code the spec does not identify (a registered name)."""
     names = user_code_names(spec)
     if not names:
         return ""

@@ -19,7 +19,7 @@ use ccsim_scenario::{
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
-use errors::{internal_error, to_pyerr, user_code_error};
+use errors::{internal_error, to_pyerr};
 use guard::guarded;
 
 fn le_bytes<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
@@ -170,7 +170,7 @@ fn run(
     };
     match outcome {
         Err(panic_message) => Err(match pycc::take_user_error() {
-            Some(line) => user_code_error(py, &line),
+            Some(failure) => pycc::failure_error(py, failure),
             None => internal_error(py, &panic_message),
         }),
         Ok(Err(e)) => Err(pending.unwrap_or_else(|| to_pyerr(py, &e))),

@@ -6,16 +6,20 @@
 //! is parsed; `ccsim.register_cc(name, Class)` registers a name directly. Each flow gets its own
 //! instance, built with the flow's `cc = { ... }` table as keyword arguments.
 //!
-//! The hooks receive a [`PyWindow`] (and an [`PyAck`]) that live as long as the flow and are
-//! rewritten before each call: an algorithm reads them during the call and keeps plain values.
+//! The hooks receive a [`PyWindow`] that lives as long as the flow and is rewritten before
+//! each call (an algorithm reads it during the call and keeps plain values), and a new
+//! [`PyAck`] per ACK. The window's bounds are `CustomCc`'s (`tcp/cc/mod.rs`).
 //! An exception in a hook ends the run: the adapter records one line (the flow, the class,
 //! the hook, where in the user's file, and the exception) and unwinds to the run's boundary
 //! with [`std::panic::resume_unwind`], which runs no panic hook; `run` turns the line into
 //! `ccsim.UserCodeError`.
 //!
-//! CHOICE: runs whose spec names a custom algorithm keep the GIL for the whole run (a hook
-//! then costs no GIL hand-over); others release it as before. A sweep of such runs over
-//! threads therefore runs them one at a time.
+//! CHOICE: runs whose spec names a custom algorithm or queue hold the GIL for the whole run
+//! instead of taking it for each hook (Python may still hand it to another thread between
+//! the hook's bytecodes); others release it as before. A sweep of such runs over threads
+//! therefore runs them about one at a time.
+//! CHOICE: Ctrl-C (`KeyboardInterrupt`) and `sys.exit()` inside a hook end the run as
+//! themselves, not as the user's error.
 
 use std::cell::RefCell;
 
@@ -29,16 +33,32 @@ use ccsim_scenario::registry::{CcArgs, CcEntry, CcOptions, QueueArgs, QueueEntry
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+/// How a user's hook ended the run.
+pub enum Failure {
+    /// Its exception (or a wrong return value), as one line.
+    Line(String),
+    /// Ctrl-C or `sys.exit()` inside it: raised again as it was.
+    Raise(PyErr),
+}
+
 thread_local! {
-    static USER_ERROR: RefCell<Option<String>> = const { RefCell::new(None) };
+    static USER_ERROR: RefCell<Option<Failure>> = const { RefCell::new(None) };
 }
 
 /// The payload a failed hook unwinds with.
 struct UserCodeFailed;
 
-/// The line a failed hook recorded, if the last run ended on one.
-pub fn take_user_error() -> Option<String> {
+/// What a failed hook recorded, if the last run ended on one.
+pub fn take_user_error() -> Option<Failure> {
     USER_ERROR.with(|e| e.borrow_mut().take())
+}
+
+/// The Python exception for a failure: `UserCodeError`, or the interrupt itself.
+pub fn failure_error(py: Python<'_>, failure: Failure) -> PyErr {
+    match failure {
+        Failure::Line(line) => crate::errors::user_code_error(py, &line),
+        Failure::Raise(e) => e,
+    }
 }
 
 /// Clear a line left by an earlier run on this thread.
@@ -76,8 +96,23 @@ pub fn describe_user_error(py: Python<'_>, what: &str, e: &PyErr) -> String {
 
 /// Record the line and unwind to the run's boundary.
 fn fail(message: String) -> ! {
-    USER_ERROR.with(|e| *e.borrow_mut() = Some(message));
+    unwind(Failure::Line(message))
+}
+
+fn unwind(failure: Failure) -> ! {
+    USER_ERROR.with(|e| *e.borrow_mut() = Some(failure));
     std::panic::resume_unwind(Box::new(UserCodeFailed))
+}
+
+/// An exception out of a hook: Ctrl-C and `sys.exit()` end the run as themselves (the
+/// command line's status 130 for Ctrl-C), any other is the user's error, in one line.
+fn hook_failed(py: Python<'_>, what: &str, e: PyErr) -> ! {
+    if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py)
+        || e.is_instance_of::<pyo3::exceptions::PySystemExit>(py)
+    {
+        unwind(Failure::Raise(e))
+    }
+    fail(describe_user_error(py, what, &e))
 }
 
 /// The window as a Python hook reads and writes it: bytes.
@@ -231,8 +266,10 @@ struct PyCc {
     cong_control: Option<Py<PyAny>>,
     on_init: Option<Py<PyAny>>,
     mss: u64,
-    /// This ACK's RTT sample (the sender calls `on_rtt` before `on_ack`).
-    rtt: Option<Dur>,
+    /// The last RTT sample and when it was taken: `on_ack`'s `rtt` when taken on the same
+    /// ACK (the sender calls `on_rtt` before `on_ack`, and also on ACKs that do not grow the
+    /// window, whose samples must not reach a later `on_ack`).
+    rtt: Option<(Dur, SimTime)>,
 }
 
 /// A hook the class defines itself (not `ccsim.CongestionControl`'s default).
@@ -260,8 +297,8 @@ impl PyCc {
 
     fn sync_out(&self, py: Python<'_>, w: &mut Window) {
         let pw = self.window.borrow(py);
-        // The sender keeps at least one segment in its window.
-        w.cwnd = pw.cwnd.max(self.mss);
+        // `CustomCc` keeps the values within bounds.
+        w.cwnd = pw.cwnd;
         w.ssthresh = pw.ssthresh;
     }
 
@@ -274,7 +311,7 @@ impl PyCc {
     ) -> Py<PyAny> {
         match hook.call1(py, args) {
             Ok(v) => v,
-            Err(e) => fail(describe_user_error(py, &format!("{}.{name}", self.who), &e)),
+            Err(e) => hook_failed(py, &format!("{}.{name}", self.who), e),
         }
     }
 
@@ -308,7 +345,11 @@ impl PyCc {
 
 impl CongestionControl for PyCc {
     fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
-        let rtt = self.rtt.take();
+        let rtt = self
+            .rtt
+            .take()
+            .filter(|&(_, at)| at == ack.now)
+            .map(|(rtt, _)| rtt);
         Python::with_gil(|py| {
             self.sync_in(py, w);
             let a = PyAck {
@@ -364,7 +405,7 @@ impl CongestionControl for PyCc {
     }
 
     fn on_rtt(&mut self, rtt: Dur, now: SimTime) {
-        self.rtt = Some(rtt);
+        self.rtt = Some((rtt, now));
         if let Some(h) = &self.on_rtt {
             Python::with_gil(|py| {
                 self.call(py, h, "on_rtt", (secs(rtt), at(now)));
@@ -713,7 +754,7 @@ impl PyQueue {
     ) -> Py<PyAny> {
         match hook.call1(py, args) {
             Ok(v) => v,
-            Err(e) => fail(describe_user_error(py, &format!("{}.{name}", self.who), &e)),
+            Err(e) => hook_failed(py, &format!("{}.{name}", self.who), e),
         }
     }
 

@@ -123,7 +123,7 @@ fn watched<T: Send + 'static>(
     }
     match py.allow_threads(|| worker.join()) {
         Ok(Ok(value)) => Ok(value),
-        Ok(Err(Some(line))) => Err(crate::errors::user_code_error(py, &line)),
+        Ok(Err(Some(failure))) => Err(crate::pycc::failure_error(py, failure)),
         Ok(Err(None)) | Err(_) => Err(crate::errors::internal_error(py, "the UDP driver panicked")),
     }
 }

@@ -271,7 +271,8 @@ impl Generators {
                 } else {
                     sim.add_flow_unsampled(&name)
                 };
-                let (s, r) = add_flow_agents(sim, &f, flow, &name, (a, b), options)?;
+                let path = format!("traffic[{}]", w.generator);
+                let (s, r) = add_flow_agents(sim, &f, flow, &name, (a, b), options, &path)?;
                 if let Some(flows) = &self.tcp_flows {
                     number_tcp_flow(flows, flow, &f);
                 }
@@ -399,7 +400,16 @@ fn ideal_fct(spec: &Spec, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) 
     let flow = lone.add_flow("lone");
     let mut lone_flow = f.clone();
     lone_flow.start = DurStr(Dur::ZERO);
-    let (s, _) = add_flow_agents(&mut lone, &lone_flow, flow, "lone", (a, b), options).ok()?;
+    let (s, _) = add_flow_agents(
+        &mut lone,
+        &lone_flow,
+        flow,
+        "lone",
+        (a, b),
+        options,
+        "traffic",
+    )
+    .ok()?;
     lone.set_route_metric(sim.route_metric());
     lone.build_routes();
     after_routes(&lone_flow, &mut lone, a, b, s);

@@ -117,11 +117,12 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
     protocols::assist::install_routers(spec, &mut sim, &link_list);
     let mut flows = Vec::new();
     let mut flow_ids = BTreeMap::new();
-    for f in &spec.flows {
+    for (i, f) in spec.flows.iter().enumerate() {
         let flow = sim.add_flow(&f.name);
         flow_ids.insert(f.name.clone(), flow);
         let (from, to) = (node(&f.from), node(&f.to));
-        let (s, r) = add_flow_agents(&mut sim, f, flow, &f.name, (from, to), options)?;
+        let path = format!("flows[{i}]");
+        let (s, r) = add_flow_agents(&mut sim, f, flow, &f.name, (from, to), options, &path)?;
         if let Some(stop) = f.stop {
             sim.schedule_stop(s, SimTime(stop.0 .0));
         }

@@ -14,7 +14,26 @@ use serde_json::{json, Value};
 
 const CASES: u64 = 200;
 
-const PROTOCOLS: [&str; 18] = ccsim_scenario::spec::flows::Protocol::BUILTIN_NAMES;
+const PROTOCOLS: [&str; 18] = [
+    "tahoe",
+    "reno",
+    "newreno",
+    "sack",
+    "vegas",
+    "cubic",
+    "dctcp",
+    "bbr",
+    "bbr3",
+    "prague",
+    "cbr",
+    "poisson",
+    "tfrc",
+    "tcp-friend",
+    "cbraa",
+    "primo",
+    "xcp",
+    "obp",
+];
 
 fn pick<'a, T>(rng: &mut RngStream, xs: &'a [T]) -> &'a T {
     &xs[rng.below(xs.len() as u64) as usize]

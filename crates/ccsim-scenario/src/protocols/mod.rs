@@ -36,6 +36,8 @@ pub(crate) struct FlowContext<'a> {
     pub packet_size: u32,
     /// The run's knobs.
     pub options: &'a RunOptions,
+    /// The spec entry the flow comes from (`flows[3]`, `traffic[0]`), for errors.
+    pub spec_path: &'a str,
 }
 
 /// A flow's sender and receiver agents.
@@ -59,6 +61,7 @@ pub(crate) fn add_flow_agents(
     name: &str,
     ends: (NodeId, NodeId),
     options: &RunOptions,
+    spec_path: &str,
 ) -> Result<(Addr, Addr), ScenarioError> {
     let packet_size = u32::try_from(f.packet_size.0 .0)
         .map_err(|_| ScenarioError::Internal("packet size".into()))?;
@@ -70,6 +73,7 @@ pub(crate) fn add_flow_agents(
                 receiver,
                 packet_size,
                 options,
+                spec_path,
             },
         )
     })

@@ -104,12 +104,8 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> Result<(AnyAgent, AnyAgen
                 options: f.cc.as_ref().unwrap_or(&empty),
                 mss: u64::from(cx.packet_size.saturating_sub(header)),
             };
-            let cc = registry::build(c, &args).map_err(|m| {
-                ScenarioError::spec(
-                    &format!("flows.{}.protocol", f.name),
-                    format!("{:?}: {m}", c.name),
-                )
-            })?;
+            let cc = registry::build(c, &args)
+                .map_err(|m| ScenarioError::spec(format!("{}.protocol", cx.spec_path), m))?;
             TcpSender::with_controller(cx.flow, cx.receiver, &cfg, AnyCc::Custom(cc))
         }
     };

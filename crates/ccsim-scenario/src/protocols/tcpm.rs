@@ -123,6 +123,7 @@ fn embedded_tcp(
         receiver: Addr::group(TCPM_GROUP_BASE + u32::try_from(i).unwrap_or(0)),
         packet_size,
         options,
+        spec_path: &format!("tcpm[{i}]"),
     };
     match build_flow(&template, &cx)? {
         (AnyAgent::Tcp(sender), AnyAgent::TcpSink(sink)) => Ok((*sender, sink, packet_size)),

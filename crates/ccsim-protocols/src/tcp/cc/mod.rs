@@ -158,7 +158,8 @@ pub const CONTRACT_VERSION: u32 = 1;
 /// algorithm, every ACK). On a congestion event it calls [`ssthresh`](Self::ssthresh) (ECN
 /// echo) or [`loss_ssthresh`](Self::loss_ssthresh) (loss), then
 /// [`on_state`](Self::on_state); on a timeout [`on_rto`](Self::on_rto) after setting cwnd to
-/// one segment. Windows are bytes; the sender keeps cwnd at least one segment.
+/// one segment. Windows are bytes. A user's algorithm ([`CustomCc`]) has its window kept
+/// between one segment and [`CUSTOM_WINDOW_LIMIT`] and its thresholds at least two segments.
 pub trait CongestionControl {
     /// Grow (or shrink) the window on an ACK of new data outside loss recovery.
     fn on_ack(&mut self, w: &mut Window, ack: &AckEvent);
@@ -267,6 +268,73 @@ impl CustomCc {
     }
 }
 
+/// The largest window and threshold a user's algorithm may set, bytes: 2^30, the largest
+/// receive window TCP can advertise (RFC 7323 section 2.2: 65535 x 2^14).
+pub const CUSTOM_WINDOW_LIMIT: u64 = 1 << 30;
+
+impl CustomCc {
+    /// A window as a user's algorithm left it, within bounds.
+    ///
+    /// CHOICE: cwnd is kept between one segment and [`CUSTOM_WINDOW_LIMIT`], a threshold
+    /// other than "none yet" (`u64::MAX`) between two segments (RFC 5681 equation 4's floor,
+    /// Linux's algorithms' too) and the limit: a window of 0 would stall the flow and one of
+    /// 2^62 bytes would have the sender queue more segments than the machine holds.
+    fn bounded(w: &mut Window) {
+        let limit = CUSTOM_WINDOW_LIMIT.max(2 * w.mss);
+        w.cwnd = w.cwnd.clamp(w.mss, limit);
+        if w.ssthresh != u64::MAX {
+            w.ssthresh = Self::threshold(w.ssthresh, w.mss);
+        }
+    }
+
+    fn threshold(bytes: u64, mss: u64) -> u64 {
+        bytes.clamp(2 * mss, CUSTOM_WINDOW_LIMIT.max(2 * mss))
+    }
+}
+
+impl CongestionControl for CustomCc {
+    fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
+        self.inner.on_ack(w, ack);
+        Self::bounded(w);
+    }
+    fn ssthresh(&mut self, w: &Window) -> u64 {
+        Self::threshold(self.inner.ssthresh(w), w.mss)
+    }
+    fn loss_ssthresh(&mut self, w: &Window) -> u64 {
+        Self::threshold(self.inner.loss_ssthresh(w), w.mss)
+    }
+    fn on_delivery(&mut self, d: &Delivery) {
+        self.inner.on_delivery(d);
+    }
+    fn on_rtt(&mut self, rtt: Dur, now: SimTime) {
+        self.inner.on_rtt(rtt, now);
+    }
+    fn on_rto(&mut self, w: &mut Window) {
+        self.inner.on_rto(w);
+        Self::bounded(w);
+    }
+    fn on_state(&mut self, w: &mut Window, state: CaState, snd_nxt: u64) {
+        self.inner.on_state(w, state, snd_nxt);
+        Self::bounded(w);
+    }
+    fn cong_control(
+        &mut self,
+        w: &mut Window,
+        rs: &RateSample,
+        conn: &Conn,
+        rng: &mut RngStream,
+    ) -> Control {
+        let control = self.inner.cong_control(w, rs, conn, rng);
+        Self::bounded(w);
+        control
+    }
+    fn on_init(&mut self, w: &mut Window, conn: &Conn) -> Option<u64> {
+        let rate = self.inner.on_init(w, conn);
+        Self::bounded(w);
+        rate
+    }
+}
+
 impl std::fmt::Debug for CustomCc {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CustomCc")
@@ -288,10 +356,7 @@ macro_rules! each_cc {
             AnyCc::Xcp($c) => $body,
             AnyCc::Bbr($c) => $body,
             AnyCc::Prague($c) => $body,
-            AnyCc::Custom(custom) => {
-                let $c = &mut custom.inner;
-                $body
-            }
+            AnyCc::Custom($c) => $body,
         }
     };
 }

@@ -1,6 +1,5 @@
 //! ECN's reaction on the sender (RFC 3168 section 6.1).
 //!
-//!
 //! ECN (RFC 3168 section 6.1): data segments of an ECN-capable flow are ECT, except
 //! retransmissions (section 6.1.5); an ACK with ECE halves the window (the algorithm's
 //! ssthresh) at most once per window of data, the ACK does not grow the window, and the
@@ -13,6 +12,7 @@
 //! loosely, once every round-trip time").
 //! CHOICE: a fast retransmit while the window is already reduced for ECN in the same
 //! window, or an ECE during loss recovery or after a timeout, does not reduce it again
+//! (section 6.1.2: react at most once per window of data).
 
 use super::TcpSender;
 use crate::tcp::cc::CaState;

@@ -1,6 +1,5 @@
 //! Sending: segments, the handshake's SYN, pacing and paced slow start.
 //!
-//!
 //! Satellite slow-start options (Barakat, Chafer, Dabbous and Altman, "Improving TCP/IP
 //! over geostationary satellite links"): an initial ssthresh (set from the path's
 //! bandwidth-delay product by the scenario, or given), and paced slow start: in slow
@@ -10,6 +9,8 @@
 //! CHOICE: the spacing applies between any two slow-start transmissions, not only within
 //! a pair, so ACKs that arrive bunched do not release bursts either; a spacing at or above
 //! the inter-ACK time lowers the slow-start sending rate to the ACK rate.
+//! CHOICE: the inter-ACK time is an EWMA (gain 1/8, as SRTT) of the gaps between ACKs
+//! that advance the ACK point; until two such ACKs have arrived there is no spacing.
 
 use super::{Recovery, RecoveryPolicy, TcpSender, Timer};
 use crate::tcp::cc::CaState;
