@@ -81,22 +81,9 @@ impl TcpSender {
             .filter(|&q| !self.board.is_sacked(q))
             .count() as u64;
         self.ack_delivered = newly_sacked + cumulative;
-        // The segments this ACK reports CE-marked: AccECN's count, or (an RFC 3168 or
-        // per-segment echo) every segment it delivered when it carries ECE.
-        let (ece, ce) = match (self.accecn.as_mut(), ace) {
-            (Some(a), Some(ace)) => {
-                let last_delivered = last_sacked
-                    || ((self.snd_una..ack).contains(&last) && !self.board.is_sacked(last));
-                let mut bytes = self.ack_delivered * self.mss;
-                if last_delivered {
-                    bytes -= self.mss - u64::from(self.last_payload);
-                }
-                let open = matches!(self.state, CaState::Open | CaState::Cwr);
-                let ce = a.on_ack(ace, self.ack_delivered, bytes, accecn_option, open);
-                (ce > 0, ce)
-            }
-            _ => (ece, if ece { self.ack_delivered } else { 0 }),
-        };
+        let last_delivered =
+            last_sacked || ((self.snd_una..ack).contains(&last) && !self.board.is_sacked(last));
+        let (ece, ce) = self.ce_reported(ece, ace, accecn_option, last_delivered);
         if self.control.cc().wants_deliveries() {
             self.control.cc_mut().on_delivery(&Delivery {
                 segments: self.ack_delivered,

@@ -1,4 +1,5 @@
-//! ECN's reaction on the sender (RFC 3168 section 6.1).
+//! ECN on the sender: what an ACK reports CE-marked (RFC 3168's echo, DCTCP's per-segment
+//! echo, AccECN's count, `tcp/accecn.rs`) and the reaction to it (RFC 3168 section 6.1).
 //!
 //! ECN (RFC 3168 section 6.1): data segments of an ECN-capable flow are ECT, except
 //! retransmissions (section 6.1.5); an ACK with ECE halves the window (the algorithm's
@@ -15,9 +16,35 @@
 //! (section 6.1.2: react at most once per window of data).
 
 use super::TcpSender;
+use crate::tcp::accecn::AccEcnOption;
 use crate::tcp::cc::CaState;
 
 impl TcpSender {
+    /// The segments the ACK being processed reports CE-marked, and whether it echoes ECE:
+    /// AccECN's count (its bytes counted with the flow's short last segment when this ACK
+    /// delivers it), or, for an RFC 3168 or per-segment echo, every segment it delivered
+    /// when it carries ECE.
+    pub(super) fn ce_reported(
+        &mut self,
+        ece: bool,
+        ace: Option<u8>,
+        accecn_option: Option<&AccEcnOption>,
+        last_delivered: bool,
+    ) -> (bool, u64) {
+        match (self.accecn.as_mut(), ace) {
+            (Some(a), Some(ace)) => {
+                let mut bytes = self.ack_delivered * self.mss;
+                if last_delivered {
+                    bytes -= self.mss - u64::from(self.last_payload);
+                }
+                let open = matches!(self.state, CaState::Open | CaState::Cwr);
+                let ce = a.on_ack(ace, self.ack_delivered, bytes, accecn_option, open);
+                (ce > 0, ce)
+            }
+            _ => (ece, if ece { self.ack_delivered } else { 0 }),
+        }
+    }
+
     /// RFC 3168 section 6.1.2 for an ACK up to `ack` with ECE; returns whether the window
     /// was reduced.
     pub(super) fn on_ece(&mut self, ack: u64) -> bool {

@@ -6,8 +6,8 @@
 //!
 //! The sender is in rooms, one file per concern: `config.rs` (the algorithm, the keys, building
 //! a sender), `ack.rs` (an ACK: what it delivers, one rate sample, the algorithm's hooks),
-//! `window.rs` (the window, its validation, limited transmit), `transmit.rs` (sending, pacing,
-//! the handshake), `ecn.rs`, `timers.rs`, `recovery.rs` (loss recovery, PRR, the rescue
+//! `window.rs` (who sets the window, its validation, limited transmit), `transmit.rs`
+//! (sending, pacing, the handshake), `ecn.rs` (CE feedback and the reaction to it), `timers.rs`, `recovery.rs` (loss recovery, PRR, the rescue
 //! retransmission), `rack_loss.rs` (RACK), `tlp.rs` (the tail loss probe) and `vegas_ns2.rs`
 //! (ns-2's Vegas recovery).
 
@@ -43,59 +43,7 @@ use recovery::{RateReduction, Rescue};
 use timers::Timer;
 use tlp::Tlp;
 use transmit::Pacer;
-
-/// Who sets the window, as Linux's `tcp_cong_control` chooses: a window algorithm, which the
-/// sender asks how to grow the window on an ACK and what the threshold is after a congestion
-/// event, and whose window the loss recovery cuts (`tcp_cong_avoid`, `tcp_cwnd_reduction`); or
-/// a model-based algorithm, which sets the window and the pacing rate itself on every ACK from
-/// its rate sample (`cong_control`) and which congestion events only inform.
-#[derive(Debug)]
-enum Control {
-    /// A window algorithm.
-    Window(AnyCc),
-    /// A model-based algorithm ([`AnyCc::sets_window`]).
-    Model(ModelControl),
-}
-
-/// A model-based algorithm and the sender's wait for it.
-#[derive(Debug)]
-struct ModelControl {
-    cc: AnyCc,
-    /// While an ACK is processed, sending waits until the algorithm has set the window for
-    /// it; the first retransmission of a recovery waits in `first_retransmission`.
-    deferred: bool,
-}
-
-impl Control {
-    fn new(cc: AnyCc) -> Self {
-        if cc.sets_window() {
-            Control::Model(ModelControl {
-                cc,
-                deferred: false,
-            })
-        } else {
-            Control::Window(cc)
-        }
-    }
-
-    /// The algorithm.
-    fn cc(&self) -> &AnyCc {
-        match self {
-            Control::Window(cc) | Control::Model(ModelControl { cc, .. }) => cc,
-        }
-    }
-
-    fn cc_mut(&mut self) -> &mut AnyCc {
-        match self {
-            Control::Window(cc) | Control::Model(ModelControl { cc, .. }) => cc,
-        }
-    }
-
-    /// Whether sending waits for a model-based algorithm's decision on this ACK.
-    fn deferred(&self) -> bool {
-        matches!(self, Control::Model(ModelControl { deferred: true, .. }))
-    }
-}
+use window::Control;
 
 /// A TCP sender.
 #[derive(Debug)]

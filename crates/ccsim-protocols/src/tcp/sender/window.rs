@@ -1,5 +1,5 @@
-//! The window the algorithm sees and sets ([`Window`]), window validation, and limited
-//! transmit.
+//! Who sets the window ([`Control`]: a window algorithm or a model-based one), the window
+//! the algorithm sees and sets ([`Window`]), window validation, and limited transmit.
 //!
 //! Window validation (RFC 7661's problem, solved as Linux's `tcp_is_cwnd_limited` does):
 //! the window grows on an ACK only if the sender filled it during the last window of data,
@@ -18,10 +18,63 @@
 //! FlightSize that sets ssthresh at the fast retransmit leaves those segments out (RFC 5681
 //! section 3.2, step 2). The receiver window is `max_window` (unbounded by default).
 
-use super::{Control, TcpSender};
-use crate::tcp::cc::{CongestionControl, Window};
+use super::TcpSender;
+use crate::tcp::cc::{AnyCc, CongestionControl, Window};
 use crate::Hdr;
 use ccsim_core::Ctx;
+
+/// Who sets the window, as Linux's `tcp_cong_control` chooses: a window algorithm, which the
+/// sender asks how to grow the window on an ACK and what the threshold is after a congestion
+/// event, and whose window the loss recovery cuts (`tcp_cong_avoid`, `tcp_cwnd_reduction`); or
+/// a model-based algorithm, which sets the window and the pacing rate itself on every ACK from
+/// its rate sample (`cong_control`) and which congestion events only inform.
+#[derive(Debug)]
+pub(super) enum Control {
+    /// A window algorithm.
+    Window(AnyCc),
+    /// A model-based algorithm ([`AnyCc::sets_window`]).
+    Model(ModelControl),
+}
+
+/// A model-based algorithm and the sender's wait for it.
+#[derive(Debug)]
+pub(super) struct ModelControl {
+    pub(super) cc: AnyCc,
+    /// While an ACK is processed, sending waits until the algorithm has set the window for
+    /// it; the first retransmission of a recovery waits in `first_retransmission`.
+    pub(super) deferred: bool,
+}
+
+impl Control {
+    pub(super) fn new(cc: AnyCc) -> Self {
+        if cc.sets_window() {
+            Control::Model(ModelControl {
+                cc,
+                deferred: false,
+            })
+        } else {
+            Control::Window(cc)
+        }
+    }
+
+    /// The algorithm.
+    pub(super) fn cc(&self) -> &AnyCc {
+        match self {
+            Control::Window(cc) | Control::Model(ModelControl { cc, .. }) => cc,
+        }
+    }
+
+    pub(super) fn cc_mut(&mut self) -> &mut AnyCc {
+        match self {
+            Control::Window(cc) | Control::Model(ModelControl { cc, .. }) => cc,
+        }
+    }
+
+    /// Whether sending waits for a model-based algorithm's decision on this ACK.
+    pub(super) fn deferred(&self) -> bool {
+        matches!(self, Control::Model(ModelControl { deferred: true, .. }))
+    }
+}
 
 impl TcpSender {
     /// Cut the window to `cwnd` on a congestion event, unless a model-based algorithm sets
