@@ -86,6 +86,52 @@ def test_binary_tree_counts(depth: int) -> None:
         assert g.nodes[f"n{i}"]["level"] == nx.shortest_path_length(g, "n0", f"n{i}") + 1
 
 
+@pytest.mark.parametrize("k, over", [(2, 1), (4, 1), (6, 1), (8, 1), (4, 3)])
+def test_fat_tree_is_al_fares_counts_degrees_and_path_lengths(k: int, over: int) -> None:
+    """Al-Fares et al. section 3.2: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2
+    cores, k^3/4 hosts (times the oversubscription); every switch has k ports toward the
+    fabric and hosts; hosts under one edge switch are 2 links apart, in one pod 4, across
+    pods 6; and k^3/4 host-pairs can cross the core at once (the cores' k^3/4 down-links)."""
+    g = topology.fat_tree(k, oversubscription=over)
+    half = k // 2
+    roles = [d["role"] for _, d in g.nodes(data=True)]
+    hosts = over * k**3 // 4
+    assert (roles.count("host"), roles.count("edge"), roles.count("aggregation"), roles.count("core")) == \
+        (hosts, k * half, k * half, half * half)
+    assert g.number_of_edges() == hosts + 2 * k**3 // 4
+    assert [n for n, d in g.nodes(data=True) if d["role"] == "host"] == [f"h{i}" for i in range(hosts)]
+    for n, d in g.nodes(data=True):
+        expected = {"host": 1, "edge": half + over * half, "aggregation": k, "core": k}[d["role"]]
+        assert g.degree(n) == expected, n
+    per_edge = over * half
+    length = nx.shortest_path_length
+    assert length(g, "h0", f"h{per_edge - 1}") == 2 if per_edge > 1 else True
+    if k > 2:
+        assert length(g, "h0", f"h{per_edge}") == 4  # the next edge switch of pod 0
+    assert length(g, "h0", f"h{hosts - 1}") == 6  # the last pod
+    cores = [n for n, d in g.nodes(data=True) if d["role"] == "core"]
+    assert sum(g.degree(c) for c in cores) == k**3 // 4
+
+
+def test_leaf_spine_counts_and_paths() -> None:
+    g = topology.leaf_spine(4, 3, 5)
+    assert g.number_of_nodes() == 4 + 3 + 20 and g.number_of_edges() == 4 * 3 + 20
+    assert all(g.degree(f"l{i}") == 3 + 5 for i in range(4)) and all(g.degree(f"s{i}") == 4 for i in range(3))
+    assert nx.shortest_path_length(g, "h0", "h4") == 2 and nx.shortest_path_length(g, "h0", "h19") == 4
+
+
+def test_a_fat_tree_runs_at_100_gbits(tmp_path: Path) -> None:
+    """A k = 4 fat-tree at 100 Gbit/s and 1 us links: a flow across pods (6 links) fills its
+    path; the bytes it delivers are bounded by the host link's rate."""
+    text = topology.to_toml(topology.fat_tree(4), duration="20ms")
+    path = tmp_path / "ft.toml"
+    path.write_text(text + FLOW.format(src="h0", dst="h15").replace('"newreno"', '"cubic"')
+                    + 'packet_size = "1500B"\n')
+    result = ccsim.run(str(path), progress=False)
+    flow = result.summary["flows"]["tcp1"]
+    assert 20e9 < flow["goodput_bps"] <= 100e9 * 1460 / 1500
+
+
 def test_binary_tree_random_delays_are_uniform_whole_microseconds_and_seeded() -> None:
     delays = []
     for seed in range(20):
@@ -322,6 +368,19 @@ def test_cli_writes_the_63_node_tree_that_validates(tmp_path: Path) -> None:
     assert cli("validate", str(out)).returncode == 0
 
 
+@pytest.mark.parametrize("args", [["fat-tree", "--k", "4", "--host-rate", "25Gbps", "--oversubscription", "2"],
+                                  ["leaf-spine", "--leaves", "3", "--spines", "2", "--hosts", "4", "--delay", "2us"]])
+def test_cli_fabrics_header_command_reproduces_the_file(args: list[str]) -> None:
+    first = cli("topology", *args)
+    assert first.returncode == 0, first.stderr
+    header = first.stdout.splitlines()[1].removeprefix("# ccsim topology ").split()
+    again = cli("topology", *header)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout
+    tomllib = pytest.importorskip("tomllib")
+    ccsim.validate(tomllib.loads(first.stdout))
+
+
 def test_cli_header_command_reproduces_the_file(tmp_path: Path) -> None:
     out = tmp_path / "p.toml"
     proc = cli("topology", "parking-lot", "--bottlenecks", "4", "--hop-rate", "3=2Mbps", "--no-cross",
@@ -362,6 +421,11 @@ def test_cli_never_replaces_a_file_it_did_not_write(tmp_path: Path) -> None:
     (["dumbbell", "--pairs", "1", "--run-seed", "-1"], "ccsim: error: --run-seed: expected a whole number from 0"),
     (["dumbbell", "--pairs", "1", "-o", "/nonexistent-ccsim/t.toml"],
      "ccsim: error: output: cannot write /nonexistent-ccsim/t.toml: /nonexistent-ccsim does not exist"),
+    (["fat-tree", "--k", "5"], "ccsim: error: --k: a fat-tree's k is even (k/2 switches and hosts per switch), found 5"),
+    (["fat-tree", "--k", "50"], "ccsim: error: --k: expected a whole number from 2 to 48, found 50"),
+    (["fat-tree", "--k", "4", "--host-rate", "fast"], 'ccsim: error: --host-rate: "fast" is not a rate'),
+    (["leaf-spine", "--leaves", "1000", "--spines", "2", "--hosts", "1000"],
+     "ccsim: error: --hosts: 1000000 hosts is more than 200000; lower leaves or hosts"),
     (["waxman", "--nodes", "5", "--reachable-from", "n0", "--alpha", "0.001"],
      "ccsim: error: --reachable-from: n0 is in no link of this graph (seed 1)"),
 ])

@@ -354,6 +354,12 @@ def _cmd_topology(args: argparse.Namespace) -> int:
                                                  "access_queue"))
         elif args.shape == "binary-tree":
             graph = topology.binary_tree(args.depth, **given("rate", "delay", "queue", "delay_max", "seed"))
+        elif args.shape == "fat-tree":
+            graph = topology.fat_tree(args.k, **given("rate", "delay", "queue", "host_rate", "host_delay",
+                                                      "host_queue", "oversubscription"))
+        elif args.shape == "leaf-spine":
+            graph = topology.leaf_spine(args.leaves, args.spines, args.hosts,
+                                        **given("rate", "delay", "queue", "host_rate", "host_delay", "host_queue"))
         else:
             method = int(args.method) if args.method is not None and args.method.isdigit() else args.method
             options = given("scale", "alpha", "beta", "seed", "ms_per_unit", "rate", "queue", "reachable_from")
@@ -594,6 +600,22 @@ def _add_topology_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     bt.add_argument("--delay-max", help="draw each link's delay uniformly from [--delay, --delay-max]")
     bt.add_argument("--seed", type=int, help="seed of the random delays (default 1)")
 
+    ft = shapes.add_parser("fat-tree", parents=[common, out],
+                           help="the k-ary fat-tree of a datacenter (k pods; hosts h0..h<N-1>)")
+    ft.add_argument("--k", type=int, required=True, help="the arity, even: k pods, (k/2)^2 cores, k^3/4 hosts")
+    link_options(ft, "", "each switch link (default 100Gbps, 1us, 100p)")
+    link_options(ft, "host-", "each host's link (default: the switch links')")
+    ft.add_argument("--oversubscription", type=int,
+                    help="hosts per edge switch over its k/2 uplinks (default 1: full bisection bandwidth)")
+
+    ls = shapes.add_parser("leaf-spine", parents=[common, out],
+                           help="leaves each joined to every spine, hosts on the leaves (h0..h<N-1>)")
+    ls.add_argument("--leaves", type=int, required=True, help="leaf switches (l0..)")
+    ls.add_argument("--spines", type=int, required=True, help="spine switches (s0..)")
+    ls.add_argument("--hosts", type=int, required=True, help="hosts per leaf")
+    link_options(ls, "", "each leaf-spine link (default 100Gbps, 1us, 100p)")
+    link_options(ls, "host-", "each host's link (default: the fabric's)")
+
     w = shapes.add_parser("waxman", parents=[common, out], help="a GT-ITM random graph (Waxman RG1/RG2, pure random)")
     w.add_argument("--nodes", type=int, required=True, help="nodes (n0..n(N-1))")
     w.add_argument("--scale", type=int, help="side of the integer grid (default 100)")
@@ -605,7 +627,7 @@ def _add_topology_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     w.add_argument("--rate", help="rate of each link (default 10Mbps)")
     w.add_argument("--queue", help="queue limit of each link (default 100p)")
     w.add_argument("--reachable-from", metavar="NODE", help="keep only the nodes reachable from NODE (e.g. n0)")
-    for shape in (d, pl, bt, w):
+    for shape in (d, pl, bt, ft, ls, w):
         shape.set_defaults(func=_cmd_topology)
 
 

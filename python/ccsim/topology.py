@@ -13,6 +13,12 @@ TOML users. Shapes and names (docs/topology.md has the whole story):
   bottleneck ``i`` only;
 - :func:`binary_tree`: the complete binary tree of ``depth`` levels (2^depth - 1 nodes) in heap
   order: root ``n0``, the children of ``ni`` are ``n(2i+1)`` and ``n(2i+2)``;
+- :func:`fat_tree`: the k-ary fat-tree of Al-Fares, Loukissas and Vahdat (SIGCOMM 2008):
+  ``k`` pods of ``k/2`` edge switches ``p<pod>e<i>`` and ``k/2`` aggregation switches
+  ``p<pod>a<i>``, ``(k/2)^2`` core switches ``c<i>``, and ``k^3/4`` hosts ``h0..`` (more with
+  oversubscription), numbered edge switch by edge switch;
+- :func:`leaf_spine`: ``leaves`` leaf switches ``l<i>``, each joined to every one of
+  ``spines`` spine switches ``s<i>``, and ``hosts`` hosts per leaf, ``h0..`` leaf by leaf;
 - :func:`waxman`: GT-ITM's flat random graphs ("geo", Calvert, Doar and Zegura, IEEE Commun.
   Mag. 1997; geog.c of GT-ITM): ``n`` nodes on an integer ``scale`` x ``scale`` grid, at most
   one per point; a pair (i < j) is joined with probability ``p``: method 2 (Waxman's RG1,
@@ -60,6 +66,11 @@ MAX_WAXMAN_NODES = 10_000
 MAX_SCALE = 1_000_000
 MAX_PAIRS = 100_000
 MAX_BOTTLENECKS = 100_000
+#: The largest fat-tree arity (48: 27 648 hosts and 82 944 links before oversubscription).
+MAX_FAT_TREE_K = 48
+#: Bounds of a leaf-spine fabric's switches and of any fabric's hosts.
+MAX_SWITCHES = 10_000
+MAX_HOSTS = 200_000
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,6 +236,99 @@ def parking_lot(bottlenecks: int, *, rate: str = "10Mbps", delay: str = "10ms", 
                                "hop_rates": dict(sorted((hop_rates or {}).items())), "cross": cross,
                                "access_rate": access_rate, "access_delay": access_delay,
                                "access_queue": access_queue}, ("s0", "d0"))
+    return g
+
+
+def fat_tree(k: int, *, rate: str = "100Gbps", delay: str = "1us", queue: str = "100p",
+             host_rate: str | None = None, host_delay: str | None = None, host_queue: str | None = None,
+             oversubscription: int = 1) -> nx.Graph:
+    """The k-ary fat-tree (Al-Fares, Loukissas and Vahdat, SIGCOMM 2008, section 3.2): ``k``
+    pods (``k`` even), each of ``k/2`` edge switches ``p<pod>e<i>`` and ``k/2`` aggregation
+    switches ``p<pod>a<i>``, every edge switch joined to every aggregation switch of its pod;
+    ``(k/2)^2`` core switches ``c0..``, aggregation switch ``i`` of every pod joined to cores
+    ``i*k/2 .. i*k/2 + k/2 - 1``; each edge switch has ``oversubscription * k/2`` hosts, so
+    hosts ``h0..h<N-1>`` (N = ``oversubscription * k^3/4``) are numbered edge switch by edge
+    switch, pod by pod. Switch links have ``rate``, ``delay`` and ``queue``, host links the
+    ``host_*`` values (the switch links' by default). With ``oversubscription`` = 1 the
+    fabric has full bisection bandwidth; with r, each edge switch's uplinks carry 1/r of its
+    hosts' rate. Nodes have a ``role`` (``host``, ``edge``, ``aggregation``, ``core``) and a
+    ``pod``; links a ``role`` (``host``, ``edge-aggregation``, ``aggregation-core``)."""
+    k = _whole(k, "k", 2, MAX_FAT_TREE_K)
+    if k % 2:
+        raise SpecError(f"a fat-tree's k is even (k/2 switches and hosts per switch), found {k}", "k")
+    over = _whole(oversubscription, "oversubscription", 1, 64)
+    half = k // 2
+    hosts_per_edge = over * half
+    if k * half * hosts_per_edge > MAX_HOSTS:
+        raise SpecError(f"{k * half * hosts_per_edge} hosts is more than {MAX_HOSTS}; lower k or oversubscription",
+                        "oversubscription" if over > 1 else "k")
+    fabric = _canonical_link(rate, delay, queue, ("rate", "delay", "queue"))
+    host = _canonical_link(host_rate or rate, host_delay or delay, host_queue or queue,
+                           ("host_rate" if host_rate else "rate", "host_delay" if host_delay else "delay",
+                            "host_queue" if host_queue else "queue"))
+    g = _graph()
+    for c in range(half * half):
+        g.add_node(f"c{c}", role="core")
+    h = 0
+    for pod in range(k):
+        for i in range(half):
+            g.add_node(f"p{pod}a{i}", role="aggregation", pod=pod)
+            for j in range(half):
+                _add(g, f"p{pod}a{i}", f"c{i * half + j}", rate=fabric[0], delay=fabric[1], queue=fabric[2],
+                     role="aggregation-core")
+        for e in range(half):
+            g.add_node(f"p{pod}e{e}", role="edge", pod=pod)
+            for i in range(half):
+                _add(g, f"p{pod}e{e}", f"p{pod}a{i}", rate=fabric[0], delay=fabric[1], queue=fabric[2],
+                     role="edge-aggregation")
+            for _ in range(hosts_per_edge):
+                g.add_node(f"h{h}", role="host", pod=pod)
+                _add(g, f"h{h}", f"p{pod}e{e}", rate=host[0], delay=host[1], queue=host[2], role="host")
+                h += 1
+    args: dict[str, Any] = {"k": k, "rate": rate, "delay": delay, "queue": queue}
+    args.update({n: v for n, v in (("host_rate", host_rate), ("host_delay", host_delay),
+                                   ("host_queue", host_queue)) if v is not None})
+    if over != 1:
+        args["oversubscription"] = over
+    _record(g, "fat-tree", args, ("h0", f"h{h - 1}"))
+    return g
+
+
+def leaf_spine(leaves: int, spines: int, hosts: int, *, rate: str = "100Gbps", delay: str = "1us",
+               queue: str = "100p", host_rate: str | None = None, host_delay: str | None = None,
+               host_queue: str | None = None) -> nx.Graph:
+    """A two-tier leaf-spine fabric: ``leaves`` leaf switches ``l0..``, each joined to every
+    one of ``spines`` spine switches ``s0..`` (``rate``, ``delay``, ``queue``), and ``hosts``
+    hosts per leaf, ``h0..`` leaf by leaf (the ``host_*`` link values, the fabric's by
+    default). Nodes have a ``role`` (``host``, ``leaf``, ``spine``); links a ``role``
+    (``host``, ``leaf-spine``)."""
+    nl = _whole(leaves, "leaves", 1, MAX_SWITCHES)
+    ns = _whole(spines, "spines", 1, MAX_SWITCHES)
+    nh = _whole(hosts, "hosts", 1, MAX_HOSTS)
+    if nl * nh > MAX_HOSTS:
+        raise SpecError(f"{nl * nh} hosts is more than {MAX_HOSTS}; lower leaves or hosts", "hosts")
+    if nl * ns > MAX_HOSTS:
+        raise SpecError(f"{nl * ns} leaf-spine links is more than {MAX_HOSTS}; lower leaves or spines", "spines")
+    fabric = _canonical_link(rate, delay, queue, ("rate", "delay", "queue"))
+    host = _canonical_link(host_rate or rate, host_delay or delay, host_queue or queue,
+                           ("host_rate" if host_rate else "rate", "host_delay" if host_delay else "delay",
+                            "host_queue" if host_queue else "queue"))
+    g = _graph()
+    for s_ in range(ns):
+        g.add_node(f"s{s_}", role="spine")
+    for leaf in range(nl):
+        g.add_node(f"l{leaf}", role="leaf")
+        for s_ in range(ns):
+            _add(g, f"l{leaf}", f"s{s_}", rate=fabric[0], delay=fabric[1], queue=fabric[2], role="leaf-spine")
+    for leaf in range(nl):
+        for i in range(nh):
+            name = f"h{leaf * nh + i}"
+            g.add_node(name, role="host")
+            _add(g, name, f"l{leaf}", rate=host[0], delay=host[1], queue=host[2], role="host")
+    args: dict[str, Any] = {"leaves": nl, "spines": ns, "hosts": nh, "rate": rate, "delay": delay, "queue": queue}
+    args.update({n: v for n, v in (("host_rate", host_rate), ("host_delay", host_delay),
+                                   ("host_queue", host_queue)) if v is not None})
+    _record(g, "leaf-spine", args, ("h0", f"h{nl * nh - 1}"))
     return g
 
 
