@@ -26,6 +26,7 @@ pub mod run;
 pub mod spec;
 pub mod summary;
 pub mod units;
+pub mod workloads;
 
 pub use protocols::tcpm;
 pub use protocols::ticp;
