@@ -179,6 +179,25 @@ impl Registry {
     }
 }
 
+/// A name a user's algorithm or queue may be registered under: letters, digits, `-`, `_`,
+/// `.` (a `:` marks Python's `"module:Class"`).
+///
+/// # Errors
+/// The name, and what a plain name is.
+pub fn check_plain_name(name: &str) -> Result<(), String> {
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if plain {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name:?} is not a plain name (letters, digits, '-', '_', '.')"
+        ))
+    }
+}
+
 /// Register `entry` under `name` (checked by `spec::flows::register_cc`, which users call)
 /// for the scenarios parsed after; a name registered before is replaced.
 pub(crate) fn register(name: &str, entry: CcEntry) {
@@ -259,15 +278,7 @@ pub fn build(p: CustomProtocol, args: &CcArgs<'_>) -> Result<CustomCc, String> {
 /// # Errors
 /// A name that is not a plain word (letters, digits, `-`, `_`, `.`).
 pub fn register_queue(name: &str, entry: QueueEntry) -> Result<(), String> {
-    let plain = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if !plain {
-        return Err(format!(
-            "{name:?} is not a plain name (letters, digits, '-', '_', '.')"
-        ));
-    }
+    check_plain_name(name)?;
     registry().queues.insert(name.to_owned(), entry);
     Ok(())
 }

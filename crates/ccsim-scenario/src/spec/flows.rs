@@ -164,15 +164,7 @@ pub fn register_cc(name: &str, entry: crate::registry::CcEntry) -> Result<(), St
             "{name:?} is a built-in protocol; register the algorithm under another name"
         ));
     }
-    let plain = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if !plain {
-        return Err(format!(
-            "{name:?} is not a plain name (letters, digits, '-', '_', '.')"
-        ));
-    }
+    crate::registry::check_plain_name(name)?;
     crate::registry::register(name, entry);
     Ok(())
 }
