@@ -18,6 +18,7 @@ with delta > beta must take exactly one segment off cwnd at that ACK, and no oth
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import re
@@ -396,3 +397,18 @@ def fmt(x: float, digits: int = 3) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
     return f"{x:.{digits}f}"
+
+
+def prepare(doc: str, default_out: str, argv: list[str] | None) -> tuple[Path, Path] | None:
+    """A script's start: its ``--out`` folder (made) and the scenarios folder beside these
+    scripts (made), or ``None`` (said on stdout) when ns-2.35 is not on PATH."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--out", type=Path, default=Path(default_out))
+    out: Path = ap.parse_args(argv).out
+    out.mkdir(parents=True, exist_ok=True)
+    scen = HERE / "scenarios"
+    scen.mkdir(exist_ok=True)
+    if not ns_available():
+        print("ns (ns-2.35) is not on PATH")
+        return None
+    return out, scen

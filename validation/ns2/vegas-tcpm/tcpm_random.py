@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import math
@@ -28,9 +27,9 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from common import (HERE, MSS, TIMERS, ccsim, ccsim_acks, ccsim_cwnd, ccsim_sends, ccsim_ssthresh, ccsm, check_rounds, fmt,
+from common import (MSS, TIMERS, ccsim, ccsim_acks, ccsim_cwnd, ccsim_sends, ccsim_ssthresh, ccsm, check_rounds, fmt,
                     slow_start_exit,
-                    link_of, mean_rate, node_ids, same_sends, ns2_queue_events, ns2_trace_var, ns_available, read_pcap,
+                    link_of, mean_rate, node_ids, same_sends, ns2_queue_events, ns2_trace_var, prepare, read_pcap,
                     run_ns2, summarize, translated_tcl, vegas_rounds)
 
 from ccsim.experiments import REGISTRY  # noqa: E402
@@ -299,16 +298,10 @@ def print_table(title: str, rows: list[Row]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", type=Path, default=Path("/tmp/vegas-tcpm/tcpm-random"))
-    args = ap.parse_args(argv)
-    out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
-    scen = HERE / "scenarios"
-    scen.mkdir(exist_ok=True)
-    if not ns_available():
-        print("ns (ns-2.35) is not on PATH")
+    ready = prepare(__doc__, "/tmp/vegas-tcpm/tcpm-random", argv)
+    if ready is None:
         return 1
+    out, scen = ready
 
     spec = session_spec()
     (scen / "tcpm-random-session.json").write_text(json.dumps(spec, indent=1) + "\n")

@@ -18,16 +18,15 @@
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import math
 from pathlib import Path
 from typing import Any
 
-from common import (HERE, MSS, TIMERS, ccsim, ccsim_acks, ccsim_cwnd, ccsim_sends, ccsim_ssthresh, check_rounds, fmt,
+from common import (MSS, TIMERS, ccsim, ccsim_acks, ccsim_cwnd, ccsim_sends, ccsim_ssthresh, check_rounds, fmt,
                     link_of, same_sends,
-                    mean_rate, node_ids, ns2_queue_events, ns2_trace_var, ns_available, run_ns2, slow_start_exit,
+                    mean_rate, node_ids, ns2_queue_events, ns2_trace_var, prepare, run_ns2, slow_start_exit,
                     summarize, time_mean, vegas_rounds)
 
 from ccsim.experiments import REGISTRY  # noqa: E402
@@ -184,16 +183,10 @@ def unicast_row(spec: dict[str, Any], folder: Path, r1s: Any) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", type=Path, default=Path("/tmp/vegas-tcpm/tcpm-reroute"))
-    args = ap.parse_args(argv)
-    out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
-    scen = HERE / "scenarios"
-    scen.mkdir(exist_ok=True)
-    if not ns_available():
-        print("ns (ns-2.35) is not on PATH")
+    ready = prepare(__doc__, "/tmp/vegas-tcpm/tcpm-reroute", argv)
+    if ready is None:
         return 1
+    out, scen = ready
     rows: list[tuple[str, str, str, dict[str, Any]]] = []
     r1s = link_of({"links": t.fig7_links()}, "R1", "S")
 

@@ -158,15 +158,15 @@ impl TcpSender {
     ) {
         let conn = self.conn(ctx.now());
         let mut w = self.window();
-        let control = self
+        let decision = self
             .control
             .cc_mut()
             .cong_control(&mut w, sample, &conn, ctx.rng());
         self.set_window(w);
-        if let (Some(rate), Some(p)) = (control.pacing_rate, self.pacing.as_mut()) {
+        if let (Some(rate), Some(p)) = (decision.pacing_rate, self.pacing.as_mut()) {
             p.set_rate(rate);
         }
-        if control.mark_app_limited {
+        if decision.mark_app_limited {
             self.rate.mark_app_limited(conn.in_flight);
         }
     }
