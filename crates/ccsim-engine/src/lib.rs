@@ -38,7 +38,7 @@ pub use link::{
     RouterHook, Verdict,
 };
 pub use red::{Red, RedConfig, RedConfigError, RedDecision};
-pub use routing::RouteMetric;
+pub use routing::{Multipath, RouteMetric};
 pub use sim::{
     FlowStats, NodeId, NodeStats, Progress, Reroute, Sim, SimError, Snapshot, Stopped,
     TopologyChange, TopologyEvent, WindowCounts,

@@ -32,6 +32,7 @@ use ccsim_protocols::{AnyAgent, Departures, UdpConfig, UdpSink, UdpSource};
 use crate::capture::{number_tcp_flow, TcpFlows};
 use crate::error::ScenarioError;
 use crate::netsim::{add_agent_pair, NetSim, RunOptions};
+use crate::paths::FlowPath;
 use crate::protocols::assist::{assisted, RouterPlan};
 use crate::protocols::{add_flow_agents, after_routes};
 use crate::spec::{FlowSpec, Spec, TrafficKind};
@@ -65,6 +66,8 @@ pub struct GeneratedFlow {
     pub receiver_stats: Option<AgentStats>,
     /// Completion time of the same transfer alone on an empty network, ns (web).
     pub ideal_fct_ns: Option<u64>,
+    /// Its path when it started, with multipath routing.
+    pub path: Option<FlowPath>,
 }
 
 impl GeneratedFlow {
@@ -216,6 +219,7 @@ impl Generators {
                             sender_stats: None,
                             receiver_stats: None,
                             ideal_fct_ns: None,
+                            path: None,
                         });
                     }
                 }
@@ -301,6 +305,7 @@ impl Generators {
                     sender_stats: None,
                     receiver_stats: None,
                     ideal_fct_ns: None,
+                    path: FlowPath::of(sim, s, r),
                 });
                 let next = w
                     .next_at
@@ -323,6 +328,15 @@ impl Generators {
             f.receiver_stats = sim.retire_agent(f.receiver);
             if f.fct_ns().is_some() {
                 f.ideal_fct_ns = ideal_fct(spec, sim, &t, options);
+            }
+        }
+    }
+
+    /// Note the paths of the sources built with the simulation, once its routes exist.
+    pub(crate) fn note_paths(&mut self, sim: &NetSim) {
+        for f in &mut self.flows {
+            if f.path.is_none() {
+                f.path = FlowPath::of(sim, f.sender, f.receiver);
             }
         }
     }
@@ -490,7 +504,12 @@ impl Generators {
 
     /// Each generated flow's results, as `[[flows]]` flows have them (over the whole run).
     #[must_use]
-    pub fn flow_summaries(&self, spec: &Spec, sim: &NetSim) -> Vec<FlowSummary> {
+    pub fn flow_summaries(
+        &self,
+        spec: &Spec,
+        sim: &NetSim,
+        node_names: &[String],
+    ) -> Vec<FlowSummary> {
         let seconds = sim.now().as_secs_f64().max(1e-9);
         self.flows
             .iter()
@@ -524,6 +543,8 @@ impl Generators {
                     greedy: false,
                     mean_delay_s: (s.delivered_packets > 0)
                         .then(|| s.delivered_delay_ns as f64 / 1e9 / s.delivered_packets as f64),
+                    route: f.path.as_ref().and_then(|p| p.names(node_names)),
+                    paths: f.path.as_ref().map(|p| p.paths),
                 }
             })
             .collect()

@@ -18,6 +18,7 @@ pub mod memory;
 pub mod netsim;
 pub mod outputs;
 pub mod parquet;
+pub mod paths;
 pub mod pcap;
 pub mod protocols;
 pub mod real;

@@ -112,7 +112,7 @@ pub struct FlowRow<'a> {
 #[must_use]
 pub fn flow_table(rows: &[FlowRow]) -> Table {
     let u = |f: fn(&FlowSummary) -> u64| Values::U64(rows.iter().map(|r| f(r.flow)).collect());
-    Table {
+    let mut table = Table {
         columns: vec![
             (
                 "name".into(),
@@ -170,7 +170,23 @@ pub fn flow_table(rows: &[FlowRow]) -> Table {
                 Values::OptF64(rows.iter().map(|r| r.slowdown).collect()),
             ),
         ],
+    };
+    // With multipath routing: each flow's route ("h0 e0 a1 c2 ...", empty with spray) and its
+    // count of equal-cost paths.
+    if rows.iter().any(|r| r.flow.paths.is_some()) {
+        table.columns.push((
+            "route".into(),
+            Values::Str(
+                rows.iter()
+                    .map(|r| r.flow.route.clone().unwrap_or_default())
+                    .collect(),
+            ),
+        ));
+        table
+            .columns
+            .push(("paths".into(), u(|r| r.paths.unwrap_or(0))));
     }
+    table
 }
 
 /// The per-link-direction table, in the order of `names` (the spec's links, each as "a->b"

@@ -17,6 +17,7 @@ use crate::error::ScenarioError;
 use crate::generators::Generators;
 use crate::memory::MemoryGuard;
 use crate::outputs::{flow_table, link_table, FlowRow};
+use crate::paths::FlowPath;
 use crate::protocols::tcpm::TcpmHandles;
 use crate::protocols::ticp::TicpHandles;
 use crate::protocols::{self, add_flow_agents, after_routes};
@@ -71,6 +72,8 @@ pub struct Built {
     pub node_names: Vec<String>,
     /// The traffic generators and the flows they made.
     pub generators: Generators,
+    /// Per flow, its path when routing is multipath (empty otherwise).
+    pub paths: Vec<Option<FlowPath>>,
 }
 
 /// Build the simulation a validated spec describes.
@@ -147,8 +150,10 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         Routing::Delay => RouteMetric::Delay,
         Routing::Hops => RouteMetric::Hops,
     });
-    let generators = Generators::build(spec, &mut sim, &|n: &str| node_index[n], options)?;
+    sim.set_multipath(spec.run.multipath.engine());
+    let mut generators = Generators::build(spec, &mut sim, &|n: &str| node_index[n], options)?;
     sim.build_routes();
+    generators.note_paths(&sim);
     protocols::tcpm::add_fusion_nodes(spec, &mut sim, &by_name, &node_names, &mut tcpm);
     schedule_events(spec, &mut sim, &node_index, &links)?;
     for (i, f) in spec.flows.iter().enumerate() {
@@ -228,8 +233,13 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
         SimTime(spec.run.warmup.0 .0),
         series,
     );
+    let paths = flows
+        .iter()
+        .map(|&(_, s, r)| FlowPath::of(&sim, s, r))
+        .collect();
     Ok(Built {
         sim,
+        paths,
         flows,
         links,
         ticp,
@@ -372,6 +382,8 @@ pub fn run(
     let finished = Finished {
         sim: &built.sim,
         flows: &built.flows,
+        paths: &built.paths,
+        node_names: &built.node_names,
         links: &built.links,
         ticp: protocols::ticp::summaries(spec, &built.sim, &built.ticp),
         tcpm: protocols::tcpm::summaries(spec, &built.sim, &built.node_names, &built.tcpm),
@@ -396,7 +408,9 @@ pub fn run(
         trace = aggregate_flow_series(&flow_names, trace, &mut entity_names, &var_names);
     }
     let ticp_table = protocols::ticp::table(spec, &built.sim, &built.ticp);
-    let generated = built.generators.flow_summaries(spec, &built.sim);
+    let generated = built
+        .generators
+        .flow_summaries(spec, &built.sim, &built.node_names);
     let mut rows: Vec<FlowRow> = spec
         .flows
         .iter()

@@ -13,6 +13,7 @@ use ccsim_engine::{DropReason, FlowStats, LinkId, LinkStats, NodeId, TopologyCha
 use serde::Serialize;
 
 use crate::netsim::NetSim;
+use crate::paths::FlowPath;
 use crate::protocols::tcpm::TcpmSummary;
 use crate::protocols::ticp::TicpSummary;
 use crate::spec::flows::{family, Family};
@@ -55,6 +56,13 @@ pub struct FlowSummary {
     pub greedy: bool,
     /// Mean one-way delay of the data packets sent in the window and delivered, seconds.
     pub mean_delay_s: Option<f64>,
+    /// With `[run] multipath = "ecmp"`: the nodes its data crosses when it starts, sender
+    /// first, separated by spaces ("h0 p0e0 p0a1 c2 p1a1 p1e0 h4").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
+    /// With multipath routing: the number of equal-cost paths between its ends.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paths: Option<u64>,
 }
 
 /// Per-link-direction results over the measurement window.
@@ -281,6 +289,10 @@ pub(crate) struct Finished<'a> {
     pub sim: &'a NetSim,
     /// Per `[[flows]]` entry, in spec order: (flow id, sender address, receiver address).
     pub flows: &'a [(FlowId, Addr, Addr)],
+    /// Per `[[flows]]` entry, its path with multipath routing.
+    pub paths: &'a [Option<FlowPath>],
+    /// Node names by index.
+    pub node_names: &'a [String],
     /// Per simplex link, in the order the run added them: (name "a->b", id).
     pub links: &'a [(String, LinkId)],
     /// The TICP sessions' records, by name.
@@ -476,6 +488,11 @@ pub(crate) fn summarize(
                 completion_time_s: ss.completed_at.map(|t| (t.0 - f.start.0 .0) as f64 / 1e9),
                 greedy: f.size.is_none() && family(f.protocol) != Family::Udp,
                 mean_delay_s: (received > 0).then(|| delay_ns as f64 / 1e9 / received as f64),
+                route: run
+                    .paths
+                    .get(i)
+                    .and_then(|p| p.as_ref()?.names(run.node_names)),
+                paths: run.paths.get(i).and_then(|p| p.as_ref().map(|p| p.paths)),
             },
         );
     }

@@ -8,7 +8,7 @@ use crate::dualpi2::Action;
 use crate::link::{DropReason, DropRule, LinkId, LinkTap, Verdict};
 use crate::queue::{Event, Scheduler};
 use crate::red::RedDecision;
-use crate::routing::NO_ROUTE;
+use crate::routing::{Multipath, NO_ROUTE};
 use ccsim_core::{Addr, Agent, Ecn, FlowId, Header, Packet, SimTime};
 
 pub(super) fn rule_matches<H: Header>(rules: &mut [DropRule], pkt: &Packet<H>) -> bool {
@@ -155,11 +155,33 @@ impl<H: Header> Core<H> {
         if dst == Addr::GROUP_NODE {
             return self.multicast(idx, node, false);
         }
-        let link = self.routes.next_link(node, dst);
+        let link = if self.multipath == Multipath::None {
+            self.routes.next_link(node, dst)
+        } else {
+            self.next_hop_multipath(idx, node, dst)
+        };
         if link == NO_ROUTE {
             return self.no_route(idx, node);
         }
         self.offer(link, idx);
+    }
+
+    /// The next hop of packet `idx` at `node` among the equal-cost links: its flow's hash
+    /// (ECMP) or a draw (spray).
+    fn next_hop_multipath(&mut self, idx: u32, node: u32, dst: u32) -> u32 {
+        let choices = self.routes.equal_cost(node, dst);
+        match choices.len() {
+            0 => NO_ROUTE,
+            1 => choices[0],
+            n if self.multipath == Multipath::Spray => {
+                choices[self.spray_rng.below(n as u64) as usize]
+            }
+            _ => {
+                let p = &self.pool[idx as usize];
+                let (src, dst) = (p.src, p.dst);
+                self.next_hop_of(node, src, dst)
+            }
+        }
     }
 
     pub(super) fn count_flow_drop(&mut self, idx: u32) {

@@ -42,7 +42,7 @@ use self::multicast::Group;
 use self::sampling::FinalSample;
 use crate::link::{DropReason, Link, LinkConfig, LinkId, LinkStats};
 use crate::queue::{Event, EventQueue, Scheduler};
-use crate::routing::{RouteMetric, Routes};
+use crate::routing::{Multipath, RouteMetric, Routes};
 use crate::trace::{SeriesConfig, TraceBuf};
 use ccsim_core::{Addr, Agent, AgentStats, FlowId, Header, Packet, RngStream, SimTime, TimerSlot};
 use std::collections::{BTreeMap, VecDeque};
@@ -190,6 +190,11 @@ struct Core<H> {
     node_stats: Vec<NodeStats>,
     routes: Routes,
     metric: RouteMetric,
+    multipath: Multipath,
+    /// The ECMP hash's salt, drawn from the run's seed.
+    ecmp_salt: u64,
+    /// Spraying's draws.
+    spray_rng: RngStream,
     reroute: Reroute,
     routes_built: bool,
     /// Per node: whether the tables hold routes toward it.
@@ -282,6 +287,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 node_stats: Vec::new(),
                 routes: Routes::default(),
                 metric: RouteMetric::default(),
+                multipath: Multipath::None,
+                ecmp_salt: RngStream::new(seed, "routing/ecmp").next_u64(),
+                spray_rng: RngStream::new(seed, "routing/spray"),
                 reroute: Reroute::default(),
                 routes_built: false,
                 route_dst: Vec::new(),

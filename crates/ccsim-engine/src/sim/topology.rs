@@ -25,7 +25,7 @@
 use super::{Core, NodeId, NodeStats, Sim};
 use crate::link::{DropReason, LinkId};
 use crate::queue::{Event, Scheduler};
-use crate::routing::{Edge, RouteMetric, Routes, NO_ROUTE};
+use crate::routing::{ecmp_hash, pick, Edge, Multipath, RouteMetric, Routes, NO_ROUTE};
 use ccsim_core::{Agent, Dur, Header, SimTime};
 
 /// When routing tables follow a change of the topology.
@@ -134,6 +134,17 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         &self.core.node_stats[node.0 as usize]
     }
 
+    /// Choose how nodes use equal-cost paths (before [`Sim::build_routes`]).
+    pub fn set_multipath(&mut self, multipath: Multipath) {
+        self.core.multipath = multipath;
+    }
+
+    /// The multipath mode.
+    #[must_use]
+    pub fn multipath(&self) -> Multipath {
+        self.core.multipath
+    }
+
     /// Choose the routing metric (before [`Sim::build_routes`]).
     pub fn set_route_metric(&mut self, metric: RouteMetric) {
         self.core.metric = metric;
@@ -188,6 +199,33 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         Some(path)
     }
 
+    /// The links a packet from agent `src` to agent `dst` crosses, in order, under the tables
+    /// in force: with ECMP the path its hash picks at every hop; without multipath, or with
+    /// spray (whose packets differ), the lowest-indexed equal-cost path, as [`Sim::route`].
+    /// `None` without a route.
+    #[must_use]
+    pub fn flow_route(&self, src: ccsim_core::Addr, dst: ccsim_core::Addr) -> Option<Vec<LinkId>> {
+        let mut path = Vec::new();
+        let mut node = src.node;
+        while node != dst.node {
+            let link = self.core.next_hop_of(node, src, dst);
+            if link == NO_ROUTE || path.len() > self.core.links.len() {
+                return None;
+            }
+            path.push(LinkId(link));
+            node = self.core.links[link as usize].to;
+        }
+        Some(path)
+    }
+
+    /// How many distinct shortest paths lead from `from` to `to` under the tables in force
+    /// (1 without multipath; 0 without a route), saturating at `u64::MAX`.
+    #[must_use]
+    pub fn equal_cost_paths(&self, from: NodeId, to: NodeId) -> u64 {
+        let mut memo: std::collections::HashMap<u32, u64> = std::collections::HashMap::new();
+        self.core.paths_from(from.0, to.0, &mut memo)
+    }
+
     /// The route metric in use.
     #[must_use]
     pub fn route_metric(&self) -> RouteMetric {
@@ -196,6 +234,53 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
 }
 
 impl<H: Header> Core<H> {
+    /// The link a packet from `src` to `dst` takes at `node` by the ECMP hash (the first
+    /// equal-cost link without ECMP), or `NO_ROUTE`.
+    pub(super) fn next_hop_of(
+        &self,
+        node: u32,
+        src: ccsim_core::Addr,
+        dst: ccsim_core::Addr,
+    ) -> u32 {
+        let choices = self.routes.equal_cost(node, dst.node);
+        match choices.len() {
+            0 => NO_ROUTE,
+            1 => choices[0],
+            n if self.multipath == Multipath::Ecmp => {
+                let h = ecmp_hash(
+                    self.ecmp_salt,
+                    node,
+                    (src.node, src.agent),
+                    (dst.node, dst.agent),
+                );
+                choices[pick(h, n)]
+            }
+            _ => choices[0],
+        }
+    }
+
+    /// Shortest paths from `node` to `to`, counted over the equal-cost choices.
+    fn paths_from(
+        &self,
+        node: u32,
+        to: u32,
+        memo: &mut std::collections::HashMap<u32, u64>,
+    ) -> u64 {
+        if node == to {
+            return 1;
+        }
+        if let Some(&n) = memo.get(&node) {
+            return n;
+        }
+        let mut total = 0u64;
+        for &l in self.routes.equal_cost(node, to) {
+            let next = self.links[l as usize].to;
+            total = total.saturating_add(self.paths_from(next, to, memo));
+        }
+        memo.insert(node, total);
+        total
+    }
+
     pub(super) fn edges(&self) -> Vec<Edge> {
         self.links
             .iter()
@@ -220,6 +305,7 @@ impl<H: Header> Core<H> {
             &dsts,
             self.metric,
             self.route_mask.as_deref(),
+            self.multipath,
         )
     }
 

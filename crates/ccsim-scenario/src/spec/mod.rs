@@ -47,7 +47,7 @@ pub use links::{
 pub use output::{OutputSpec, ENGINE_SERIES, MAX_SAMPLES, MAX_SERIES_VALUES};
 pub use parse::{parse_spec_json, parse_spec_toml, parse_spec_value};
 pub use rate::{CbraaSpec, PrimoSpec, TfrcSpec};
-pub use run::{Routing, RunSpec};
+pub use run::{MultipathSpec, Routing, RunSpec};
 pub use tcp::{VegasSpec, MAX_INITIAL_WINDOW};
 pub use tcpm::{FusionSpec, TcpmSpec, TCPM_GROUP_BASE};
 pub use ticp::{TicpClusters, TicpDelivery, TicpSpec, MAX_TICP_SOURCES, TICP_GROUPS_PER_SESSION};

@@ -24,6 +24,11 @@ pub struct RunSpec {
     /// Route metric: "delay" (sum of propagation delays) or "hops".
     #[serde(default)]
     pub routing: Routing,
+    /// Equal-cost paths: "none" (one path, the lowest-indexed link at each tie), "ecmp" (a
+    /// per-flow hash of the addresses picks among them at each hop) or "spray" (a draw per
+    /// packet).
+    #[serde(default, skip_serializing_if = "omit_single_path")]
+    pub multipath: MultipathSpec,
     /// What routing does when a link or node changes state: "static" (never recomputed),
     /// "instant", or a convergence delay such as "2s".
     #[serde(default, skip_serializing_if = "omit_static_reroute")]
@@ -45,6 +50,9 @@ fn default_obp_period() -> DurStr {
 fn is_default_obp_period(d: &DurStr) -> bool {
     super::omitting_defaults() && *d == default_obp_period()
 }
+fn omit_single_path(m: &MultipathSpec) -> bool {
+    super::omitting_defaults() && *m == MultipathSpec::None
+}
 fn omit_static_reroute(r: &RerouteSpec) -> bool {
     super::omitting_defaults() && r.is_static()
 }
@@ -65,6 +73,31 @@ pub enum Routing {
     Delay,
     /// Fewest hops.
     Hops,
+}
+
+/// How routers use equal-cost paths (docs/datacenter.md).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MultipathSpec {
+    /// One path per destination.
+    #[default]
+    None,
+    /// Per-flow hash over the equal-cost next hops.
+    Ecmp,
+    /// A uniform draw per packet.
+    Spray,
+}
+
+impl MultipathSpec {
+    /// The engine's mode.
+    #[must_use]
+    pub fn engine(self) -> ccsim_engine::Multipath {
+        match self {
+            MultipathSpec::None => ccsim_engine::Multipath::None,
+            MultipathSpec::Ecmp => ccsim_engine::Multipath::Ecmp,
+            MultipathSpec::Spray => ccsim_engine::Multipath::Spray,
+        }
+    }
 }
 
 /// The run-wide checks.
