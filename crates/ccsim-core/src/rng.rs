@@ -66,6 +66,16 @@ impl RngStream {
         -mean * libm::log(1.0 - self.uniform())
     }
 
+    /// A log-normal variate with the given mean and shape `sigma` (the standard deviation of
+    /// its logarithm): `exp(mu + sigma Z)` with `mu = ln(mean) - sigma^2 / 2`, `Z` standard
+    /// normal by Box and Muller's transform (`libm`).
+    pub fn lognormal(&mut self, mean: f64, sigma: f64) -> f64 {
+        let u1 = 1.0 - self.uniform();
+        let u2 = self.uniform();
+        let z = libm::sqrt(-2.0 * libm::log(u1)) * libm::cos(2.0 * std::f64::consts::PI * u2);
+        libm::exp(libm::log(mean) - sigma * sigma / 2.0 + sigma * z)
+    }
+
     /// A uniform integer in `[0, n)`; `n` must be positive.
     pub fn below(&mut self, n: u64) -> u64 {
         // Lemire's multiply-shift; the tiny bias is irrelevant at simulation scales.

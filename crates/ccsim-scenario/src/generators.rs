@@ -19,6 +19,18 @@
 //! shape (x_m = mean (shape - 1) / shape, as ns-2's `RandomVariable/Pareto`), rounded to the
 //! byte, at least one byte; the sender and the receiver are drawn uniformly from `from` and
 //! `to`, all from the generator's own random stream.
+//! CHOICE: a `flows` generator offers `load` times the sum of its hosts' link rates in
+//! application bytes (HPCC's traffic generator states load the same way, from the CDF's mean):
+//! arrivals at rate `load * sum(rates) / (8 * mean size)` per second (divided by `fan_in` for
+//! incast, whose arrivals carry `fan_in` flows each); a sender is drawn in proportion to its
+//! host's rate, the receiver uniformly among the other hosts (all-to-all), as its image under
+//! one derangement of the hosts drawn at the start, uniform among derangements (permutation),
+//! or, for incast, one receiver uniformly and `fan_in` distinct senders uniformly among the
+//! rest, all sending one drawn size.
+//! CHOICE: empty-network completion times are cached by (generator, the links' settings along
+//! both routes, size): flows of the same size on paths alike (every inter-pod path of a
+//! fat-tree) are simulated alone once. The cache holds at most [`IDEAL_CACHE_ENTRIES`] and is
+//! cleared when full.
 //! CHOICE: voice and streaming source k runs from `from[k mod len]` to `to[k mod len]` and
 //! starts at the generator's start plus a uniform fraction of one packet interval, so that
 //! sources do not send in lockstep (ns-2's CBR `random_ 1` jitters every interval instead).
@@ -35,9 +47,11 @@ use crate::netsim::{add_agent_pair, NetSim, RunOptions};
 use crate::paths::FlowPath;
 use crate::protocols::assist::{assisted, RouterPlan};
 use crate::protocols::{add_flow_agents, after_routes};
+use crate::spec::traffic::{ArrivalLaw, Pattern, DEFAULT_FAN_IN, DEFAULT_LOGNORMAL_SIGMA};
 use crate::spec::{FlowSpec, Spec, TrafficKind};
-use crate::summary::{percentiles, FlowSummary, TrafficSummary, WebTransfers};
+use crate::summary::{percentiles, slowdown_buckets, FlowSummary, TrafficSummary, WebTransfers};
 use crate::units::{BytesStr, DurStr};
+use crate::workloads::FlowSizes;
 
 /// One flow a generator made.
 #[derive(Clone, Debug)]
@@ -91,7 +105,41 @@ struct LiveTransfer {
     back: Vec<LinkId>,
 }
 
-/// The state of one web generator.
+/// How a generator draws flow sizes.
+enum SizeLaw {
+    /// Web: Pareto with scale x_m and shape.
+    Pareto { scale: f64, shape: f64 },
+    /// Flows: an empirical CDF.
+    Cdf(FlowSizes),
+}
+
+/// Who sends to whom.
+enum Ends {
+    /// Web: sender uniform over `from`, receiver over `to`.
+    Uniform {
+        from: Vec<(NodeId, String)>,
+        to: Vec<(NodeId, String)>,
+    },
+    /// Flows: the hosts, their cumulative rates (the sender's draw), and the pattern.
+    Hosts {
+        hosts: Vec<(NodeId, String)>,
+        cumulative: Vec<f64>,
+        pattern: HostPattern,
+    },
+}
+
+enum HostPattern {
+    AllToAll,
+    /// Host i sends to `image[i]`.
+    Permutation {
+        image: Vec<usize>,
+    },
+    Incast {
+        fan_in: usize,
+    },
+}
+
+/// The state of one generator that creates transfers while the run goes on.
 struct Web {
     generator: usize,
     rng: RngStream,
@@ -101,13 +149,116 @@ struct Web {
     stop_at: u64,
     /// Mean gap between arrivals, ns.
     mean_gap_ns: f64,
-    /// Pareto scale x_m and shape.
-    scale: f64,
-    shape: f64,
-    from: Vec<(NodeId, String)>,
-    to: Vec<(NodeId, String)>,
+    /// Log-normal gaps' shape (`None`: exponential gaps).
+    sigma: Option<f64>,
+    sizes: SizeLaw,
+    ends: Ends,
     template: FlowSpec,
     started: u64,
+}
+
+impl Web {
+    /// The gap to the next arrival, ns.
+    fn gap(&mut self) -> u64 {
+        match self.sigma {
+            None => draw(&mut self.rng, self.mean_gap_ns),
+            Some(sigma) => whole_ns(self.rng.lognormal(self.mean_gap_ns, sigma).round()),
+        }
+    }
+
+    /// The (sender, receiver, size) of each flow of one arrival.
+    fn arrival(&mut self) -> Vec<((NodeId, String), (NodeId, String), u64)> {
+        let Web {
+            rng, sizes, ends, ..
+        } = self;
+        match ends {
+            Ends::Uniform { from, to } => {
+                let a = from[rng.below(from.len() as u64) as usize].clone();
+                let b = to[rng.below(to.len() as u64) as usize].clone();
+                let size = sizes.draw(rng);
+                vec![(a, b, size)]
+            }
+            Ends::Hosts {
+                hosts,
+                cumulative,
+                pattern,
+            } => {
+                let n = hosts.len();
+                let weighted = |rng: &mut RngStream| -> usize {
+                    let x = rng.uniform() * cumulative[n - 1];
+                    cumulative.partition_point(|&c| c <= x).min(n - 1)
+                };
+                let other = |rng: &mut RngStream, not: usize| -> usize {
+                    let k = rng.below(n as u64 - 1) as usize;
+                    if k >= not {
+                        k + 1
+                    } else {
+                        k
+                    }
+                };
+                let pairs: Vec<(usize, usize)> = match pattern {
+                    HostPattern::AllToAll => {
+                        let a = weighted(rng);
+                        vec![(a, other(rng, a))]
+                    }
+                    HostPattern::Permutation { image } => {
+                        let a = weighted(rng);
+                        vec![(a, image[a])]
+                    }
+                    HostPattern::Incast { fan_in } => {
+                        let b = rng.below(n as u64) as usize;
+                        let mut senders: Vec<usize> = Vec::with_capacity(*fan_in);
+                        while senders.len() < *fan_in {
+                            let a = other(rng, b);
+                            if !senders.contains(&a) {
+                                senders.push(a);
+                            }
+                        }
+                        senders.into_iter().map(|a| (a, b)).collect()
+                    }
+                };
+                let size = sizes.draw(rng);
+                pairs
+                    .into_iter()
+                    .map(|(a, b)| (hosts[a].clone(), hosts[b].clone(), size))
+                    .collect()
+            }
+        }
+    }
+}
+
+impl SizeLaw {
+    fn draw(&self, rng: &mut RngStream) -> u64 {
+        match self {
+            SizeLaw::Pareto { scale, shape } => {
+                let u = 1.0 - rng.uniform();
+                let size = (scale * u.powf(-1.0 / shape)).round();
+                if size < 1.0 {
+                    1
+                } else if size < 1.8e19 {
+                    size as u64
+                } else {
+                    u64::MAX
+                }
+            }
+            SizeLaw::Cdf(cdf) => cdf.draw(rng),
+        }
+    }
+}
+
+/// A uniformly random derangement of `0..n` (`n >= 2`): Fisher-Yates shuffles drawn until
+/// one has no fixed point (about e of them on average).
+fn derangement(rng: &mut RngStream, n: usize) -> Vec<usize> {
+    loop {
+        let mut image: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            image.swap(i, j);
+        }
+        if image.iter().enumerate().all(|(i, &j)| i != j) {
+            return image;
+        }
+    }
 }
 
 /// Every generator of a run and the flows they made.
@@ -122,7 +273,18 @@ pub struct Generators {
     sampled: bool,
     /// The pcap captures' TCP byte numbering, when the run captures links.
     pub tcp_flows: Option<TcpFlows>,
+    /// Each distinct path class (the links' settings along both routes), numbered.
+    path_classes: HashMap<String, u32>,
+    /// Empty-network completion times by (generator, path class, size).
+    ideal_cache: HashMap<(usize, u32, u64), Option<u64>>,
+    /// Empty-network completion times simulated, and found in the cache.
+    pub ideal_runs: u64,
+    /// Completion times found in the cache.
+    pub ideal_hits: u64,
 }
+
+/// Most entries the empty-network cache holds before it is cleared.
+pub const IDEAL_CACHE_ENTRIES: usize = 1 << 20;
 
 impl Generators {
     /// Build the voice and streaming sources and prepare the web generators.
@@ -159,13 +321,69 @@ impl Generators {
                         next_at: if first < stop_at { first } else { u64::MAX },
                         stop_at,
                         mean_gap_ns,
-                        scale: mean * (shape - 1.0) / shape,
-                        shape,
-                        from: nodes(&t.from),
-                        to: nodes(&t.to),
+                        sigma: None,
+                        sizes: SizeLaw::Pareto {
+                            scale: mean * (shape - 1.0) / shape,
+                            shape,
+                        },
+                        ends: Ends::Uniform {
+                            from: nodes(&t.from),
+                            to: nodes(&t.to),
+                        },
                         template,
                         started: 0,
                     });
+                }
+                TrafficKind::Flows => {
+                    let template = t.web_template(i)?;
+                    let cdf = t
+                        .flow_sizes()
+                        .ok_or_else(|| ScenarioError::Internal("flow sizes".into()))?;
+                    let names = t.host_names(spec);
+                    let rates = crate::spec::TrafficSpec::host_rates(spec, &names);
+                    let mut cumulative = Vec::with_capacity(rates.len());
+                    let mut total = 0.0;
+                    for r in &rates {
+                        total += *r as f64;
+                        cumulative.push(total);
+                    }
+                    let pattern = match t.pattern.unwrap_or_default() {
+                        Pattern::AllToAll => HostPattern::AllToAll,
+                        Pattern::Permutation => HostPattern::Permutation {
+                            image: derangement(&mut rng, names.len()),
+                        },
+                        Pattern::Incast => HostPattern::Incast {
+                            fan_in: t.fan_in.unwrap_or(DEFAULT_FAN_IN) as usize,
+                        },
+                    };
+                    let per_arrival = match pattern {
+                        HostPattern::Incast { fan_in } => fan_in as f64,
+                        _ => 1.0,
+                    };
+                    let load = t.load.unwrap_or(0.0);
+                    let arrivals_per_s = load * total / 8.0 / cdf.mean().max(1.0) / per_arrival;
+                    let mean_gap_ns = 1e9 / arrivals_per_s.max(1e-9);
+                    let sigma = (t.arrival == Some(ArrivalLaw::Lognormal))
+                        .then(|| t.sigma.unwrap_or(DEFAULT_LOGNORMAL_SIGMA));
+                    let mut w = Web {
+                        generator: i,
+                        rng,
+                        next_at: u64::MAX,
+                        stop_at,
+                        mean_gap_ns,
+                        sigma,
+                        sizes: SizeLaw::Cdf(cdf),
+                        ends: Ends::Hosts {
+                            hosts: names.iter().map(|n| (node(n), n.clone())).collect(),
+                            cumulative,
+                            pattern,
+                        },
+                        template,
+                        started: 0,
+                    };
+                    let first = t.start.0 .0.saturating_add(w.gap());
+                    w.next_at = if first < stop_at { first } else { u64::MAX };
+                    g.web.push(w);
                 }
                 TrafficKind::Voice | TrafficKind::Streaming => {
                     let cfg = UdpConfig {
@@ -250,66 +468,55 @@ impl Generators {
         let now = sim.now().0;
         for w in &mut self.web {
             while w.next_at <= now {
-                let k = w.started;
-                w.started += 1;
-                let (a, from) = w.from[w.rng.below(w.from.len() as u64) as usize].clone();
-                let (b, to) = w.to[w.rng.below(w.to.len() as u64) as usize].clone();
-                let u = 1.0 - w.rng.uniform();
-                let size = (w.scale * u.powf(-1.0 / w.shape)).round();
-                let size = if size < 1.0 {
-                    1
-                } else if size < 1.8e19 {
-                    size as u64
-                } else {
-                    u64::MAX
-                };
-                let name = format!("{}/{k}", spec.traffic[w.generator].name);
-                let mut f = w.template.clone();
-                f.name.clone_from(&name);
-                f.from.clone_from(&from);
-                f.to.clone_from(&to);
-                f.size = Some(BytesStr(ccsim_core::Bytes(size)));
-                f.start = DurStr(Dur(now));
-                let flow = if self.sampled {
-                    sim.add_flow(&name)
-                } else {
-                    sim.add_flow_unsampled(&name)
-                };
-                let path = format!("traffic[{}]", w.generator);
-                let (s, r) = add_flow_agents(sim, &f, flow, &name, (a, b), options, &path)?;
-                if let Some(flows) = &self.tcp_flows {
-                    number_tcp_flow(flows, flow, &f);
+                for ((a, from), (b, to), size) in w.arrival() {
+                    let k = w.started;
+                    w.started += 1;
+                    let name = format!("{}/{k}", spec.traffic[w.generator].name);
+                    let mut f = w.template.clone();
+                    f.name.clone_from(&name);
+                    f.from.clone_from(&from);
+                    f.to.clone_from(&to);
+                    f.size = Some(BytesStr(ccsim_core::Bytes(size)));
+                    f.start = DurStr(Dur(now));
+                    let flow = if self.sampled {
+                        sim.add_flow(&name)
+                    } else {
+                        sim.add_flow_unsampled(&name)
+                    };
+                    let path = format!("traffic[{}]", w.generator);
+                    let (s, r) = add_flow_agents(sim, &f, flow, &name, (a, b), options, &path)?;
+                    if let Some(flows) = &self.tcp_flows {
+                        number_tcp_flow(flows, flow, &f);
+                    }
+                    after_routes(&f, sim, a, b, s);
+                    self.live.insert(
+                        s.agent,
+                        LiveTransfer {
+                            row: self.flows.len(),
+                            forward: sim.route(a, b).unwrap_or_default(),
+                            back: sim.route(b, a).unwrap_or_default(),
+                            flow: f,
+                            from: a,
+                            to: b,
+                        },
+                    );
+                    self.flows.push(GeneratedFlow {
+                        generator: w.generator,
+                        name,
+                        from,
+                        to,
+                        start_ns: now,
+                        size: Some(size),
+                        flow,
+                        sender: s,
+                        receiver: r,
+                        sender_stats: None,
+                        receiver_stats: None,
+                        ideal_fct_ns: None,
+                        path: FlowPath::of(sim, s, r),
+                    });
                 }
-                after_routes(&f, sim, a, b, s);
-                self.live.insert(
-                    s.agent,
-                    LiveTransfer {
-                        row: self.flows.len(),
-                        forward: sim.route(a, b).unwrap_or_default(),
-                        back: sim.route(b, a).unwrap_or_default(),
-                        flow: f,
-                        from: a,
-                        to: b,
-                    },
-                );
-                self.flows.push(GeneratedFlow {
-                    generator: w.generator,
-                    name,
-                    from,
-                    to,
-                    start_ns: now,
-                    size: Some(size),
-                    flow,
-                    sender: s,
-                    receiver: r,
-                    sender_stats: None,
-                    receiver_stats: None,
-                    ideal_fct_ns: None,
-                    path: FlowPath::of(sim, s, r),
-                });
-                let next = w
-                    .next_at
-                    .saturating_add(draw(&mut w.rng, w.mean_gap_ns).max(1));
+                let next = w.next_at.saturating_add(w.gap().max(1));
                 w.next_at = if next < w.stop_at { next } else { u64::MAX };
             }
         }
@@ -326,9 +533,27 @@ impl Generators {
             let f = &mut self.flows[t.row];
             f.sender_stats = sim.retire_agent(f.sender);
             f.receiver_stats = sim.retire_agent(f.receiver);
-            if f.fct_ns().is_some() {
-                f.ideal_fct_ns = ideal_fct(spec, sim, &t, options);
+            if f.fct_ns().is_none() {
+                continue;
             }
+            let classes = self.path_classes.len() as u32;
+            let class = *self
+                .path_classes
+                .entry(path_class(spec, sim, &t))
+                .or_insert(classes);
+            let key = (f.generator, class, f.size.unwrap_or(0));
+            f.ideal_fct_ns = if let Some(&known) = self.ideal_cache.get(&key) {
+                self.ideal_hits += 1;
+                known
+            } else {
+                if self.ideal_cache.len() >= IDEAL_CACHE_ENTRIES {
+                    self.ideal_cache.clear();
+                }
+                self.ideal_runs += 1;
+                let ideal = ideal_fct(spec, sim, &t, options);
+                self.ideal_cache.insert(key, ideal);
+                ideal
+            };
         }
     }
 
@@ -366,12 +591,59 @@ impl Generators {
 
 /// An exponential draw with mean `mean_ns`, whole nanoseconds.
 fn draw(rng: &mut RngStream, mean_ns: f64) -> u64 {
-    let x = rng.exponential(mean_ns).round();
+    whole_ns(rng.exponential(mean_ns).round())
+}
+
+/// A non-negative whole number of nanoseconds as an integer, saturating.
+fn whole_ns(x: f64) -> u64 {
     if x < 1.8e19 {
         x as u64
     } else {
         u64::MAX
     }
+}
+
+/// What decides a transfer's empty-network run besides its size and protocol: the settings of
+/// each link of its routes, in order, and how the routes share nodes (nodes numbered in order
+/// of first appearance). Transfers with the same class and size complete alike.
+fn path_class(spec: &Spec, sim: &NetSim, t: &LiveTransfer) -> String {
+    use std::fmt::Write;
+    let mut nodes: Vec<u32> = vec![t.from.0, t.to.0];
+    let mut label = |n: u32| -> usize {
+        if let Some(i) = nodes.iter().position(|&x| x == n) {
+            i
+        } else {
+            nodes.push(n);
+            nodes.len() - 1
+        }
+    };
+    let mut key = String::new();
+    let every: Vec<LinkId>;
+    let (forward, back): (&[LinkId], &[LinkId]) = if t.forward.is_empty() || t.back.is_empty() {
+        every = (0..sim.link_count() as u32).map(LinkId).collect();
+        (&every, &[])
+    } else {
+        (&t.forward, &t.back)
+    };
+    for (side, links) in [("f", forward), ("b", back)] {
+        key.push_str(side);
+        for &l in links {
+            let (a, b) = sim.link_ends(l);
+            let c = sim.link_config(l);
+            let _ = write!(
+                key,
+                "{}>{}:{}/{}/{:?}/{:?}/{};",
+                label(a.0),
+                label(b.0),
+                c.rate.0,
+                c.delay.0,
+                c.limit,
+                c.discipline,
+                assisted(spec, l)
+            );
+        }
+    }
+    key
 }
 
 /// Most events the empty-network run of one transfer may take before it is given up.
@@ -469,7 +741,7 @@ impl Generators {
                 .filter_map(|f| f.receiver_stats)
                 .map(|s| s.app_bytes_delivered)
                 .sum();
-            let web = t.kind == TrafficKind::Web;
+            let web = matches!(t.kind, TrafficKind::Web | TrafficKind::Flows);
             let fcts: Vec<f64> = rows
                 .iter()
                 .filter_map(|f| f.fct_ns())
@@ -490,6 +762,13 @@ impl Generators {
                         mean_slowdown: mean(&slowdowns),
                         slowdown: percentiles(&slowdowns),
                         bytes_started: rows.iter().filter_map(|f| f.size).sum(),
+                    }),
+                    slowdown_buckets: (t.kind == TrafficKind::Flows).then(|| {
+                        let pairs: Vec<(u64, f64)> = rows
+                            .iter()
+                            .filter_map(|f| Some((f.size?, f.slowdown()?)))
+                            .collect();
+                        slowdown_buckets(&pairs)
                     }),
                     sent_packets: sum(|s| s.sent_packets),
                     received_packets: delivered,
@@ -526,7 +805,9 @@ impl Generators {
                     .map_or(seconds - f.start_ns as f64 / 1e9, |n| n as f64 / 1e9);
                 FlowSummary {
                     protocol: match t.kind {
-                        TrafficKind::Web => t.protocol.map_or("newreno", |p| p.name()),
+                        TrafficKind::Web | TrafficKind::Flows => {
+                            t.protocol.map_or("newreno", |p| p.name())
+                        }
                         TrafficKind::Voice | TrafficKind::Streaming => "udp",
                     },
                     goodput_bps: delivered as f64 * 8.0 / alive_s.max(1e-9),

@@ -235,6 +235,9 @@ pub struct TrafficSummary {
     /// Web generators only: their transfers' completion times and slowdowns.
     #[serde(flatten)]
     pub web: Option<WebTransfers>,
+    /// Flows generators only: slowdown by size bucket ([`slowdown_buckets`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slowdown_buckets: Option<Vec<SlowdownBucket>>,
     /// Data packets sent.
     pub sent_packets: u64,
     /// Data packets that reached their receivers.
@@ -263,6 +266,69 @@ pub struct WebTransfers {
     pub slowdown: Option<Percentiles>,
     /// Application bytes of the transfers started.
     pub bytes_started: u64,
+}
+
+/// The completed flows of one size bucket and their slowdowns: flows sorted by size, the
+/// `[from, to)` percent of them by rank.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SlowdownBucket {
+    /// The bucket's first rank, percent of the flows.
+    pub from_percent: u32,
+    /// Its end, percent.
+    pub to_percent: u32,
+    /// Its largest flow, bytes.
+    pub max_size_bytes: u64,
+    /// Its flows.
+    pub flows: u64,
+    /// Mean slowdown.
+    pub mean: f64,
+    /// Median slowdown (HPCC's rank rule: the value at index floor(n p) of the sorted list).
+    pub p50: f64,
+    /// 95th percentile.
+    pub p95: f64,
+    /// 99th percentile.
+    pub p99: f64,
+}
+
+/// Percent of the flows per size bucket (HPCC's `fct_analysis.py` default step).
+pub const BUCKET_STEP_PERCENT: u32 = 5;
+
+/// Slowdown by size, as HPCC's `fct_analysis.py` reports it: the (size, slowdown) pairs of the
+/// completed flows sorted by size, cut into buckets of [`BUCKET_STEP_PERCENT`] percent of them
+/// by rank (bucket i holds ranks floor(n i s / 100) to floor(n (i + 1) s / 100)); per bucket
+/// its largest size, the mean, and the values at index floor(m p) of its m sorted slowdowns for
+/// p = 0.5, 0.95, 0.99. Empty buckets (fewer flows than buckets) are left out.
+/// CHOICE: flows of equal size keep their completion order; a slowdown below 1 is reported as
+/// it is, not raised to 1 as HPCC's script does (it would be a fault to find, not hide).
+#[must_use]
+pub fn slowdown_buckets(flows: &[(u64, f64)]) -> Vec<SlowdownBucket> {
+    let mut sorted = flows.to_vec();
+    sorted.sort_by_key(|&(size, _)| size);
+    let n = sorted.len();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while from < 100 {
+        let to = (from + BUCKET_STEP_PERCENT).min(100);
+        let (l, r) = (n * from as usize / 100, n * to as usize / 100);
+        if r > l {
+            let bucket = &sorted[l..r];
+            let mut s: Vec<f64> = bucket.iter().map(|&(_, x)| x).collect();
+            s.sort_by(f64::total_cmp);
+            let at = |p: f64| s[((s.len() as f64 * p) as usize).min(s.len() - 1)];
+            out.push(SlowdownBucket {
+                from_percent: from,
+                to_percent: to,
+                max_size_bytes: bucket[bucket.len() - 1].0,
+                flows: bucket.len() as u64,
+                mean: s.iter().sum::<f64>() / s.len() as f64,
+                p50: at(0.5),
+                p95: at(0.95),
+                p99: at(0.99),
+            });
+        }
+        from = to;
+    }
+    out
 }
 
 /// One change of the topology or of the routing tables.

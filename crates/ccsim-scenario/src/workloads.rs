@@ -78,6 +78,37 @@ impl FlowSizes {
             }
             points.push((size, percent));
         }
+        Self::checked_end(points)
+    }
+
+    /// A CDF from its points, (bytes, percent), as a scenario writes them inline.
+    ///
+    /// # Errors
+    /// One line naming the point and what is wrong with it.
+    pub fn from_points(given: &[(f64, f64)]) -> Result<FlowSizes, String> {
+        let mut points: Vec<(f64, f64)> = Vec::with_capacity(given.len());
+        for (k, &(size, percent)) in given.iter().enumerate() {
+            if !size.is_finite() || !percent.is_finite() {
+                return Err(format!("point {k}: expected two finite numbers"));
+            }
+            if let Some(&(s0, p0)) = points.last() {
+                if size <= s0 || percent <= p0 {
+                    return Err(format!(
+                        "point {k}: sizes and percents must both increase, found [{size}, {percent}] after [{s0}, {p0}]"
+                    ));
+                }
+            } else if size != 0.0 || percent != 0.0 {
+                return Err(format!(
+                    "point {k}: the first point must be [0, 0], found [{size}, {percent}]"
+                ));
+            }
+            points.push((size, percent));
+        }
+        Self::checked_end(points)
+    }
+
+    /// The CDF if its points end at 100 percent.
+    fn checked_end(points: Vec<(f64, f64)>) -> Result<FlowSizes, String> {
         match points.last() {
             Some(&(_, p)) if points.len() >= 2 && p == 100.0 => Ok(FlowSizes { points }),
             Some(&(_, p)) if points.len() >= 2 => {

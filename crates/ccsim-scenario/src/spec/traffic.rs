@@ -8,7 +8,10 @@
 //!   TCP evaluation tool after ITU-T P.59's artificial conversational speech), 64 kbit/s in
 //!   200 B packets;
 //! * `streaming`: constant-rate streams, 640 kbit/s in 840 B packets (the NEC tool's
-//!   defaults).
+//!   defaults);
+//! * `flows`: a datacenter workload (docs/datacenter.md): sizes from a published flow-size
+//!   CDF, arrivals at a load relative to the hosts' link rates, between hosts in a pattern
+//!   (all-to-all, a permutation, incast), each flow a finite TCP-family transfer.
 //!
 //! CHOICE: voice sends 200 B packets at 64 kbit/s, one every 25 ms: the NEC tool's packet size
 //! (160 B of G.711 payload with RTP, UDP and IP headers) at its rate; G.711 itself sends that
@@ -34,6 +37,8 @@ pub enum TrafficKind {
     Voice,
     /// Constant-rate UDP streams.
     Streaming,
+    /// A datacenter workload: CDF sizes, a load, a pattern.
+    Flows,
 }
 
 impl TrafficKind {
@@ -44,8 +49,67 @@ impl TrafficKind {
             TrafficKind::Web => "web",
             TrafficKind::Voice => "voice",
             TrafficKind::Streaming => "streaming",
+            TrafficKind::Flows => "flows",
         }
     }
+}
+
+/// `hosts`: every single-homed node, or a list.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(untagged)]
+pub enum HostsSpec {
+    /// "all": every node with exactly one neighbour, in the order nodes first appear in
+    /// `[[links]]`.
+    All(String),
+    /// The hosts by name.
+    List(Vec<String>),
+}
+
+/// `sizes`: a vendored distribution's name or the CDF's points.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(untagged)]
+pub enum SizesSpec {
+    /// "websearch", "fb-hadoop", "google-rpc", "ali-storage" (a file name is replaced by its
+    /// points by the Python front, relative to the scenario's folder).
+    Named(String),
+    /// `[[bytes, percent], ...]` from `[0, 0]` to 100 percent.
+    Points(Vec<(f64, f64)>),
+}
+
+/// Who sends to whom.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pattern {
+    /// Each flow from a host drawn by its link rate to another host drawn uniformly.
+    #[default]
+    AllToAll,
+    /// Each host sends only to its image under one random derangement of the hosts.
+    Permutation,
+    /// Each arrival is `fan_in` flows of one drawn size from distinct hosts to one host.
+    Incast,
+}
+
+impl Pattern {
+    /// The name used in files.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Pattern::AllToAll => "all-to-all",
+            Pattern::Permutation => "permutation",
+            Pattern::Incast => "incast",
+        }
+    }
+}
+
+/// The law of the gaps between arrivals.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ArrivalLaw {
+    /// Exponential gaps.
+    #[default]
+    Poisson,
+    /// Log-normal gaps with shape `sigma` (burstier for larger sigma).
+    Lognormal,
 }
 
 /// A traffic generator. Keys that do not apply to its kind are refused by name.
@@ -60,9 +124,32 @@ pub struct TrafficSpec {
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub protocol: Option<Protocol>,
     /// Sending nodes: web draws one per flow (seeded); voice and streaming take them in turn.
+    #[serde(default, skip_serializing_if = "crate::spec::omit_empty")]
     pub from: Vec<String>,
     /// Receiving nodes, chosen as `from` is.
+    #[serde(default, skip_serializing_if = "crate::spec::omit_empty")]
     pub to: Vec<String>,
+    /// Flows: the hosts that send and receive, "all" or a list.
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub hosts: Option<HostsSpec>,
+    /// Flows: the flow-size distribution.
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub sizes: Option<SizesSpec>,
+    /// Flows: offered load, a fraction of each host's link rate (0 to 1).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub load: Option<f64>,
+    /// Flows: "all-to-all" (default), "permutation" or "incast".
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub pattern: Option<Pattern>,
+    /// Flows: "poisson" (default) or "lognormal" gaps between arrivals.
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub arrival: Option<ArrivalLaw>,
+    /// Flows with log-normal arrivals: the shape (default 2, Parsimon's).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub sigma: Option<f64>,
+    /// Flows with the incast pattern: senders per arrival (default 8).
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub fan_in: Option<u32>,
     /// When the generator starts.
     #[serde(default = "zero_dur")]
     pub start: DurStr,
@@ -101,6 +188,13 @@ pub struct TrafficSpec {
     pub options: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
+/// Parsimon's log-normal shape for the gaps between arrivals.
+pub const DEFAULT_LOGNORMAL_SIGMA: f64 = 2.0;
+/// Senders per incast arrival unless `fan_in` says.
+pub const DEFAULT_FAN_IN: u32 = 8;
+/// Most flows a `flows` generator may start per second of simulated time.
+pub const MAX_FLOW_ARRIVALS: f64 = 100_000_000.0;
+
 /// The XCP paper's Pareto shape for web flow sizes.
 pub const DEFAULT_WEB_SHAPE: f64 = 1.35;
 /// Most flows a web generator may start per second of simulated time.
@@ -115,6 +209,7 @@ impl TrafficSpec {
         self.packet_size.map_or(
             match self.kind {
                 TrafficKind::Web => 1000,
+                TrafficKind::Flows => 1500,
                 TrafficKind::Voice => 200,
                 TrafficKind::Streaming => 840,
             },
@@ -126,7 +221,7 @@ impl TrafficSpec {
     pub fn rate_bps(&self) -> u64 {
         self.rate.map_or(
             match self.kind {
-                TrafficKind::Web => 0,
+                TrafficKind::Web | TrafficKind::Flows => 0,
                 TrafficKind::Voice => 64_000,
                 TrafficKind::Streaming => 640_000,
             },
@@ -141,6 +236,58 @@ impl TrafficSpec {
             self.off.map_or(ccsim_core::Dur::from_millis(1350), |d| d.0),
         )
     }
+    /// Flows: the size distribution (`None` for a name that is not vendored, refused by
+    /// validation).
+    #[must_use]
+    pub fn flow_sizes(&self) -> Option<crate::workloads::FlowSizes> {
+        match self.sizes.as_ref()? {
+            SizesSpec::Named(name) => crate::workloads::FlowSizes::vendored(name),
+            SizesSpec::Points(points) => crate::workloads::FlowSizes::from_points(points).ok(),
+        }
+    }
+
+    /// Flows: the hosts by name (`"all"`: every node with exactly one neighbour, in the order
+    /// nodes first appear in `[[links]]`).
+    #[must_use]
+    pub fn host_names(&self, spec: &Spec) -> Vec<String> {
+        match &self.hosts {
+            Some(HostsSpec::List(list)) => list.clone(),
+            Some(HostsSpec::All(_)) => {
+                let mut neighbours: std::collections::HashMap<&str, Vec<&str>> =
+                    std::collections::HashMap::new();
+                for l in &spec.links {
+                    let [a, b] = &l.between;
+                    for (x, y) in [(a, b), (b, a)] {
+                        let n = neighbours.entry(x.as_str()).or_default();
+                        if !n.contains(&y.as_str()) {
+                            n.push(y.as_str());
+                        }
+                    }
+                }
+                spec.node_names()
+                    .into_iter()
+                    .filter(|n| neighbours.get(n.as_str()).is_some_and(|v| v.len() == 1))
+                    .collect()
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Flows: each host's rate, bit/s: the sum of the rates of the links at it.
+    #[must_use]
+    pub fn host_rates(spec: &Spec, hosts: &[String]) -> Vec<u64> {
+        let mut rate: std::collections::HashMap<&str, u64> = std::collections::HashMap::new();
+        for l in &spec.links {
+            for n in &l.between {
+                *rate.entry(n.as_str()).or_default() += l.rate.0 .0;
+            }
+        }
+        hosts
+            .iter()
+            .map(|h| rate.get(h.as_str()).copied().unwrap_or(0))
+            .collect()
+    }
+
     /// Web: the Pareto shape.
     #[must_use]
     pub fn shape(&self) -> f64 {
@@ -223,7 +370,17 @@ pub(crate) fn validate(
                 format!("{:?} is also the name of flows[{f}]", t.name),
             );
         }
+        let flows = t.kind == TrafficKind::Flows;
         for (field, list) in [("from", &t.from), ("to", &t.to)] {
+            if flows {
+                if !list.is_empty() {
+                    return err(
+                        p(field),
+                        "flows generators take hosts, not from and to".into(),
+                    );
+                }
+                continue;
+            }
             if list.is_empty() {
                 return err(p(field), "at least one node is needed".into());
             }
@@ -269,18 +426,28 @@ pub(crate) fn validate(
         };
         let web = t.kind == TrafficKind::Web;
         let voice = t.kind == TrafficKind::Voice;
-        only("protocol", t.protocol.is_some() && !web, "web")?;
+        let finite = web || flows;
+        only("protocol", t.protocol.is_some() && !finite, "web and flows")?;
         only("arrivals", t.arrivals.is_some() && !web, "web")?;
         only("mean_size", t.mean_size.is_some() && !web, "web")?;
         only("shape", t.shape.is_some() && !web, "web")?;
-        only("options", t.options.is_some() && !web, "web")?;
-        only("count", t.count.is_some() && web, "voice and streaming")?;
-        only("rate", t.rate.is_some() && web, "voice and streaming")?;
+        only("options", t.options.is_some() && !finite, "web and flows")?;
+        only("count", t.count.is_some() && finite, "voice and streaming")?;
+        only("rate", t.rate.is_some() && finite, "voice and streaming")?;
+        only("hosts", t.hosts.is_some() && !flows, "flows")?;
+        only("sizes", t.sizes.is_some() && !flows, "flows")?;
+        only("load", t.load.is_some() && !flows, "flows")?;
+        only("pattern", t.pattern.is_some() && !flows, "flows")?;
+        only("arrival", t.arrival.is_some() && !flows, "flows")?;
+        only("sigma", t.sigma.is_some() && !flows, "flows")?;
+        only("fan_in", t.fan_in.is_some() && !flows, "flows")?;
         only("on", t.on.is_some() && !voice, "voice")?;
         only("off", t.off.is_some() && !voice, "voice")?;
         let size = t.packet_size();
         if web {
             validate_web(i, t, &p)?;
+        } else if flows {
+            validate_flows(i, t, spec, graph, &p)?;
         } else {
             let Some(count) = t.count else {
                 return err(
@@ -342,6 +509,174 @@ pub(crate) fn validate(
         }
     }
     Ok(())
+}
+
+fn validate_flows(
+    i: usize,
+    t: &TrafficSpec,
+    spec: &Spec,
+    graph: &Graph,
+    p: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
+    match &t.hosts {
+        None => {
+            return err(
+                p("hosts"),
+                "flows generators need hosts, \"all\" or a list of nodes".into(),
+            )
+        }
+        Some(HostsSpec::All(s)) if s != "all" => {
+            return err(
+                p("hosts"),
+                format!("expected \"all\" or a list of nodes, found {s:?}"),
+            )
+        }
+        Some(HostsSpec::List(list)) => {
+            let mut seen = std::collections::HashSet::new();
+            for (j, n) in list.iter().enumerate() {
+                graph.check_node(format!("traffic[{i}].hosts[{j}]"), n)?;
+                if !seen.insert(n) {
+                    return err(
+                        format!("traffic[{i}].hosts[{j}]"),
+                        format!("{n:?} is listed twice"),
+                    );
+                }
+            }
+        }
+        Some(HostsSpec::All(_)) => {}
+    }
+    let hosts = t.host_names(spec);
+    let pattern = t.pattern.unwrap_or_default();
+    let fan_in = t.fan_in.unwrap_or(DEFAULT_FAN_IN);
+    let least = if pattern == Pattern::Incast {
+        u64::from(fan_in) + 1
+    } else {
+        2
+    };
+    if (hosts.len() as u64) < least {
+        return err(
+            p("hosts"),
+            format!(
+                "the {} pattern needs at least {least} hosts, found {}",
+                pattern.name(),
+                hosts.len()
+            ),
+        );
+    }
+    for (j, h) in hosts.iter().enumerate().skip(1) {
+        if !graph.connected(&hosts[0], h) || !graph.connected(h, &hosts[0]) {
+            return err(
+                format!("traffic[{i}].hosts[{j}]"),
+                format!("no route between {:?} and {h:?}", hosts[0]),
+            );
+        }
+    }
+    if let Some(f) = t.fan_in {
+        if f == 0 || pattern != Pattern::Incast {
+            return err(
+                p("fan_in"),
+                if f == 0 {
+                    "must be at least 1, found 0".into()
+                } else {
+                    "applies to the incast pattern only".into()
+                },
+            );
+        }
+    }
+    match &t.sizes {
+        None => {
+            return err(
+                p("sizes"),
+                format!(
+                    "flows generators need sizes: {} or a CDF's points",
+                    crate::workloads::FlowSizes::vendored_names().join(", ")
+                ),
+            )
+        }
+        Some(SizesSpec::Named(name)) if crate::workloads::FlowSizes::vendored(name).is_none() => {
+            return err(
+                p("sizes"),
+                format!(
+                    "no vendored distribution {name:?}; expected one of {}, a CDF file (read by the Python front) or [[bytes, percent], ...]",
+                    crate::workloads::FlowSizes::vendored_names().join(", ")
+                ),
+            )
+        }
+        Some(SizesSpec::Points(points)) => {
+            crate::workloads::FlowSizes::from_points(points).map_err(|m| ScenarioError::spec(p("sizes"), m))?;
+            if points.last().is_some_and(|&(s, _)| s > 1e12) {
+                return err(p("sizes"), "flows above 1TB are refused".into());
+            }
+        }
+        Some(SizesSpec::Named(_)) => {}
+    }
+    let load = match t.load {
+        None => {
+            return err(
+                p("load"),
+                "flows generators need a load, a fraction of each host's link rate such as 0.5"
+                    .into(),
+            )
+        }
+        Some(l) if !l.is_finite() || l <= 0.0 || l > 1.0 => {
+            return err(
+                p("load"),
+                format!("must be above 0 and at most 1, found {l}"),
+            )
+        }
+        Some(l) => l,
+    };
+    if let Some(s) = t.sigma {
+        if t.arrival != Some(ArrivalLaw::Lognormal) {
+            return err(p("sigma"), "applies to log-normal arrivals only".into());
+        }
+        if !s.is_finite() || s <= 0.0 || s > 10.0 {
+            return err(
+                p("sigma"),
+                format!("must be above 0 and at most 10, found {s}"),
+            );
+        }
+    }
+    let mean = t.flow_sizes().map_or(1.0, |c| c.mean()).max(1.0);
+    let total_bps: f64 = TrafficSpec::host_rates(spec, &hosts)
+        .iter()
+        .map(|&r| r as f64)
+        .sum();
+    let per_second = load * total_bps / 8.0 / mean;
+    if per_second > MAX_FLOW_ARRIVALS {
+        return err(
+            p("load"),
+            format!("gives {per_second:.0} flows per second; at most {MAX_FLOW_ARRIVALS} (a larger mean size or a lower load)"),
+        );
+    }
+    let Some(protocol) = t.protocol else {
+        return err(
+            p("protocol"),
+            "flows generators need a protocol, a TCP variant such as \"dctcp\"".into(),
+        );
+    };
+    if family(protocol) != Family::Tcp {
+        return err(
+            p("protocol"),
+            format!(
+                "workload flows are finite transfers: a TCP variant is needed, found {:?}",
+                protocol.name()
+            ),
+        );
+    }
+    let size = t.packet_size();
+    let header = u64::from(ccsim_protocols::TCP_HEADER_BYTES);
+    if size <= header || size > 65_535 {
+        return err(
+            p("packet_size"),
+            format!(
+                "must exceed the {header}-byte header and be at most 65535B, found \"{size}B\""
+            ),
+        );
+    }
+    let template = t.web_template(i)?;
+    let path = |field: &str| format!("traffic[{i}].options.{field}");
+    validate_family(&template, &path)
 }
 
 fn validate_web(
