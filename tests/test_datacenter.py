@@ -159,3 +159,203 @@ def test_the_path_count_matches_networkx(tmp_path: Path) -> None:
     rows = ccsim.run(str(path), progress=False).summary["flows"]
     for i, (src, dst) in enumerate(pairs):
         assert rows[f"f{i}"]["paths"] == len(list(nx.all_shortest_paths(g, src, dst)))
+
+
+# --- Workloads: [[traffic]] kind = "flows" ------------------------------------------------------
+
+def workload_file(tmp_path: Path, body: str, *, duration: str = "20ms", rate: str = "10Gbps", delay: str = "2us",
+                  multipath: str = "ecmp", name: str = "wl.toml") -> Path:
+    """A k = 4 fat-tree (16 hosts) with multipath routing and one workload generator."""
+    text = topology.to_toml(topology.fat_tree(4, rate=rate, delay=delay), duration=duration)
+    text = text.replace("[run]\n", f'[run]\nmultipath = "{multipath}"\n', 1)
+    path = tmp_path / name
+    path.write_text(text + '\n[[traffic]]\nname = "dc"\nkind = "flows"\nhosts = "all"\nprotocol = "dctcp"\n' + body)
+    return path
+
+
+def generated(result: ccsim.Result) -> Any:
+    """The generated flows' rows, with their sender and receiver read off their routes."""
+    df = result.flows()
+    df = df[df.generator == "dc"].copy()
+    df["src"] = df.route.str.split().str[0]
+    df["dst"] = df.route.str.split().str[-1]
+    return df
+
+
+def segment_cdf_moments(points: list[tuple[float, float]]) -> tuple[float, float]:
+    """Mean and second moment of a piecewise-linear CDF (uniform between its points)."""
+    m1 = m2 = 0.0
+    for (a, p), (b, q) in zip(points, points[1:]):
+        w = (q - p) / 100
+        m1 += w * (a + b) / 2
+        m2 += w * (a * a + a * b + b * b) / 3
+    return m1, m2
+
+
+def test_offered_load_is_the_target_fraction_of_the_host_links(tmp_path: Path) -> None:
+    """Arrivals are Poisson at load * sum(host rates) / (8 * mean size): the flows started in
+    the run and their bytes are within 4 standard deviations of what that rate offers (a
+    compound Poisson sum: variance = rate * duration * E[size^2])."""
+    points = [(0.0, 0.0), (10_000.0, 50.0), (20_000.0, 100.0)]
+    load, duration, hosts, rate = 0.1, 0.01, 16, 10e9
+    path = workload_file(tmp_path, f"sizes = {[list(p) for p in points]}\nload = {load}\n", duration="10ms")
+    summary = ccsim.run(str(path), progress=False).summary["traffic"]["dc"]
+    mean, second = segment_cdf_moments(points)
+    per_second = load * hosts * rate / 8 / mean
+    expected = per_second * duration
+    assert abs(summary["started"] - expected) < SIGMAS * math.sqrt(expected), (summary["started"], expected)
+    target_bytes = load * hosts * rate / 8 * duration
+    sd = math.sqrt(expected * second)
+    assert abs(summary["bytes_started"] - target_bytes) < SIGMAS * sd, (summary["bytes_started"], target_bytes)
+
+
+def test_alone_completion_time_is_the_closed_form_on_an_idle_path(tmp_path: Path) -> None:
+    """At a load so light that flows seldom meet, one-segment flows complete in one data
+    packet's and one acknowledgement's crossing of the 6 links between pods: per hop the
+    propagation delay and the serialisation rounded up to the nanosecond (the engine's
+    clock). The run's own FCT, the empty-network FCT (slowdown 1) and the formula agree."""
+    path = workload_file(tmp_path, "sizes = [[0, 0], [1000, 100]]\nload = 0.001\n")
+    df = generated(ccsim.run(str(path), progress=False))
+    inter_pod = df[df.route.str.split().str.len() == 7]
+    assert len(inter_pod) > 200
+    header, rate_bps, delay_ns = 40, 10e9, 2000
+
+    def serialisation(nbytes: float) -> int:
+        return math.ceil(nbytes * 8 * 1e9 / rate_bps)
+
+    alone = 0
+    for _, row in inter_pod.iterrows():
+        predicted = 6 * (delay_ns + serialisation(row.size_bytes + header)) + 6 * (delay_ns + serialisation(header))
+        assert abs(row.completion_time_s / row.slowdown * 1e9 - predicted) < 0.01, row
+        if row.slowdown == 1.0:
+            assert round(row.completion_time_s * 1e9) == predicted, row
+            alone += 1
+        else:
+            assert row.slowdown > 1.0, row
+    # A few flows meet another at a host link; most cross the fabric alone.
+    assert alone > 0.9 * len(inter_pod)
+
+
+def test_the_cached_alone_time_is_the_flow_run_alone(tmp_path: Path) -> None:
+    """The empty-network completion time of generated flows (cached by path class and size)
+    equals a fresh run of the same transfer alone on the same fabric as a [[flows]] entry."""
+    path = workload_file(tmp_path, 'sizes = "websearch"\nload = 0.3\n', duration="10ms")
+    df = generated(ccsim.run(str(path), progress=False))
+    done = df[df.slowdown.notna()].sort_values("size_bytes")
+    assert len(done) > 20 and (done.slowdown > 1.5).any()
+    picks = done.iloc[[0, len(done) // 2, -1]]
+    for name, row in picks.iterrows():
+        ideal_ns = row.completion_time_s / row.slowdown * 1e9
+        text = topology.to_toml(topology.fat_tree(4, rate="10Gbps", delay="2us"), duration="1s")
+        text = text.replace("[run]\n", '[run]\nmultipath = "ecmp"\n', 1)
+        text += (f'\n[[flows]]\nname = "alone"\nprotocol = "dctcp"\nfrom = "{row.src}"\nto = "{row.dst}"\n'
+                 f'size = "{int(row.size_bytes)}B"\npacket_size = "1500B"\n')
+        alone = tmp_path / "alone.toml"
+        alone.write_text(text)
+        fct = ccsim.run(str(alone), progress=False).summary["flows"]["alone"]["completion_time_s"]
+        assert abs(fct * 1e9 - ideal_ns) < 1.0, (name, fct * 1e9, ideal_ns)
+
+
+def test_slowdown_buckets_are_hpccs_fct_analysis(tmp_path: Path) -> None:
+    """summary.json's buckets are HPCC's fct_analysis.py cut (flows sorted by size, 5 % of them
+    a bucket, the value at index int(n p) of the sorted slowdowns) recomputed from the rows of
+    flows.parquet; slowdown.parquet holds the same and slowdown.png is drawn."""
+    path = workload_file(tmp_path, 'sizes = "websearch"\nload = 0.3\n', duration="10ms")
+    result = ccsim.run(str(path), progress=False)
+    df = generated(result)
+    pairs = sorted(((int(r.size_bytes), r.slowdown) for r in df.itertuples() if r.slowdown == r.slowdown),
+                   key=lambda x: x[0])
+    n = len(pairs)
+    expected = []
+    for i in range(0, 100, 5):
+        chunk = pairs[n * i // 100:n * (i + 5) // 100]
+        if not chunk:
+            continue
+        s = sorted(x for _, x in chunk)
+        expected.append((i, i + 5, chunk[-1][0], len(chunk), s[int(len(s) * 0.5)], s[int(len(s) * 0.95)],
+                         s[int(len(s) * 0.99)]))
+    got = [(b["from_percent"], b["to_percent"], b["max_size_bytes"], b["flows"], b["p50"], b["p95"], b["p99"])
+           for b in result.summary["traffic"]["dc"]["slowdown_buckets"]]
+    assert got == expected
+    assert all(b["p50"] >= 1.0 for b in result.summary["traffic"]["dc"]["slowdown_buckets"])
+    out = result.write(tmp_path / "out")
+    import pandas as pd
+
+    table = pd.read_parquet(out / "slowdown.parquet")
+    assert list(table.p99) == [e[6] for e in expected] and set(table.generator) == {"dc"}
+    assert (out / "slowdown.png").stat().st_size > 10_000
+
+
+def test_permutation_sends_each_host_to_one_other_and_is_a_derangement(tmp_path: Path) -> None:
+    path = workload_file(tmp_path, 'sizes = "google-rpc"\nload = 0.05\npattern = "permutation"\n', duration="5ms")
+    df = generated(ccsim.run(str(path), progress=False))
+    image = df.groupby("src").dst.unique()
+    assert all(len(d) == 1 for d in image)
+    mapping = {s: d[0] for s, d in image.items()}
+    assert len(mapping) == 16 and all(s != d for s, d in mapping.items())
+    assert sorted(mapping.values()) == sorted(mapping)  # a bijection of the hosts
+
+
+def test_incast_arrivals_are_fan_in_distinct_senders_to_one_host_with_one_size(tmp_path: Path) -> None:
+    path = workload_file(tmp_path, 'sizes = "google-rpc"\nload = 0.05\npattern = "incast"\nfan_in = 5\n',
+                         duration="5ms")
+    df = generated(ccsim.run(str(path), progress=False))
+    groups = df.groupby("start_s")
+    assert len(groups) > 20
+    for _, g in groups:
+        assert len(g) == 5 and g.dst.nunique() == 1 and g.src.nunique() == 5
+        assert g.dst.iloc[0] not in set(g.src) and g.size_bytes.nunique() == 1
+
+
+def test_all_to_all_senders_are_uniform_over_equal_hosts(tmp_path: Path) -> None:
+    path = workload_file(tmp_path, "sizes = [[0, 0], [2000, 100]]\nload = 0.01\n", duration="5ms")
+    df = generated(ccsim.run(str(path), progress=False))
+    n = len(df)
+    assert n > 1000 and (df.src != df.dst).all()
+    sd = math.sqrt(n / 16 * 15 / 16)
+    for host, count in df.src.value_counts().items():
+        assert abs(count - n / 16) < SIGMAS * sd, (host, count)
+
+
+def test_a_cdf_file_beside_the_scenario_is_read_as_its_points(tmp_path: Path) -> None:
+    (tmp_path / "mine.cdf").write_text("0 0\n1000 50\n\n2000 100\n")
+    inline = ccsim.run(str(workload_file(tmp_path, "sizes = [[0, 0], [1000, 50], [2000, 100]]\nload = 0.01\n",
+                                         duration="2ms", name="a.toml")), progress=False)
+    from_file = ccsim.run(str(workload_file(tmp_path, 'sizes = "mine.cdf"\nload = 0.01\n', duration="2ms",
+                                            name="b.toml")), progress=False)
+    assert from_file.spec["traffic"][0]["sizes"] == [[0, 0], [1000, 50], [2000, 100]]
+    assert from_file.summary["traffic"] == inline.summary["traffic"]
+    (tmp_path / "bad.cdf").write_text("0 0\n1000 x\n")
+    with pytest.raises(ccsim.SpecError, match=r"traffic\[0\]\.sizes: .*bad\.cdf line 2"):
+        ccsim.run(str(workload_file(tmp_path, 'sizes = "bad.cdf"\nload = 0.01\n', name="c.toml")), progress=False)
+
+
+@pytest.mark.parametrize(("body", "field", "words"), [
+    ('load = 0.1\n', "sizes", "websearch"),
+    ('sizes = "webserch"\nload = 0.1\n', "sizes", "no vendored distribution"),
+    ('sizes = [[0, 0], [10, 50], [5, 100]]\nload = 0.1\n', "sizes", "point 2"),
+    ('sizes = "websearch"\n', "load", "need a load"),
+    ('sizes = "websearch"\nload = 1.5\n', "load", "at most 1"),
+    ('sizes = "websearch"\nload = 0.1\npattern = "ring"\n', "pattern", ""),
+    ('sizes = "websearch"\nload = 0.1\nfan_in = 4\n', "fan_in", "incast"),
+    ('sizes = "websearch"\nload = 0.1\nsigma = 1.0\n', "sigma", "log-normal"),
+    ('sizes = "websearch"\nload = 0.1\nfrom = ["h0"]\n', "from", "hosts, not from"),
+    ('sizes = "websearch"\nload = 0.1\narrivals = 5.0\n', "arrivals", "web"),
+    ('sizes = "websearch"\nload = 0.1\npattern = "incast"\nfan_in = 16\n', "hosts", "at least 17 hosts"),
+])
+def test_bad_workload_keys_are_one_spec_error_naming_the_field(tmp_path: Path, body: str, field: str,
+                                                               words: str) -> None:
+    with pytest.raises(ccsim.SpecError, match=rf"traffic\[0\]\.{field}") as e:
+        ccsim.run(str(workload_file(tmp_path, body)), progress=False)
+    assert words in str(e.value)
+
+
+def test_a_workload_between_listed_hosts_and_a_non_tcp_protocol(tmp_path: Path) -> None:
+    path = workload_file(tmp_path, 'sizes = "websearch"\nload = 0.1\n')
+    path.write_text(path.read_text().replace('hosts = "all"', 'hosts = ["h0", "h0"]'))
+    with pytest.raises(ccsim.SpecError, match=r"traffic\[0\]\.hosts\[1\]: .*twice"):
+        ccsim.run(str(path), progress=False)
+    path.write_text(path.read_text().replace('hosts = ["h0", "h0"]', 'hosts = ["h0", "h5"]')
+                    .replace('protocol = "dctcp"', 'protocol = "cbr"'))
+    with pytest.raises(ccsim.SpecError, match=r"traffic\[0\]\.protocol: .*TCP variant"):
+        ccsim.run(str(path), progress=False)

@@ -10,7 +10,7 @@ from .errors import SpecError
 from .inputs import read_input_text
 from .results import Result
 from .runner import ProgressCallback, run_text
-from .spec import SpecLike, to_json_text, with_trace_files
+from .spec import SpecLike, names_files, to_json_text, with_trace_files
 
 
 def _native_input(spec: SpecLike) -> tuple[str, bool]:
@@ -25,7 +25,7 @@ def _native_input(spec: SpecLike) -> tuple[str, bool]:
                 note_scenario_dir(path.parent)  # a "module:Class" protocol may sit beside it
                 is_json = path.suffix.lower() == ".json"
                 # A link's `trace = "FILE"` is replaced by the file's numbers first.
-                resolved = with_trace_files(text, path.parent, is_json) if "trace" in text else None
+                resolved = with_trace_files(text, path.parent, is_json) if names_files(text) else None
                 return (resolved, False) if resolved is not None else (text, not is_json)
         except (OSError, ValueError, SpecError):
             pass

@@ -35,6 +35,8 @@ class RunView(Protocol):
 
     def wide(self, variable: str) -> pd.DataFrame: ...
 
+    def slowdown(self) -> pd.DataFrame: ...
+
 _TITLES = {
     "rate": ("Flow goodput", "Mbit/s", 1e-6),
     "cwnd": ("Congestion window", "kB", 1e-3),
@@ -82,6 +84,30 @@ def _draw_bands(ax: Any, bands: pd.DataFrame, scale: float, var: str, n: int, un
     return total
 
 
+def _plot_slowdown(buckets: pd.DataFrame, out_dir: Path) -> Path:
+    """slowdown.png: median and 99th-percentile FCT slowdown against the largest flow size of
+    each size bucket, one pair of lines per workload generator (HPCC's and Parsimon's figure)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for name, rows in buckets.groupby("generator", sort=True):
+        line = ax.plot(rows["max_size_bytes"], rows["p50"], marker="o", ms=3, label=f"{name} p50")[0]
+        ax.plot(rows["max_size_bytes"], rows["p99"], marker="^", ms=3, ls="--", color=line.get_color(),
+                label=f"{name} p99")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("flow size, bytes (largest of each 5 % bucket of flows by size)")
+    ax.set_ylabel("FCT slowdown (FCT / FCT alone)")
+    ax.set_title("FCT slowdown by flow size")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = out_dir / "slowdown.png"
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
 def plot_result(result: RunView, out_dir: Path) -> list[Path]:
     """Write one PNG per recorded series among rate, cwnd and queue; return their paths."""
     import matplotlib
@@ -112,6 +138,9 @@ def plot_result(result: RunView, out_dir: Path) -> list[Path]:
                                                               out_dir / f"{var}.png", one)
             if path is not None:
                 written.append(path)
+        slowdown = result.slowdown()
+        if len(slowdown):
+            written.append(_plot_slowdown(slowdown, out_dir))
         if "seq:change" in recorded:
             if drawer is None:
                 written.append(_plot_sequence(result, out_dir))

@@ -31,7 +31,12 @@ MANIFEST = ".ccsim-manifest"
 
 #: Every file a run may write into its output folder, besides the manifest.
 OUTPUT_FILES = frozenset({"summary.json", "spec.json", "series.parquet", "series.csv", "flows.parquet",
-                          "links.parquet", "ticp_reports.parquet", "rate.png", "cwnd.png", "queue.png"})
+                          "links.parquet", "ticp_reports.parquet", "slowdown.parquet", "rate.png", "cwnd.png",
+                          "queue.png", "slowdown.png"})
+
+#: The columns of slowdown.parquet, one row per (workload generator, size bucket).
+SLOWDOWN_COLUMNS = ("generator", "from_percent", "to_percent", "max_size_bytes", "flows", "mean", "p50", "p95",
+                    "p99")
 
 
 #: Columns of flows.parquet that summary.json's flows do not have.
@@ -209,6 +214,16 @@ class Result:
             self._wide[variable] = table
         return table
 
+    def slowdown(self) -> pd.DataFrame:
+        """FCT slowdown by flow size for every ``kind = "flows"`` generator: one row per
+        (generator, size bucket), as ``summary.json``'s ``traffic.<name>.slowdown_buckets`` and
+        ``slowdown.parquet`` hold them (docs/datacenter.md)."""
+        import pandas as pd
+
+        rows = [{"generator": name, **bucket} for name, t in self.overview.get("traffic", {}).items()
+                for bucket in t.get("slowdown_buckets") or []]
+        return pd.DataFrame(rows, columns=list(SLOWDOWN_COLUMNS))
+
     def write(self, out_dir: str | os.PathLike[str], *, plots: bool = True, csv: bool = False) -> Path:
         """Write ``summary.json``, ``spec.json``, ``flows.parquet``, ``links.parquet``,
         ``series.parquet`` (and ``series.csv``, ``ticp_reports.parquet``) and PNG plots into
@@ -232,6 +247,10 @@ class Result:
             raise WriteError(f"results not written: {describe_os_error(e, out)}") from e
         try:
             names = list(self._data.write(str(tmp), csv))
+            buckets = self.slowdown()
+            if len(buckets):
+                buckets.to_parquet(tmp / "slowdown.parquet", index=False)
+                names.append("slowdown.parquet")
             plot_error: Exception | None = None
             if plots:
                 from .plots import plot_result

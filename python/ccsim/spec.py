@@ -227,7 +227,7 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     text = read_input_text(p, "(document)", "scenario file")
     is_json = p.suffix.lower() == ".json"
     note_scenario_dir(p.parent)  # a "module:Class" protocol may sit beside the file
-    resolved = with_trace_files(text, p.parent, is_json) if "trace" in text else None
+    resolved = with_trace_files(text, p.parent, is_json) if names_files(text) else None
     if resolved is not None:
         canonical = _ccsim.validate(resolved)
     else:
@@ -240,10 +240,16 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
 TRACE_TABLES = ("client_to_server", "server_to_client")
 
 
+def names_files(text: str) -> bool:
+    """Whether a scenario's text may name a file the front reads (a link's ``trace``, a
+    workload's ``sizes``)."""
+    return "trace" in text or "sizes" in text
+
+
 def with_trace_files(text: str, base: Path, is_json: bool) -> str | None:
     """The scenario as JSON text with each link's ``trace = "FILE"`` replaced by the file's
-    timestamps, or None when no link names a file (or the text does not parse: the usual
-    loader then reports it)."""
+    timestamps and each workload's ``sizes = "FILE"`` by the CDF's points, or None when
+    nothing names a file (or the text does not parse: the usual loader then reports it)."""
     try:
         if is_json:
             doc = json.loads(text)
@@ -253,7 +259,7 @@ def with_trace_files(text: str, base: Path, is_json: bool) -> str | None:
             doc = tomllib.loads(text)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(doc, dict) or not resolve_trace_files(doc, base):
+    if not isinstance(doc, dict) or not (resolve_trace_files(doc, base) | resolve_cdf_files(doc, base)):
         return None
     try:
         return json.dumps(doc, allow_nan=False)
@@ -281,6 +287,46 @@ def resolve_trace_files(doc: dict[str, Any], base: Path) -> bool:
                 table["trace"] = read_trace_file(base / value, field)
                 found = True
     return found
+
+
+#: A CDF file's size bound: far above any published distribution (a few dozen points).
+MAX_CDF_FILE_BYTES = 10_000_000
+
+
+def resolve_cdf_files(doc: dict[str, Any], base: Path) -> bool:
+    """Replace, in place, every ``traffic[i].sizes`` string that names a file relative to
+    ``base`` by the CDF's points, ``[[bytes, percent], ...]``; return whether any was. A
+    vendored distribution's name (no such file) is left for the native validation."""
+    traffic = doc.get("traffic")
+    if not isinstance(traffic, list):
+        return False
+    found = False
+    for i, t in enumerate(traffic):
+        value = t.get("sizes") if isinstance(t, dict) else None
+        if isinstance(value, str) and value and (base / value).is_file():
+            t["sizes"] = read_cdf_file(base / value, f"traffic[{i}].sizes")
+            found = True
+    return found
+
+
+def read_cdf_file(path: Path, field: str) -> list[list[float]]:
+    """A flow-size CDF file's points, one ``<bytes> <percent>`` a line as HPCC's traffic
+    generator reads them (blank lines skipped). A SpecError naming ``field``, the file and the
+    line for a line that is not two numbers; the points' order is checked by the validation."""
+    data = read_input_text(path, field, "CDF file", limit=MAX_CDF_FILE_BYTES)
+    out = []
+    for n, line in enumerate(data.splitlines(), 1):
+        words = line.split()
+        if not words:
+            continue
+        try:
+            if len(words) != 2:
+                raise ValueError
+            point = [float(words[0]), float(words[1])]
+        except ValueError:
+            raise SpecError(f'{path} line {n}: expected "<bytes> <percent>", found {line[:60]!r}', field) from None
+        out.append(point)
+    return out
 
 
 #: A trace file's size bound: 10 000 000 lines (the engine's bound on opportunities) of up

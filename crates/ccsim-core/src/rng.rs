@@ -111,4 +111,22 @@ mod tests {
         let mean = (0..n).map(|_| r.uniform()).sum::<f64>() / f64::from(n);
         assert!((mean - 0.5).abs() < 0.005, "mean {mean}");
     }
+
+    /// Log-normal draws: the mean of a million is within four standard errors of the mean
+    /// asked for, and the median is exp(mu) (half the draws below it, within four binomial
+    /// standard deviations).
+    #[test]
+    fn lognormal_draws_have_the_mean_and_median_asked_for() {
+        let (mean, sigma) = (5.0, 1.0);
+        let mut rng = RngStream::new(3, "lognormal-test");
+        let n = 1_000_000;
+        let xs: Vec<f64> = (0..n).map(|_| rng.lognormal(mean, sigma)).collect();
+        let m = xs.iter().sum::<f64>() / n as f64;
+        // Var = mean^2 (e^{sigma^2} - 1).
+        let se = (mean * mean * (1f64.exp() - 1.0) / n as f64).sqrt();
+        assert!((m - mean).abs() < 4.0 * se, "{m}");
+        let median = (mean.ln() - sigma * sigma / 2.0).exp();
+        let below = xs.iter().filter(|&&x| x < median).count() as f64;
+        assert!((below - n as f64 / 2.0).abs() < 4.0 * (n as f64 / 4.0).sqrt(), "{below}");
+    }
 }

@@ -105,6 +105,9 @@ struct LiveTransfer {
     back: Vec<LinkId>,
 }
 
+/// A node that sends or receives, with its name.
+type Endpoint = (NodeId, String);
+
 /// How a generator draws flow sizes.
 enum SizeLaw {
     /// Web: Pareto with scale x_m and shape.
@@ -167,7 +170,7 @@ impl Web {
     }
 
     /// The (sender, receiver, size) of each flow of one arrival.
-    fn arrival(&mut self) -> Vec<((NodeId, String), (NodeId, String), u64)> {
+    fn arrival(&mut self) -> Vec<(Endpoint, Endpoint, u64)> {
         let Web {
             rng, sizes, ends, ..
         } = self;
