@@ -58,12 +58,8 @@ use crate::workloads::FlowSizes;
 pub struct GeneratedFlow {
     /// Index of its generator in `spec.traffic`.
     pub generator: usize,
-    /// "<generator>/<k>".
-    pub name: String,
-    /// Sending node.
-    pub from: String,
-    /// Receiving node.
-    pub to: String,
+    /// Its number in its generator: its name is "<generator>/<k>".
+    pub k: u64,
     /// Start, ns.
     pub start_ns: u64,
     /// Application bytes (web transfers).
@@ -82,9 +78,26 @@ pub struct GeneratedFlow {
     pub ideal_fct_ns: Option<u64>,
     /// Its path when it started, with multipath routing.
     pub path: Option<FlowPath>,
+    /// Its flow's final counters, once it was closed and its slot handed on
+    /// ([`ccsim_engine::Sim::close_flow`]).
+    pub final_stats: Option<Box<ccsim_engine::FlowStats>>,
 }
 
 impl GeneratedFlow {
+    /// "<generator>/<k>".
+    #[must_use]
+    pub fn name(&self, spec: &Spec) -> String {
+        format!("{}/{}", spec.traffic[self.generator].name, self.k)
+    }
+
+    /// Its flow's counters: final once closed, else the simulation's.
+    #[must_use]
+    pub fn stats<'a>(&'a self, sim: &'a NetSim) -> &'a ccsim_engine::FlowStats {
+        self.final_stats
+            .as_deref()
+            .unwrap_or(&sim.flow_stats()[self.flow.0 as usize])
+    }
+
     /// Completion time, ns, if the transfer completed.
     #[must_use]
     pub fn fct_ns(&self) -> Option<u64> {
@@ -272,6 +285,8 @@ pub struct Generators {
     pub flows: Vec<GeneratedFlow>,
     /// Each live web transfer, by its sender's agent id.
     live: HashMap<u32, LiveTransfer>,
+    /// Flows closed whose last packet may still be in the network: their rows, by flow id.
+    closing: HashMap<u32, usize>,
     /// Whether generated flows are in the time series (`output.per_flow_series = true`).
     sampled: bool,
     /// The pcap captures' TCP byte numbering, when the run captures links.
@@ -429,9 +444,7 @@ impl Generators {
                         }
                         g.flows.push(GeneratedFlow {
                             generator: i,
-                            name,
-                            from: from.clone(),
-                            to: to.clone(),
+                            k: k as u64,
                             start_ns: start,
                             size: None,
                             flow,
@@ -441,6 +454,7 @@ impl Generators {
                             receiver_stats: None,
                             ideal_fct_ns: None,
                             path: None,
+                            final_stats: None,
                         });
                     }
                 }
@@ -477,8 +491,8 @@ impl Generators {
                     let name = format!("{}/{k}", spec.traffic[w.generator].name);
                     let mut f = w.template.clone();
                     f.name.clone_from(&name);
-                    f.from.clone_from(&from);
-                    f.to.clone_from(&to);
+                    f.from = from;
+                    f.to = to;
                     f.size = Some(BytesStr(ccsim_core::Bytes(size)));
                     f.start = DurStr(Dur(now));
                     let flow = if self.sampled {
@@ -496,8 +510,8 @@ impl Generators {
                         s.agent,
                         LiveTransfer {
                             row: self.flows.len(),
-                            forward: sim.route(a, b).unwrap_or_default(),
-                            back: sim.route(b, a).unwrap_or_default(),
+                            forward: sim.flow_route(s, r).unwrap_or_default(),
+                            back: sim.flow_route(r, s).unwrap_or_default(),
                             flow: f,
                             from: a,
                             to: b,
@@ -505,9 +519,7 @@ impl Generators {
                     );
                     self.flows.push(GeneratedFlow {
                         generator: w.generator,
-                        name,
-                        from,
-                        to,
+                        k,
                         start_ns: now,
                         size: Some(size),
                         flow,
@@ -517,6 +529,7 @@ impl Generators {
                         receiver_stats: None,
                         ideal_fct_ns: None,
                         path: FlowPath::of(sim, s, r),
+                        final_stats: None,
                     });
                 }
                 let next = w.next_at.saturating_add(w.gap().max(1));
@@ -529,6 +542,7 @@ impl Generators {
     /// Retire the web transfers whose senders have finished, keeping their counters, and
     /// find each one's completion time on the empty network.
     pub(crate) fn retire_finished(&mut self, spec: &Spec, sim: &mut NetSim, options: &RunOptions) {
+        self.collect_closed(sim);
         for addr in sim.take_finished() {
             let Some(t) = self.live.remove(&addr.agent) else {
                 continue;
@@ -536,6 +550,11 @@ impl Generators {
             let f = &mut self.flows[t.row];
             f.sender_stats = sim.retire_agent(f.sender);
             f.receiver_stats = sim.retire_agent(f.receiver);
+            // Without pcap captures (which number TCP bytes by flow id) the flow's slot is
+            // handed on once its last packet has left.
+            if self.tcp_flows.is_none() && sim.close_flow(f.flow) {
+                self.closing.insert(f.flow.0, t.row);
+            }
             if f.fct_ns().is_none() {
                 continue;
             }
@@ -569,9 +588,19 @@ impl Generators {
         }
     }
 
+    /// Keep the final counters of the flows whose slots the simulation has handed on.
+    pub(crate) fn collect_closed(&mut self, sim: &mut NetSim) {
+        for (id, stats) in sim.take_closed_flows() {
+            if let Some(row) = self.closing.remove(&id.0) {
+                self.flows[row].final_stats = Some(Box::new(stats));
+            }
+        }
+    }
+
     /// Fill in the counters of the agents still alive at the end of the run.
-    pub(crate) fn collect_live(&mut self, sim: &NetSim) {
+    pub(crate) fn collect_live(&mut self, sim: &mut NetSim) {
         use ccsim_core::Agent;
+        self.collect_closed(sim);
         for f in &mut self.flows {
             if f.sender_stats.is_none() {
                 f.sender_stats = sim.agent(f.sender).map(Agent::stats);
@@ -733,12 +762,11 @@ impl Generators {
         for (i, t) in spec.traffic.iter().enumerate() {
             let rows: Vec<&GeneratedFlow> =
                 self.flows.iter().filter(|f| f.generator == i).collect();
-            let stats = |f: &GeneratedFlow| &sim.flow_stats()[f.flow.0 as usize];
             let sum = |g: fn(&ccsim_engine::FlowStats) -> u64| {
-                rows.iter().map(|f| g(stats(f))).sum::<u64>()
+                rows.iter().map(|f| g(f.stats(sim))).sum::<u64>()
             };
             let delivered = sum(|s| s.delivered_packets);
-            let delay_ns: u128 = rows.iter().map(|f| stats(f).delivered_delay_ns).sum();
+            let delay_ns: u128 = rows.iter().map(|f| f.stats(sim).delivered_delay_ns).sum();
             let app_bytes: u64 = rows
                 .iter()
                 .filter_map(|f| f.receiver_stats)
@@ -796,7 +824,7 @@ impl Generators {
         self.flows
             .iter()
             .map(|f| {
-                let s = &sim.flow_stats()[f.flow.0 as usize];
+                let s = f.stats(sim);
                 let t = &spec.traffic[f.generator];
                 let sender = f.sender_stats.unwrap_or_default();
                 let arrived = f

@@ -371,7 +371,7 @@ pub fn run(
             break;
         }
     }
-    built.generators.collect_live(&built.sim);
+    built.generators.collect_live(&mut built.sim);
     captures.finish(&mut built.sim)?;
     built
         .sim
@@ -411,6 +411,12 @@ pub fn run(
     let generated = built
         .generators
         .flow_summaries(spec, &built.sim, &built.node_names);
+    let generated_names: Vec<String> = built
+        .generators
+        .flows
+        .iter()
+        .map(|g| g.name(spec))
+        .collect();
     let mut rows: Vec<FlowRow> = spec
         .flows
         .iter()
@@ -429,8 +435,9 @@ pub fn run(
             .flows
             .iter()
             .zip(&generated)
-            .map(|(g, s)| FlowRow {
-                name: &g.name,
+            .zip(&generated_names)
+            .map(|((g, s), name)| FlowRow {
+                name,
                 flow: s,
                 generator: &spec.traffic[g.generator].name,
                 start_s: g.start_ns as f64 / 1e9,

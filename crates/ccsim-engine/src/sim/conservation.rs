@@ -14,10 +14,12 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     pub fn check_conservation(&self) -> Result<(), SimError> {
         let core = &self.core;
         let mut in_flight = vec![0u64; core.flows.len()];
+        let mut packets = vec![0u32; core.flows.len()];
         let mut held = 0usize;
         let mut count = |idx: u32| {
             let p = &core.pool[idx as usize];
             held += 1;
+            packets[p.flow.0 as usize] += 1;
             if p.header.is_data() {
                 in_flight[p.flow.0 as usize] += 1;
             }
@@ -48,6 +50,12 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             return Err(SimError::Conservation(format!(
                 "packet pool: {allocated} packets allocated, {held} held by links and local \
                  deliveries"
+            )));
+        }
+        if let Some(f) = (0..core.flows.len()).find(|&f| packets[f] != core.flow_packets[f]) {
+            return Err(SimError::Conservation(format!(
+                "flow {}: {} packets held by links and local deliveries, {} counted in the pool",
+                core.entity_names[core.flow_entity[f] as usize], packets[f], core.flow_packets[f]
             )));
         }
         for (f, s) in core.flows.iter().enumerate() {

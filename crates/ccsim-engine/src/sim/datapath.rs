@@ -101,6 +101,7 @@ impl<H: Header> Core<H> {
 
     #[inline]
     pub(super) fn alloc(&mut self, pkt: Packet<H>) -> u32 {
+        self.flow_packets[pkt.flow.0 as usize] += 1;
         if let Some(idx) = self.free.pop() {
             self.pool[idx as usize] = pkt;
             idx
@@ -125,6 +126,12 @@ impl<H: Header> Core<H> {
     #[inline]
     pub(super) fn release(&mut self, idx: u32) {
         self.free.push(idx);
+        let f = self.pool[idx as usize].flow.0;
+        let left = &mut self.flow_packets[f as usize];
+        *left -= 1;
+        if *left == 0 && self.flow_closing[f as usize] {
+            self.finish_closing(f);
+        }
     }
 
     pub(super) fn inject(&mut self, mut pkt: Packet<H>, agent: u32) {

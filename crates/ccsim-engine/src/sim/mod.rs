@@ -237,6 +237,16 @@ struct Core<H> {
     /// Per flow: whether its series and its agents' variables are recorded.
     flow_sampled: Vec<bool>,
     flows: Vec<FlowStats>,
+    /// Per flow: its packets in the pool (data and control), kept by `alloc` and `release`.
+    flow_packets: Vec<u32>,
+    /// Per flow: closed by [`Sim::close_flow`], its slot to be reused once its last packet
+    /// leaves the network.
+    flow_closing: Vec<bool>,
+    /// Closed flows whose last packet has left: their slots, free for new unsampled flows.
+    free_flows: Vec<u32>,
+    /// Closed flows whose last packet has left since [`Sim::take_closed_flows`], with their
+    /// final counters.
+    closed_flows: Vec<(FlowId, FlowStats)>,
     /// Per flow: live agents.
     flow_agents: Vec<u32>,
     /// Flows sampled in series, ascending: all but those whose agents have all retired.
@@ -315,6 +325,10 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 sample_buffer: Vec::new(),
                 flow_sampled: Vec::new(),
                 flows: Vec::new(),
+                flow_packets: Vec::new(),
+                flow_closing: Vec::new(),
+                free_flows: Vec::new(),
+                closed_flows: Vec::new(),
                 flow_agents: Vec::new(),
                 active_flows: Vec::new(),
                 flow_entity: Vec::new(),
@@ -392,7 +406,19 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     }
 
     fn register_flow(&mut self, name: &str, sampled: bool) -> FlowId {
+        if !sampled {
+            if let Some(id) = self.core.free_flows.pop() {
+                let core = &mut self.core;
+                let f = id as usize;
+                core.flow_closing[f] = false;
+                let entity = core.flow_entity[f] as usize;
+                name.clone_into(&mut core.entity_names[entity]);
+                return FlowId(id);
+            }
+        }
         let id = u32::try_from(self.core.flows.len()).expect("flow count fits u32");
+        self.core.flow_packets.push(0);
+        self.core.flow_closing.push(false);
         self.core.flows.push(FlowStats::default());
         self.core.flow_agents.push(0);
         self.core.flow_sampled.push(sampled);
@@ -406,6 +432,32 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         let entity = self.core.entity(name.to_string());
         self.core.flow_entity.push(entity);
         FlowId(id)
+    }
+
+    /// Close an unsampled flow whose agents have all been retired: once its last packet has
+    /// left the network its final counters go to [`Sim::take_closed_flows`] and its slot (id,
+    /// counters, name) is reused by a later [`Sim::add_flow_unsampled`], so that a run's memory
+    /// follows the flows alive, not all those ever made. Returns false, doing nothing, for a
+    /// sampled flow or one with a live agent.
+    /// CHOICE: a flow is closed only when nothing of it is in the network, so that no packet
+    /// of a closed flow is ever counted on the flow that reuses its slot.
+    pub fn close_flow(&mut self, flow: FlowId) -> bool {
+        let core = &mut self.core;
+        let f = flow.0 as usize;
+        if core.flow_sampled[f] || core.flow_agents[f] > 0 || core.flow_closing[f] {
+            return false;
+        }
+        core.flow_closing[f] = true;
+        if core.flow_packets[f] == 0 {
+            core.finish_closing(flow.0);
+        }
+        true
+    }
+
+    /// The flows closed since the last call whose last packet has left the network, with
+    /// their final counters (their slots may already serve new flows).
+    pub fn take_closed_flows(&mut self) -> Vec<(FlowId, FlowStats)> {
+        std::mem::take(&mut self.core.closed_flows)
     }
 
     /// Declare the series to record, the warm-up end and the horizon of the run.
@@ -734,6 +786,20 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
 }
 
 impl<H: Header> Core<H> {
+    /// Hand a closed flow's final counters out and free its slot.
+    #[cold]
+    #[inline(never)]
+    fn finish_closing(&mut self, id: u32) {
+        let f = id as usize;
+        let stats = std::mem::take(&mut self.flows[f]);
+        self.closed_flows.push((FlowId(id), stats));
+        self.flow_receiver[f] = None;
+        self.last_sample_bytes[f] = 0;
+        self.last_sample_sent[f] = 0;
+        self.last_sample_delay[f] = (0, 0);
+        self.free_flows.push(id);
+    }
+
     fn entity(&mut self, name: String) -> u32 {
         self.entity_names.push(name);
         u32::try_from(self.entity_names.len() - 1).expect("entity count fits u32")
