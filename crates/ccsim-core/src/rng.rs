@@ -127,6 +127,9 @@ mod tests {
         assert!((m - mean).abs() < 4.0 * se, "{m}");
         let median = (mean.ln() - sigma * sigma / 2.0).exp();
         let below = xs.iter().filter(|&&x| x < median).count() as f64;
-        assert!((below - n as f64 / 2.0).abs() < 4.0 * (n as f64 / 4.0).sqrt(), "{below}");
+        assert!(
+            (below - n as f64 / 2.0).abs() < 4.0 * (n as f64 / 4.0).sqrt(),
+            "{below}"
+        );
     }
 }
