@@ -359,3 +359,36 @@ def test_a_workload_between_listed_hosts_and_a_non_tcp_protocol(tmp_path: Path) 
                     .replace('protocol = "dctcp"', 'protocol = "cbr"'))
     with pytest.raises(ccsim.SpecError, match=r"traffic\[0\]\.protocol: .*TCP variant"):
         ccsim.run(str(path), progress=False)
+
+
+def test_meta_fabric_counts_and_equal_cost_paths(tmp_path: Path) -> None:
+    """Meta's fabric (Parsimon's dhall/fb-fabric): node and link counts are the closed forms,
+    and ECMP finds 1 path within a rack, F (fabric switches) within a pod and F x S (S spines a
+    plane) across pods."""
+    pods, racks, hosts, fabs, spines = 2, 3, 2, 2, 3
+    g = topology.meta_fabric(pods, racks, hosts, fabrics=fabs, spines=spines, rate="10Gbps")
+    assert g.number_of_nodes() == pods * racks * hosts + pods * racks + pods * fabs + fabs * spines
+    assert g.number_of_edges() == pods * racks * hosts + pods * racks * fabs + pods * fabs * spines
+    assert [n for n in g.nodes if g.nodes[n]["role"] == "host"] == [f"h{i}" for i in range(pods * racks * hosts)]
+    text = topology.to_toml(g, duration="5ms").replace("[run]\n", '[run]\nmultipath = "ecmp"\n', 1)
+    pairs = [("h0", "h1"), ("h0", "h2"), ("h0", "h11")]
+    for i, (src, dst) in enumerate(pairs):
+        text += f'\n[[flows]]\nname = "f{i}"\nprotocol = "cbr"\nfrom = "{src}"\nto = "{dst}"\nrate = "1Mbps"\n'
+    path = tmp_path / "meta.toml"
+    path.write_text(text)
+    rows = ccsim.run(str(path), progress=False).summary["flows"]
+    assert [rows[f"f{i}"]["paths"] for i in range(3)] == [1, fabs, fabs * spines]
+    for i, (src, dst) in enumerate(pairs):
+        assert rows[f"f{i}"]["paths"] == len(list(nx.all_shortest_paths(g, src, dst)))
+
+
+def test_meta_fabric_cli_writes_parsimons_cluster(tmp_path: Path) -> None:
+    from conftest import cli
+
+    out = tmp_path / "meta.toml"
+    r = cli("topology", "meta-fabric", "--pods", "2", "--racks", "2", "--hosts", "2", "--spines", "2", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert text.count("[[links]]") == 2 * 2 * 2 + 2 * 2 * 4 + 2 * 4 * 2
+    bad = cli("topology", "meta-fabric", "--pods", "0")
+    assert bad.returncode == 2 and "pods" in bad.stderr

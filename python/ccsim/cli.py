@@ -360,6 +360,9 @@ def _cmd_topology(args: argparse.Namespace) -> int:
         elif args.shape == "leaf-spine":
             graph = topology.leaf_spine(args.leaves, args.spines, args.hosts,
                                         **given("rate", "delay", "queue", "host_rate", "host_delay", "host_queue"))
+        elif args.shape == "meta-fabric":
+            graph = topology.meta_fabric(**given("pods", "racks", "hosts", "fabrics", "spines", "rate", "delay", "queue",
+                                                 "host_rate", "host_delay", "host_queue"))
         else:
             method = int(args.method) if args.method is not None and args.method.isdigit() else args.method
             options = given("scale", "alpha", "beta", "seed", "ms_per_unit", "rate", "queue", "reachable_from")
@@ -603,7 +606,9 @@ def _add_topology_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     ft = shapes.add_parser("fat-tree", parents=[common, out],
                            help="the k-ary fat-tree of a datacenter (k pods; hosts h0..h<N-1>)")
     ft.add_argument("--k", type=int, required=True, help="the arity, even: k pods, (k/2)^2 cores, k^3/4 hosts")
-    link_options(ft, "", "each switch link (default 100Gbps, 1us, 100p)")
+    ft.add_argument("--rate", help="rate of each switch link (default 100Gbps)")
+    ft.add_argument("--delay", help="one-way delay of each switch link (default 1us)")
+    ft.add_argument("--queue", help="queue limit of each switch link (default 100p)")
     link_options(ft, "host-", "each host's link (default: the switch links')")
     ft.add_argument("--oversubscription", type=int,
                     help="hosts per edge switch over its k/2 uplinks (default 1: full bisection bandwidth)")
@@ -616,6 +621,16 @@ def _add_topology_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     link_options(ls, "", "each leaf-spine link (default 100Gbps, 1us, 100p)")
     link_options(ls, "host-", "each host's link (default: the fabric's)")
 
+    mf = shapes.add_parser("meta-fabric", parents=[common, out],
+                           help="Meta's fabric as Parsimon runs it: pods x racks x hosts (h0..h<N-1>)")
+    mf.add_argument("--pods", type=int, help="pods (default 8)")
+    mf.add_argument("--racks", type=int, help="racks per pod, one ToR each (default 48)")
+    mf.add_argument("--hosts", type=int, help="hosts per rack (default 16)")
+    mf.add_argument("--fabrics", type=int, help="fabric switches per pod, and spine planes (default 4)")
+    mf.add_argument("--spines", type=int, help="spine switches per plane (default 48)")
+    link_options(mf, "", "each switch link (default 10Gbps, 1us, 100p)")
+    link_options(mf, "host-", "each host's link (default: the switch links')")
+
     w = shapes.add_parser("waxman", parents=[common, out], help="a GT-ITM random graph (Waxman RG1/RG2, pure random)")
     w.add_argument("--nodes", type=int, required=True, help="nodes (n0..n(N-1))")
     w.add_argument("--scale", type=int, help="side of the integer grid (default 100)")
@@ -627,7 +642,7 @@ def _add_topology_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     w.add_argument("--rate", help="rate of each link (default 10Mbps)")
     w.add_argument("--queue", help="queue limit of each link (default 100p)")
     w.add_argument("--reachable-from", metavar="NODE", help="keep only the nodes reachable from NODE (e.g. n0)")
-    for shape in (d, pl, bt, ft, ls, w):
+    for shape in (d, pl, bt, ft, ls, mf, w):
         shape.set_defaults(func=_cmd_topology)
 
 

@@ -19,6 +19,12 @@ TOML users. Shapes and names (docs/topology.md has the whole story):
   oversubscription), numbered edge switch by edge switch;
 - :func:`leaf_spine`: ``leaves`` leaf switches ``l<i>``, each joined to every one of
   ``spines`` spine switches ``s<i>``, and ``hosts`` hosts per leaf, ``h0..`` leaf by leaf;
+- :func:`meta_fabric`: Meta's datacenter fabric as Parsimon builds it (Andreyev, "Introducing
+  data center fabric", 2014; parsimon-eval's ``dhall/fb-fabric``): ``pods`` pods of ``racks``
+  racks, each a top-of-rack switch ``p<pod>t<r>`` with ``hosts`` hosts; ``fabrics`` fabric
+  switches ``p<pod>f<i>`` per pod, every ToR of the pod joined to each; ``fabrics`` spine planes
+  of ``spines`` spine switches ``x<plane>s<j>``, fabric switch ``i`` of every pod joined to every
+  spine of plane ``i``; hosts ``h0..`` rack by rack, pod by pod;
 - :func:`waxman`: GT-ITM's flat random graphs ("geo", Calvert, Doar and Zegura, IEEE Commun.
   Mag. 1997; geog.c of GT-ITM): ``n`` nodes on an integer ``scale`` x ``scale`` grid, at most
   one per point; a pair (i < j) is joined with probability ``p``: method 2 (Waxman's RG1,
@@ -329,6 +335,62 @@ def leaf_spine(leaves: int, spines: int, hosts: int, *, rate: str = "100Gbps", d
     args.update({n: v for n, v in (("host_rate", host_rate), ("host_delay", host_delay),
                                    ("host_queue", host_queue)) if v is not None})
     _record(g, "leaf-spine", args, ("h0", f"h{nl * nh - 1}"))
+    return g
+
+
+def meta_fabric(pods: int = 8, racks: int = 48, hosts: int = 16, *, fabrics: int = 4, spines: int = 48,
+                rate: str = "10Gbps", delay: str = "1us", queue: str = "100p", host_rate: str | None = None,
+                host_delay: str | None = None, host_queue: str | None = None) -> nx.Graph:
+    """Meta's datacenter fabric as Parsimon evaluates it (parsimon-eval ``dhall/fb-fabric``,
+    NSDI 2023): the defaults are its 6,144-host cluster, 8 pods of 48 racks of 16 hosts, 4
+    fabric switches per pod and 4 planes of 48 spines, every link 10 Gbit/s and 1 us. Each
+    rack's top-of-rack switch ``p<pod>t<r>`` joins its hosts and every fabric switch
+    ``p<pod>f<i>`` of its pod; fabric switch ``i`` of each pod joins every spine ``x<i>s<j>`` of
+    plane ``i``. Hosts ``h0..`` are numbered rack by rack, pod by pod. Switch links have
+    ``rate``, ``delay`` and ``queue``; host links the ``host_*`` values (the fabric's by
+    default). Nodes have a ``role`` (``host``, ``tor``, ``fabric``, ``spine``) and, but spines, a
+    ``pod``; links a ``role`` (``host``, ``tor-fabric``, ``fabric-spine``). With the defaults a
+    ToR's 16 host links share 4 uplinks (4:1), as in Parsimon's runs."""
+    npods = _whole(pods, "pods", 1, MAX_SWITCHES)
+    nracks = _whole(racks, "racks", 1, MAX_SWITCHES)
+    nhosts = _whole(hosts, "hosts", 1, MAX_HOSTS)
+    nfabs = _whole(fabrics, "fabrics", 1, 64)
+    nspines = _whole(spines, "spines", 1, MAX_SWITCHES)
+    if npods * nracks * nhosts > MAX_HOSTS:
+        raise SpecError(f"{npods * nracks * nhosts} hosts is more than {MAX_HOSTS}; lower pods, racks or hosts",
+                        "hosts")
+    if npods * nfabs * (nracks + nspines) > MAX_HOSTS:
+        raise SpecError(f"{npods * nfabs * (nracks + nspines)} switch links is more than {MAX_HOSTS}; lower pods, "
+                        f"racks, fabrics or spines", "spines")
+    fabric = _canonical_link(rate, delay, queue, ("rate", "delay", "queue"))
+    host = _canonical_link(host_rate or rate, host_delay or delay, host_queue or queue,
+                           ("host_rate" if host_rate else "rate", "host_delay" if host_delay else "delay",
+                            "host_queue" if host_queue else "queue"))
+    g = _graph()
+    for plane in range(nfabs):
+        for j in range(nspines):
+            g.add_node(f"x{plane}s{j}", role="spine")
+    h = 0
+    for pod in range(npods):
+        for i in range(nfabs):
+            g.add_node(f"p{pod}f{i}", role="fabric", pod=pod)
+            for j in range(nspines):
+                _add(g, f"p{pod}f{i}", f"x{i}s{j}", rate=fabric[0], delay=fabric[1], queue=fabric[2],
+                     role="fabric-spine")
+        for r in range(nracks):
+            tor = f"p{pod}t{r}"
+            g.add_node(tor, role="tor", pod=pod)
+            for i in range(nfabs):
+                _add(g, tor, f"p{pod}f{i}", rate=fabric[0], delay=fabric[1], queue=fabric[2], role="tor-fabric")
+            for _ in range(nhosts):
+                g.add_node(f"h{h}", role="host", pod=pod)
+                _add(g, f"h{h}", tor, rate=host[0], delay=host[1], queue=host[2], role="host")
+                h += 1
+    args: dict[str, Any] = {"pods": npods, "racks": nracks, "hosts": nhosts, "fabrics": nfabs, "spines": nspines,
+                            "rate": rate, "delay": delay, "queue": queue}
+    args.update({n: v for n, v in (("host_rate", host_rate), ("host_delay", host_delay),
+                                   ("host_queue", host_queue)) if v is not None})
+    _record(g, "meta-fabric", args, ("h0", f"h{h - 1}"))
     return g
 
 

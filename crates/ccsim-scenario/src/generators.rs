@@ -295,10 +295,8 @@ pub struct Generators {
     path_classes: HashMap<String, u32>,
     /// Empty-network completion times by (generator, path class, size).
     ideal_cache: HashMap<(usize, u32, u64), Option<u64>>,
-    /// Empty-network completion times simulated, and found in the cache.
-    pub ideal_runs: u64,
-    /// Completion times found in the cache.
-    pub ideal_hits: u64,
+    /// Per generator: (empty-network runs simulated, completion times found in the cache).
+    ideal_counts: BTreeMap<usize, (u64, u64)>,
 }
 
 /// Most entries the empty-network cache holds before it is cleared.
@@ -564,14 +562,15 @@ impl Generators {
                 .entry(path_class(spec, sim, &t))
                 .or_insert(classes);
             let key = (f.generator, class, f.size.unwrap_or(0));
+            let counts = self.ideal_counts.entry(f.generator).or_default();
             f.ideal_fct_ns = if let Some(&known) = self.ideal_cache.get(&key) {
-                self.ideal_hits += 1;
+                counts.1 += 1;
                 known
             } else {
                 if self.ideal_cache.len() >= IDEAL_CACHE_ENTRIES {
                     self.ideal_cache.clear();
                 }
-                self.ideal_runs += 1;
+                counts.0 += 1;
                 let ideal = ideal_fct(spec, sim, &t, options);
                 self.ideal_cache.insert(key, ideal);
                 ideal
@@ -794,6 +793,10 @@ impl Generators {
                         slowdown: percentiles(&slowdowns),
                         bytes_started: rows.iter().filter_map(|f| f.size).sum(),
                     }),
+                    alone_runs: (t.kind == TrafficKind::Flows)
+                        .then(|| self.ideal_counts.get(&i).map_or(0, |c| c.0)),
+                    alone_cached: (t.kind == TrafficKind::Flows)
+                        .then(|| self.ideal_counts.get(&i).map_or(0, |c| c.1)),
                     slowdown_buckets: (t.kind == TrafficKind::Flows).then(|| {
                         let pairs: Vec<(u64, f64)> = rows
                             .iter()

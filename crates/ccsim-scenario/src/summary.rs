@@ -235,6 +235,13 @@ pub struct TrafficSummary {
     /// Web generators only: their transfers' completion times and slowdowns.
     #[serde(flatten)]
     pub web: Option<WebTransfers>,
+    /// Flows generators only: empty-network runs simulated for the slowdowns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alone_runs: Option<u64>,
+    /// Flows generators only: slowdowns whose empty-network time came from the cache (a
+    /// flow of the same size on a path of the same class).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alone_cached: Option<u64>,
     /// Flows generators only: slowdown by size bucket ([`slowdown_buckets`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slowdown_buckets: Option<Vec<SlowdownBucket>>,
