@@ -69,8 +69,10 @@ pub enum HostsSpec {
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(untagged)]
 pub enum SizesSpec {
-    /// "websearch", "fb-hadoop", "google-rpc", "ali-storage" (a file name is replaced by its
-    /// points by the Python front, relative to the scenario's folder).
+    /// A vendored distribution ("websearch", "fb-hadoop", "google-rpc", "ali-storage",
+    /// "meta-webserver", "meta-hadoop", "meta-cachefollower", "homa-w1" to "homa-w5";
+    /// `crates/ccsim-scenario/workloads/PROVENANCE.md`); a file name is replaced by its points
+    /// by the Python front, relative to the scenario's folder.
     Named(String),
     /// `[[bytes, percent], ...]` from `[0, 0]` to 100 percent.
     Points(Vec<(f64, f64)>),
