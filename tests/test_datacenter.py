@@ -392,3 +392,46 @@ def test_meta_fabric_cli_writes_parsimons_cluster(tmp_path: Path) -> None:
     assert text.count("[[links]]") == 2 * 2 * 2 + 2 * 2 * 4 + 2 * 4 * 2
     bad = cli("topology", "meta-fabric", "--pods", "0")
     assert bad.returncode == 2 and "pods" in bad.stderr
+
+
+# --- [topology] in a scenario file, the canonical scenarios -------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "datacenter"
+
+
+def test_a_topology_table_is_the_links_its_generator_writes(tmp_path: Path) -> None:
+    """``[topology] kind = "fat-tree"`` gives the canonical spec the links `ccsim topology
+    fat-tree` writes, a queue table going to every link (the hosts' too unless host_queue says),
+    before the file's own links; errors name topology.<key>."""
+    step = {"kind": "step", "limit": "1000p", "threshold": 100}
+    doc = {"run": {"duration": "1ms"}, "topology": {"kind": "fat-tree", "k": 4, "rate": "10Gbps", "queue": step,
+                                                    "host_queue": "50p"},
+           "links": [{"between": ["h0", "extra"], "rate": "1Gbps", "delay": "1ms"}]}
+    spec = ccsim.validate(doc)
+    expected = topology.links(topology.fat_tree(4, rate="10Gbps"))
+    assert [link["between"] for link in spec["links"]] == [link["between"] for link in expected] + [["h0", "extra"]]
+    g = topology.fat_tree(4)
+    for link in spec["links"][:-1]:
+        host = g.edges[tuple(link["between"])]["role"] == "host"
+        assert link["queue"] == ("50p" if host else step)
+    for bad, field in [({"kind": "torus"}, "topology.kind"), ({"kind": "fat-tree", "k": 3}, "topology.k"),
+                       ({"kind": "fat-tree", "k": 4, "arity": 4}, "topology.arity"),
+                       ({"kind": "meta-fabric", "pods": 0}, "topology.pods")]:
+        with pytest.raises(ccsim.SpecError, match=rf"^{field}"):
+            ccsim.validate({"run": {"duration": "1ms"}, "topology": bad})
+
+
+@pytest.mark.parametrize("name", ["fattree-k8-websearch.toml", "incast-k8.toml", "meta-6144.toml"])
+def test_the_canonical_scenarios_run_and_offer_their_load(name: str, tmp_path: Path) -> None:
+    """Each canonical scenario runs (shortened to 0.2 ms, on a smaller fabric for Parsimon's)
+    with its generators' flows completing and slowdowns of at least 1."""
+    import tomllib
+
+    doc = tomllib.loads((EXAMPLES / name).read_text())
+    doc["run"]["duration"] = "200us"
+    if doc["topology"]["kind"] == "meta-fabric":
+        doc["topology"].update(pods=2, racks=4, hosts=4, spines=4)
+    result = ccsim.run(doc, progress=False)
+    for gen, t in result.overview["traffic"].items():
+        assert t["completed"] > 0, gen
+        assert t["slowdown"]["min"] >= 1.0, (gen, t["slowdown"])

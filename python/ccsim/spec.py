@@ -241,9 +241,10 @@ TRACE_TABLES = ("client_to_server", "server_to_client")
 
 
 def names_files(text: str) -> bool:
-    """Whether a scenario's text may name a file the front reads (a link's ``trace``, a
-    workload's ``sizes``)."""
-    return "trace" in text or "sizes" in text
+    """Whether a scenario's text may hold what the front resolves before the native
+    validation: a file it reads (a link's ``trace``, a workload's ``sizes``) or a
+    ``[topology]`` it builds."""
+    return "trace" in text or "sizes" in text or "topology" in text
 
 
 def with_trace_files(text: str, base: Path, is_json: bool) -> str | None:
@@ -259,7 +260,11 @@ def with_trace_files(text: str, base: Path, is_json: bool) -> str | None:
             doc = tomllib.loads(text)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(doc, dict) or not (resolve_trace_files(doc, base) | resolve_cdf_files(doc, base)):
+    from .topology import expand_topology
+
+    if not isinstance(doc, dict):
+        return None
+    if not (expand_topology(doc) | resolve_trace_files(doc, base) | resolve_cdf_files(doc, base)):
         return None
     try:
         return json.dumps(doc, allow_nan=False)
@@ -419,7 +424,12 @@ def to_json_text(spec: SpecLike) -> str:
     if isinstance(spec, Scenario):
         spec = spec.to_dict()
     if isinstance(spec, dict):
-        return json.dumps(_plain_data(spec), allow_nan=False)
+        plain = _plain_data(spec)
+        if isinstance(plain, dict) and "topology" in plain:
+            from .topology import expand_topology
+
+            expand_topology(plain)
+        return json.dumps(plain, allow_nan=False)
     if isinstance(spec, (str, os.PathLike)):
         return json.dumps(load(spec))
     raise SpecError(f"expected a TOML path, a dict or a Scenario, found {type(spec).__name__}", "(document)")

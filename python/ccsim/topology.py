@@ -744,3 +744,54 @@ def _ours(p: Path) -> bool:
 
 __all__ = ["MARKER", "binary_tree", "command_line", "dumbbell", "format_duration", "links",
            "parking_lot", "scenario", "scenario_dict", "to_toml", "waxman", "write"]
+
+
+# --- `[topology]` in a scenario file --------------------------------------------------------------
+
+#: The fabrics a scenario may name in ``[topology] kind``, and their builders' names.
+TOPOLOGY_KINDS = {"fat-tree": "fat_tree", "leaf-spine": "leaf_spine", "meta-fabric": "meta_fabric"}
+
+
+def expand_topology(doc: dict[str, Any]) -> bool:
+    """Replace, in place, a scenario's ``[topology]`` table (``kind = "fat-tree"`` and the
+    builder's arguments, e.g. ``k = 8``, ``rate = "100Gbps"``) by the ``[[links]]`` it builds,
+    placed before the file's own links; return whether there was one. ``queue`` and
+    ``host_queue`` may be queue tables (``{ kind = "step", limit = "1000p", threshold = 100 }``),
+    given to the switch links and the host links (``host_queue`` defaults to ``queue``). Errors
+    name ``topology.<key>``. So the canonical spec, and the result cache's key, holds the links
+    themselves."""
+    import inspect
+
+    table = doc.get("topology")
+    if table is None:
+        return False
+    if not isinstance(table, dict):
+        raise SpecError('expected a table such as { kind = "fat-tree", k = 8 }', "topology")
+    kind = table.get("kind")
+    if kind not in TOPOLOGY_KINDS:
+        raise SpecError(f"expected one of {', '.join(TOPOLOGY_KINDS)}, found {kind!r}", "topology.kind")
+    builder = globals()[TOPOLOGY_KINDS[kind]]
+    args = {k: v for k, v in table.items() if k != "kind"}
+    accepted = inspect.signature(builder).parameters
+    for key in args:
+        if key not in accepted:
+            raise SpecError(f"not a {kind} argument (expected one of {', '.join(accepted)})", f"topology.{key}")
+    tables = {k: args.pop(k) for k in ("queue", "host_queue") if isinstance(args.get(k), dict)}
+    try:
+        graph = builder(**args)
+    except SpecError as e:
+        raise SpecError(e.message, f"topology.{e.path}") from None
+    except TypeError as e:
+        raise SpecError(str(e), "topology") from None
+    built = links(graph)
+    switch_queue = tables.get("queue")
+    host_queue = tables.get("host_queue", switch_queue if "host_queue" not in table else None)
+    for link in built:
+        a, b = link["between"]
+        queue = host_queue if graph.edges[a, b].get("role") == "host" else switch_queue
+        if queue is not None:
+            link["queue"] = queue
+    own = doc.get("links", [])
+    doc["links"] = built + (own if isinstance(own, list) else [own])
+    del doc["topology"]
+    return True
