@@ -45,6 +45,38 @@ LARGE_FLOW_BENCHMARKS = {"sack-100k": 100_000}
 #: one per protocol it compares; minutes each, so not in the default set.
 LARGE_BENCHMARKS = {"parking-1000-obp": "obp", "parking-1000-xcp": "xcp", "parking-1000-sack": "sack"}
 
+#: The datacenter benchmarks (`ccsim bench --large`, or by name): the canonical scenarios of a
+#: source checkout's examples/datacenter (docs/datacenter.md), name -> (file, load of its first
+#: generator or None to keep the file's, simulated duration). Parsimon's fabric runs 20 ms of
+#: its 5 s: its rate in simulated seconds per wall second gives the whole run's time.
+DATACENTER_BENCHMARKS: dict[str, tuple[str, float | None, str]] = {
+    "fattree-k8-30": ("fattree-k8-websearch.toml", 0.3, "100ms"),
+    "fattree-k8-50": ("fattree-k8-websearch.toml", 0.5, "100ms"),
+    "fattree-k8-70": ("fattree-k8-websearch.toml", 0.7, "100ms"),
+    "incast-k8": ("incast-k8.toml", None, "100ms"),
+    "meta-6144": ("meta-6144.toml", None, "20ms"),
+}
+
+
+def datacenter_spec(name: str) -> dict[str, Any]:
+    """The spec of datacenter benchmark ``name``: its example file with the load and duration
+    :data:`DATACENTER_BENCHMARKS` gives."""
+    import tomllib
+
+    from .errors import SpecError
+
+    file, load, duration = DATACENTER_BENCHMARKS[name]
+    path = Path(__file__).resolve().parents[2] / "examples" / "datacenter" / file
+    if not path.is_file():
+        raise SpecError(f"{path} is not there: the datacenter benchmarks run the scenarios of a source "
+                        f"checkout's examples/datacenter", name)
+    spec: dict[str, Any] = tomllib.loads(path.read_text())
+    spec["run"]["duration"] = duration
+    if load is not None:
+        spec["traffic"][0]["load"] = load
+    return spec
+
+
 #: Engine benchmarks run again with their algorithm written in Python through the public
 #: interface (:mod:`ccsim.reference`): name -> (the native benchmark, the protocol, the flow keys
 #: that give the native one's defaults). Same bytes as the native run (a test); the cost of
@@ -223,6 +255,10 @@ def run_one(name: str) -> dict[str, Any]:
         return run_setup(SETUP_BENCHMARKS[name], plots=name in PLOT_BENCHMARKS)
     if name in LARGE_BENCHMARKS:
         spec = json.dumps(large_spec(name))
+    elif name in DATACENTER_BENCHMARKS:
+        from .spec import to_json_text
+
+        spec = to_json_text(datacenter_spec(name))
     elif name in PYTHON_BENCHMARKS:
         spec = json.dumps(python_spec(name))
     else:
@@ -236,7 +272,19 @@ def run_one(name: str) -> dict[str, Any]:
     links = data.table("links")
     packets = sum(links["tx_packets"])
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    extra: dict[str, Any] = {}
+    if name in DATACENTER_BENCHMARKS:
+        traffic = summary.get("traffic", {})
+        extra = {
+            "sim_seconds_per_wall_second": summary["run"]["sim_seconds"] / wall,
+            "flows_started": sum(t["started"] for t in traffic.values()),
+            "flows_completed": sum(t.get("completed") or 0 for t in traffic.values()),
+            "alone_runs": sum(t.get("alone_runs") or 0 for t in traffic.values()),
+            "p99_slowdown_largest_bucket": {n: (t.get("slowdown_buckets") or [{}])[-1].get("p99")
+                                            for n, t in traffic.items()},
+        }
     return {
+        **extra,
         "name": name,
         "events": events,
         "packet_transmissions": packets,
@@ -261,7 +309,7 @@ def run_isolated(name: str) -> dict[str, Any]:
 def names(*, large: bool = False) -> list[str]:
     """The default benchmarks, and with ``large`` the large ones too."""
     return [*_ccsim.bench_names(), *PYTHON_BENCHMARKS, *SETUP_BENCHMARKS, QUEUE_BENCHMARK,
-            *([*LARGE_FLOW_BENCHMARKS, *LARGE_BENCHMARKS] if large else [])]
+            *([*LARGE_FLOW_BENCHMARKS, *LARGE_BENCHMARKS, *DATACENTER_BENCHMARKS] if large else [])]
 
 
 if __name__ == "__main__":

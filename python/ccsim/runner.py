@@ -35,15 +35,25 @@ class _ProgressBar:
             # for the first time would otherwise leave it on the screen, never cleared.
             with _interrupts_deferred():
                 self._bar = tqdm(total=horizon, unit="sim s", file=sys.stderr, desc=self._label,
-                                 bar_format="{desc}{percentage:3.0f}%|{bar}| {n:.1f}/{total:.1f} sim s "
+                                 bar_format="{desc}{percentage:3.0f}%|{bar}| {n:.3g}/{total:.3g} sim s "
                                             "[{elapsed}<{remaining}{postfix}]",
                                  leave=False, dynamic_ncols=True)
         self._bar.update(sim_seconds - self._bar.n)
-        self._bar.set_postfix_str(f"{events / max(elapsed, 1e-9) / 1e6:.1f} M events/s", refresh=False)
+        rate = sim_seconds / max(elapsed, 1e-9)
+        self._bar.set_postfix_str(f"{_sim_rate(rate)}, {events / max(elapsed, 1e-9) / 1e6:.1f} M events/s",
+                                  refresh=False)
 
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()
+
+
+def _sim_rate(sim_per_wall: float) -> str:
+    """Simulated time per wall second, in the unit that reads best ("3.2 sim ms/s")."""
+    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "us")):
+        if sim_per_wall >= scale:
+            return f"{sim_per_wall / scale:.3g} sim {unit}/s"
+    return f"{sim_per_wall / 1e-9:.3g} sim ns/s"
 
 
 ProgressCallback = Callable[[float, float, int], None]

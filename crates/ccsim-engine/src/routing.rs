@@ -219,8 +219,8 @@ impl Choices {
     #[inline]
     fn at(&self, node: u32) -> &[u32] {
         let n = node as usize;
-        match (self.start.get(n), self.start.get(n + 1)) {
-            (Some(&a), Some(&b)) => &self.links[a as usize..b as usize],
+        match self.start.get(n..n + 2) {
+            Some(&[a, b]) => &self.links[a as usize..b as usize],
             _ => &[],
         }
     }

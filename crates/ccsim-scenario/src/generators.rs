@@ -277,12 +277,56 @@ fn derangement(rng: &mut RngStream, n: usize) -> Vec<usize> {
     }
 }
 
+/// A generator's transfers folded into what its summary needs, once their rows are given up
+/// (`[output] generated_rows = false`): 8 bytes per completed transfer for its completion time
+/// and 16 for its size and slowdown, nothing per transfer for the counters.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    started: u64,
+    sent_packets: u64,
+    delivered_packets: u64,
+    dropped_packets: u64,
+    delivered_delay_ns: u128,
+    app_bytes_delivered: u64,
+    bytes_started: u64,
+    fcts_s: Vec<f64>,
+    /// (size, slowdown) of the completed transfers that have a slowdown.
+    slowdowns: Vec<(u64, f64)>,
+}
+
+impl Tally {
+    fn add(&mut self, f: &GeneratedFlow, sim: &NetSim) {
+        let s = f.stats(sim);
+        self.started += 1;
+        self.sent_packets += s.sent_packets;
+        self.delivered_packets += s.delivered_packets;
+        self.dropped_packets += s.dropped_packets;
+        self.delivered_delay_ns += s.delivered_delay_ns;
+        self.app_bytes_delivered += f.receiver_stats.map_or(0, |r| r.app_bytes_delivered);
+        self.bytes_started += f.size.unwrap_or(0);
+        if let Some(fct) = f.fct_ns() {
+            self.fcts_s.push(fct as f64 / 1e9);
+        }
+        if let (Some(size), Some(x)) = (f.size, f.slowdown()) {
+            self.slowdowns.push((size, x));
+        }
+    }
+}
+
 /// Every generator of a run and the flows they made.
 #[derive(Default)]
 pub struct Generators {
     web: Vec<Web>,
-    /// Every generated flow, in creation order.
+    /// Every generated flow whose row is kept, in creation order.
     pub flows: Vec<GeneratedFlow>,
+    /// Whether the transfers' rows are kept (`[output] generated_rows`, default true).
+    keep_rows: bool,
+    /// Without rows: the transfers not yet folded, by their number in creation order.
+    unfolded: HashMap<usize, GeneratedFlow>,
+    /// Without rows: the next transfer's number.
+    next_row: usize,
+    /// Without rows: each generator's folded transfers.
+    folded: BTreeMap<usize, Tally>,
     /// Each live web transfer, by its sender's agent id.
     live: HashMap<u32, LiveTransfer>,
     /// Flows closed whose last packet may still be in the network: their rows, by flow id.
@@ -312,6 +356,7 @@ impl Generators {
     ) -> Result<Generators, ScenarioError> {
         let mut g = Generators {
             sampled: spec.output.per_flow_series == Some(true),
+            keep_rows: spec.output.generated_rows != Some(false),
             ..Generators::default()
         };
         let end = spec.run.duration.0 .0;
@@ -504,10 +549,16 @@ impl Generators {
                         number_tcp_flow(flows, flow, &f);
                     }
                     after_routes(&f, sim, a, b, s);
+                    let row = if self.keep_rows {
+                        self.flows.len()
+                    } else {
+                        self.next_row += 1;
+                        self.next_row - 1
+                    };
                     self.live.insert(
                         s.agent,
                         LiveTransfer {
-                            row: self.flows.len(),
+                            row,
                             forward: sim.flow_route(s, r).unwrap_or_default(),
                             back: sim.flow_route(r, s).unwrap_or_default(),
                             flow: f,
@@ -515,7 +566,7 @@ impl Generators {
                             to: b,
                         },
                     );
-                    self.flows.push(GeneratedFlow {
+                    let record = GeneratedFlow {
                         generator: w.generator,
                         k,
                         start_ns: now,
@@ -528,7 +579,12 @@ impl Generators {
                         ideal_fct_ns: None,
                         path: FlowPath::of(sim, s, r),
                         final_stats: None,
-                    });
+                    };
+                    if self.keep_rows {
+                        self.flows.push(record);
+                    } else {
+                        self.unfolded.insert(row, record);
+                    }
                 }
                 let next = w.next_at.saturating_add(w.gap().max(1));
                 w.next_at = if next < w.stop_at { next } else { u64::MAX };
@@ -545,41 +601,59 @@ impl Generators {
             let Some(t) = self.live.remove(&addr.agent) else {
                 continue;
             };
-            let f = &mut self.flows[t.row];
+            let keep_rows = self.keep_rows;
+            let Some(f) = (if keep_rows {
+                self.flows.get_mut(t.row)
+            } else {
+                self.unfolded.get_mut(&t.row)
+            }) else {
+                continue;
+            };
             f.sender_stats = sim.retire_agent(f.sender);
             f.receiver_stats = sim.retire_agent(f.receiver);
             // Without pcap captures (which number TCP bytes by flow id) the flow's slot is
-            // handed on once its last packet has left.
-            if self.tcp_flows.is_none() && sim.close_flow(f.flow) {
+            // handed on once its last packet has left; without rows, the transfer is folded
+            // then (or now, if its slot is kept).
+            let closing = self.tcp_flows.is_none() && sim.close_flow(f.flow);
+            if closing {
                 self.closing.insert(f.flow.0, t.row);
             }
-            if f.fct_ns().is_none() {
-                continue;
+            if f.fct_ns().is_some() {
+                let classes = self.path_classes.len() as u32;
+                let class = *self
+                    .path_classes
+                    .entry(path_class(spec, sim, &t))
+                    .or_insert(classes);
+                let key = (f.generator, class, f.size.unwrap_or(0));
+                let counts = self.ideal_counts.entry(f.generator).or_default();
+                f.ideal_fct_ns = if let Some(&known) = self.ideal_cache.get(&key) {
+                    counts.1 += 1;
+                    known
+                } else {
+                    if self.ideal_cache.len() >= IDEAL_CACHE_ENTRIES {
+                        self.ideal_cache.clear();
+                    }
+                    counts.0 += 1;
+                    let ideal = ideal_fct(spec, sim, &t, options);
+                    self.ideal_cache.insert(key, ideal);
+                    ideal
+                };
             }
-            let classes = self.path_classes.len() as u32;
-            let class = *self
-                .path_classes
-                .entry(path_class(spec, sim, &t))
-                .or_insert(classes);
-            let key = (f.generator, class, f.size.unwrap_or(0));
-            let counts = self.ideal_counts.entry(f.generator).or_default();
-            f.ideal_fct_ns = if let Some(&known) = self.ideal_cache.get(&key) {
-                counts.1 += 1;
-                known
-            } else {
-                if self.ideal_cache.len() >= IDEAL_CACHE_ENTRIES {
-                    self.ideal_cache.clear();
-                }
-                counts.0 += 1;
-                let ideal = ideal_fct(spec, sim, &t, options);
-                self.ideal_cache.insert(key, ideal);
-                ideal
-            };
+            if !keep_rows && !closing {
+                self.fold(t.row, sim);
+            }
+        }
+    }
+
+    /// Without rows: fold transfer `row` into its generator's tally and forget it.
+    fn fold(&mut self, row: usize, sim: &NetSim) {
+        if let Some(f) = self.unfolded.remove(&row) {
+            self.folded.entry(f.generator).or_default().add(&f, sim);
         }
     }
 
     /// Note the paths of the sources built with the simulation, once its routes exist.
-    pub(crate) fn note_paths(&mut self, sim: &NetSim) {
+    pub(crate) fn note_paths(&mut self, sim: &mut NetSim) {
         for f in &mut self.flows {
             if f.path.is_none() {
                 f.path = FlowPath::of(sim, f.sender, f.receiver);
@@ -587,11 +661,18 @@ impl Generators {
         }
     }
 
-    /// Keep the final counters of the flows whose slots the simulation has handed on.
+    /// Keep the final counters of the flows whose slots the simulation has handed on (and,
+    /// without rows, fold them).
     pub(crate) fn collect_closed(&mut self, sim: &mut NetSim) {
         for (id, stats) in sim.take_closed_flows() {
-            if let Some(row) = self.closing.remove(&id.0) {
+            let Some(row) = self.closing.remove(&id.0) else {
+                continue;
+            };
+            if self.keep_rows {
                 self.flows[row].final_stats = Some(Box::new(stats));
+            } else if let Some(f) = self.unfolded.get_mut(&row) {
+                f.final_stats = Some(Box::new(stats));
+                self.fold(row, sim);
             }
         }
     }
@@ -600,13 +681,20 @@ impl Generators {
     pub(crate) fn collect_live(&mut self, sim: &mut NetSim) {
         use ccsim_core::Agent;
         self.collect_closed(sim);
-        for f in &mut self.flows {
+        for f in self.flows.iter_mut().chain(self.unfolded.values_mut()) {
             if f.sender_stats.is_none() {
                 f.sender_stats = sim.agent(f.sender).map(Agent::stats);
             }
             if f.receiver_stats.is_none() {
                 f.receiver_stats = sim.agent(f.receiver).map(Agent::stats);
             }
+        }
+        // Without rows, the transfers still going (or whose last packet is still out) are
+        // folded as they stand, in creation order.
+        let mut left: Vec<usize> = self.unfolded.keys().copied().collect();
+        left.sort_unstable();
+        for row in left {
+            self.fold(row, sim);
         }
     }
 
@@ -759,56 +847,50 @@ impl Generators {
         let seconds = sim.now().as_secs_f64().max(1e-9);
         let mut out = BTreeMap::new();
         for (i, t) in spec.traffic.iter().enumerate() {
-            let rows: Vec<&GeneratedFlow> =
-                self.flows.iter().filter(|f| f.generator == i).collect();
-            let sum = |g: fn(&ccsim_engine::FlowStats) -> u64| {
-                rows.iter().map(|f| g(f.stats(sim))).sum::<u64>()
+            // Without rows the folded tally is read in place: a copy would double, at the end
+            // of the run, the memory the finished transfers hold.
+            let empty = Tally::default();
+            let mut rows = self.flows.iter().filter(|f| f.generator == i).peekable();
+            let tally: std::borrow::Cow<'_, Tally> = if rows.peek().is_none() {
+                std::borrow::Cow::Borrowed(self.folded.get(&i).unwrap_or(&empty))
+            } else {
+                let mut t = self.folded.get(&i).cloned().unwrap_or_default();
+                for f in rows {
+                    t.add(f, sim);
+                }
+                std::borrow::Cow::Owned(t)
             };
-            let delivered = sum(|s| s.delivered_packets);
-            let delay_ns: u128 = rows.iter().map(|f| f.stats(sim).delivered_delay_ns).sum();
-            let app_bytes: u64 = rows
-                .iter()
-                .filter_map(|f| f.receiver_stats)
-                .map(|s| s.app_bytes_delivered)
-                .sum();
             let web = matches!(t.kind, TrafficKind::Web | TrafficKind::Flows);
-            let fcts: Vec<f64> = rows
-                .iter()
-                .filter_map(|f| f.fct_ns())
-                .map(|n| n as f64 / 1e9)
-                .collect();
-            let slowdowns: Vec<f64> = rows.iter().filter_map(|f| f.slowdown()).collect();
+            let fcts = &tally.fcts_s;
+            let slowdowns: Vec<f64> = tally.slowdowns.iter().map(|&(_, x)| x).collect();
             let mean =
                 |xs: &[f64]| (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64);
+            let delivered = tally.delivered_packets;
             out.insert(
                 t.name.clone(),
                 TrafficSummary {
                     kind: t.kind.name(),
-                    started: rows.len() as u64,
+                    started: tally.started,
                     web: web.then(|| WebTransfers {
                         completed: fcts.len() as u64,
-                        mean_fct_s: mean(&fcts),
-                        fct_s: percentiles(&fcts),
+                        mean_fct_s: mean(fcts),
+                        fct_s: percentiles(fcts),
                         mean_slowdown: mean(&slowdowns),
                         slowdown: percentiles(&slowdowns),
-                        bytes_started: rows.iter().filter_map(|f| f.size).sum(),
+                        bytes_started: tally.bytes_started,
                     }),
                     alone_runs: (t.kind == TrafficKind::Flows)
                         .then(|| self.ideal_counts.get(&i).map_or(0, |c| c.0)),
                     alone_cached: (t.kind == TrafficKind::Flows)
                         .then(|| self.ideal_counts.get(&i).map_or(0, |c| c.1)),
-                    slowdown_buckets: (t.kind == TrafficKind::Flows).then(|| {
-                        let pairs: Vec<(u64, f64)> = rows
-                            .iter()
-                            .filter_map(|f| Some((f.size?, f.slowdown()?)))
-                            .collect();
-                        slowdown_buckets(&pairs)
-                    }),
-                    sent_packets: sum(|s| s.sent_packets),
+                    slowdown_buckets: (t.kind == TrafficKind::Flows)
+                        .then(|| slowdown_buckets(&tally.slowdowns)),
+                    sent_packets: tally.sent_packets,
                     received_packets: delivered,
-                    lost_packets: sum(|s| s.dropped_packets),
-                    goodput_bps: app_bytes as f64 * 8.0 / seconds,
-                    mean_delay_s: (delivered > 0).then(|| delay_ns as f64 / 1e9 / delivered as f64),
+                    lost_packets: tally.dropped_packets,
+                    goodput_bps: tally.app_bytes_delivered as f64 * 8.0 / seconds,
+                    mean_delay_s: (delivered > 0)
+                        .then(|| tally.delivered_delay_ns as f64 / 1e9 / delivered as f64),
                 },
             );
         }

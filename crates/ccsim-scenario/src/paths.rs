@@ -24,7 +24,7 @@ impl FlowPath {
     /// The path of the flow from `s` to `r` under the tables in force, or `None` when
     /// routing is single-path.
     #[must_use]
-    pub fn of(sim: &NetSim, s: Addr, r: Addr) -> Option<FlowPath> {
+    pub fn of(sim: &mut NetSim, s: Addr, r: Addr) -> Option<FlowPath> {
         let mode = sim.multipath();
         if mode == Multipath::None {
             return None;

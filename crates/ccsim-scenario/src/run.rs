@@ -153,7 +153,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
     sim.set_multipath(spec.run.multipath.engine());
     let mut generators = Generators::build(spec, &mut sim, &|n: &str| node_index[n], options)?;
     sim.build_routes();
-    generators.note_paths(&sim);
+    generators.note_paths(&mut sim);
     protocols::tcpm::add_fusion_nodes(spec, &mut sim, &by_name, &node_names, &mut tcpm);
     schedule_events(spec, &mut sim, &node_index, &links)?;
     for (i, f) in spec.flows.iter().enumerate() {
@@ -235,7 +235,7 @@ pub fn build(spec: &Spec, options: &RunOptions) -> Result<Built, ScenarioError> 
     );
     let paths = flows
         .iter()
-        .map(|&(_, s, r)| FlowPath::of(&sim, s, r))
+        .map(|&(_, s, r)| FlowPath::of(&mut sim, s, r))
         .collect();
     Ok(Built {
         sim,

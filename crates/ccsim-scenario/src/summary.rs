@@ -305,12 +305,13 @@ pub const BUCKET_STEP_PERCENT: u32 = 5;
 /// by rank (bucket i holds ranks floor(n i s / 100) to floor(n (i + 1) s / 100)); per bucket
 /// its largest size, the mean, and the values at index floor(m p) of its m sorted slowdowns for
 /// p = 0.5, 0.95, 0.99. Empty buckets (fewer flows than buckets) are left out.
-/// CHOICE: flows of equal size keep their completion order; a slowdown below 1 is reported as
-/// it is, not raised to 1 as HPCC's script does (it would be a fault to find, not hide).
+/// CHOICE: flows of equal size are ordered by slowdown, so that the cut does not depend on the
+/// order the flows come in; a slowdown below 1 is reported as it is, not raised to 1 as HPCC's
+/// script does (it would be a fault to find, not hide).
 #[must_use]
 pub fn slowdown_buckets(flows: &[(u64, f64)]) -> Vec<SlowdownBucket> {
     let mut sorted = flows.to_vec();
-    sorted.sort_by_key(|&(size, _)| size);
+    sorted.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
     let n = sorted.len();
     let mut out = Vec::new();
     let mut from = 0;

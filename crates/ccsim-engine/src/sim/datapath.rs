@@ -8,7 +8,7 @@ use crate::dualpi2::Action;
 use crate::link::{DropReason, DropRule, LinkId, LinkTap, Verdict};
 use crate::queue::{Event, Scheduler};
 use crate::red::RedDecision;
-use crate::routing::{Multipath, NO_ROUTE};
+use crate::routing::{ecmp_hash, pick, Multipath, NO_ROUTE};
 use ccsim_core::{Addr, Agent, Ecn, FlowId, Header, Packet, SimTime};
 
 pub(super) fn rule_matches<H: Header>(rules: &mut [DropRule], pkt: &Packet<H>) -> bool {
@@ -183,10 +183,15 @@ impl<H: Header> Core<H> {
             n if self.multipath == Multipath::Spray => {
                 choices[self.spray_rng.below(n as u64) as usize]
             }
-            _ => {
+            n => {
                 let p = &self.pool[idx as usize];
-                let (src, dst) = (p.src, p.dst);
-                self.next_hop_of(node, src, dst)
+                let h = ecmp_hash(
+                    self.ecmp_salt,
+                    node,
+                    (p.src.node, p.src.agent),
+                    (p.dst.node, p.dst.agent),
+                );
+                choices[pick(h, n)]
             }
         }
     }

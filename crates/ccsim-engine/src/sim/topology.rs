@@ -170,6 +170,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             }
         };
         core.routes = core.compute_routes();
+        core.path_counts.clear();
         core.routes_built = true;
     }
 
@@ -219,11 +220,36 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     }
 
     /// How many distinct shortest paths lead from `from` to `to` under the tables in force
-    /// (1 without multipath; 0 without a route), saturating at `u64::MAX`.
-    #[must_use]
-    pub fn equal_cost_paths(&self, from: NodeId, to: NodeId) -> u64 {
+    /// (1 without multipath; 0 without a route), saturating at `u64::MAX`. Counts are kept
+    /// until the tables change, by the pair of nodes next to single-homed ends, so that a
+    /// fabric's hosts share their switches' counts.
+    pub fn equal_cost_paths(&mut self, from: NodeId, to: NodeId) -> u64 {
+        let core = &mut self.core;
+        let (mut from, mut to) = (from.0, to.0);
+        if from == to {
+            return 1;
+        }
+        // A single-homed end has one way in and out: count from (to) its neighbour.
+        if let [only] = core.routes.equal_cost(from, to) {
+            if core.outgoing[from as usize].len() == 1 {
+                from = core.links[*only as usize].to;
+            }
+        }
+        if let [only] = core.incoming[to as usize][..] {
+            if core.outgoing[to as usize].len() == 1 && core.links[only as usize].up {
+                to = core.links[only as usize].from;
+            }
+        }
+        if from == to {
+            return 1;
+        }
+        if let Some(&n) = core.path_counts.get(&(from, to)) {
+            return n;
+        }
         let mut memo: std::collections::HashMap<u32, u64> = std::collections::HashMap::new();
-        self.core.paths_from(from.0, to.0, &mut memo)
+        let n = core.paths_from(from, to, &mut memo);
+        core.path_counts.insert((from, to), n);
+        n
     }
 
     /// The route metric in use.
@@ -315,6 +341,7 @@ impl<H: Header> Core<H> {
             return;
         }
         self.route_dst[node as usize] = true;
+        self.path_counts.clear();
         let edges = self.edges();
         self.routes.add_dst(
             &edges,
@@ -440,6 +467,7 @@ impl<H: Header> Core<H> {
         }
         self.route_mask = Some(mask);
         self.routes = self.compute_routes();
+        self.path_counts.clear();
         for group in self.groups.values_mut() {
             group.trees.clear();
         }

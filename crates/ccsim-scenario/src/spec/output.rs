@@ -31,6 +31,11 @@ pub struct OutputSpec {
     /// Link directions ("r1->r2") to capture, one pcap file each (docs/pcap.md).
     #[serde(default, skip_serializing_if = "crate::spec::omit_empty")]
     pub pcap: Vec<String>,
+    /// Whether `flows.parquet` has a row per flow a web or flows generator made (default
+    /// true); false keeps only the generators' results in `summary.json`, so that a run's
+    /// memory follows the flows in flight (docs/datacenter.md, "Memory").
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub generated_rows: Option<bool>,
 }
 
 impl Default for OutputSpec {
@@ -41,6 +46,7 @@ impl Default for OutputSpec {
             trace: Vec::new(),
             per_flow_series: None,
             pcap: Vec::new(),
+            generated_rows: None,
         }
     }
 }
