@@ -14,6 +14,7 @@ import pytest
 
 import ccsim
 from ccsim import topology
+from conftest import cli
 
 SIGMAS = 4.0
 
@@ -383,8 +384,6 @@ def test_meta_fabric_counts_and_equal_cost_paths(tmp_path: Path) -> None:
 
 
 def test_meta_fabric_cli_writes_parsimons_cluster(tmp_path: Path) -> None:
-    from conftest import cli
-
     out = tmp_path / "meta.toml"
     r = cli("topology", "meta-fabric", "--pods", "2", "--racks", "2", "--hosts", "2", "--spines", "2", "-o", str(out))
     assert r.returncode == 0, r.stderr
@@ -509,3 +508,37 @@ def test_without_rows_the_generator_results_are_those_with_rows(tmp_path: Path) 
     assert b["mean_fct_s"] == pytest.approx(a["mean_fct_s"], rel=1e-12)
     assert (with_rows.flows().generator == "dc").sum() == a["started"]
     assert (without.flows().generator == "dc").sum() == 0
+
+
+def test_the_hpcc_flow_file_lists_the_flows_the_run_starts(tmp_path: Path) -> None:
+    """`ccsim flows` writes HPCC's flow-file format (count, then `src dst 3 100 bytes start`), and
+    its flows are the run's own, one for one: same hosts, size and start (to the nanosecond)."""
+    path = workload_file(tmp_path, 'sizes = "google-rpc"\nload = 0.2\npattern = "incast"\nfan_in = 4\n',
+                         duration="1ms")
+    text = ccsim.flow_file(str(path))
+    lines = text.splitlines()
+    assert int(lines[0]) == len(lines) - 1 > 100
+    spec = ccsim.validate(str(path))
+    degree: Counter[str] = Counter()
+    order: list[str] = []
+    for link in spec["links"]:
+        for n in link["between"]:
+            degree[n] += 1
+            if n not in order:
+                order.append(n)
+    hosts = [n for n in order if degree[n] == 1]
+    df = generated(ccsim.run(str(path), progress=False))
+    assert len(df) == len(lines) - 1
+    for line, row in zip(lines[1:], df.sort_index(key=lambda i: i.str.split("/").str[1].astype(int)).itertuples()):
+        src, dst, pg, port, size, start = line.split()
+        assert (pg, port) == ("3", "100")
+        assert (hosts[int(src)], hosts[int(dst)], int(size)) == (row.src, row.dst, int(row.size_bytes))
+        assert round(float(start) * 1e9) == round(row.start_s * 1e9)
+    out = tmp_path / "flows.txt"
+    r = cli("flows", str(path), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert out.read_text() == text
+    again = cli("flows", str(path), "-o", str(out))
+    assert again.returncode == 2 and "exists" in again.stderr
+    with pytest.raises(ccsim.SpecError, match=r"^traffic: no flows generator \"web\""):
+        ccsim.flow_file(str(path), "web")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from . import _ccsim
 from . import topology as topology  # networkx is imported only when a graph is built
 from .algorithms import CongestionControl, QueueDiscipline, register_cc, register_queue
-from .api import run
+from .api import flow_file, run
 from .errors import CcsimError, InternalError, SimulationError, SpecError, UserCodeError, WriteError
 from .results import Result
 from .spec import Scenario, load, schema, validate
@@ -31,6 +31,7 @@ __all__ = [
     "SpecError",
     "UserCodeError",
     "WriteError",
+    "flow_file",
     "load",
     "register_cc",
     "register_queue",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from . import _ccsim
 from .algorithms import note_scenario_dir
 from .errors import SpecError
 from .inputs import read_input_text
@@ -30,6 +31,23 @@ def _native_input(spec: SpecLike) -> tuple[str, bool]:
         except (OSError, ValueError, SpecError):
             pass
     return to_json_text(spec), False
+
+
+def flow_file(spec: SpecLike, generator: str | None = None) -> str:
+    """The flows a ``kind = "flows"`` generator of ``spec`` starts, in HPCC's flow-file format
+    (the count on the first line, then ``<src> <dst> 3 100 <bytes> <start seconds>`` a line,
+    hosts numbered by their place in the generator's ``hosts``): the same draws as the run, so
+    ns-3 or HPCC's simulator can replay them. ``generator`` may be left out when the scenario
+    has one such generator. Raises :class:`ccsim.SpecError` for bad input."""
+    from .spec import validate
+
+    if generator is None:
+        names = [t["name"] for t in validate(spec).get("traffic", []) if t.get("kind") == "flows"]
+        if len(names) != 1:
+            raise SpecError(f"the scenario has {len(names)} flows generators ({', '.join(names) or 'none'}); "
+                            "name one", "traffic")
+        generator = names[0]
+    return _ccsim.hpcc_flow_file(to_json_text(spec), generator)
 
 
 def run(spec: SpecLike, *, progress: bool = True, label: str = "",

@@ -191,6 +191,26 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_flows(args: argparse.Namespace) -> int:
+    from .api import flow_file
+
+    text = flow_file(args.scenario, args.traffic)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    out = Path(args.output)
+    if out.exists() or out.is_symlink():
+        raise SpecError(f"{out} exists; ccsim flows never replaces a file: choose another name", "--output")
+    if not out.parent.is_dir():
+        raise SpecError(f"cannot write {out}: {out.parent} is not a folder", "--output")
+    from .results import atomic_write_text
+
+    atomic_write_text(out, text)
+    if not args.quiet:
+        print(f"{out}: {text.split(chr(10), 1)[0]} flows")
+    return 0
+
+
 def _cmd_schema(args: argparse.Namespace) -> int:
     from . import _ccsim
 
@@ -425,6 +445,14 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--print", action="store_true", help="print the whole spec, every key with its value (defaults included)")
     v.add_argument("-q", "--quiet", action="store_true")
     v.set_defaults(func=_cmd_validate)
+
+    fl = sub.add_parser("flows", parents=[common],
+                        help="write the flows a workload generator starts, in HPCC's flow-file format")
+    fl.add_argument("scenario")
+    fl.add_argument("--traffic", metavar="NAME", help="the flows generator (needed if there are several)")
+    fl.add_argument("-o", "--output", help="file to write (default: print it); never replaced")
+    fl.add_argument("-q", "--quiet", action="store_true")
+    fl.set_defaults(func=_cmd_flows)
 
     s = sub.add_parser("schema", help="print the JSON Schema of scenario files", parents=[common])
     s.set_defaults(func=_cmd_schema)

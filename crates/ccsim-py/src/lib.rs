@@ -51,6 +51,20 @@ fn full_spec(py: Python<'_>, spec_json: &str) -> PyResult<String> {
     .map_err(|e| to_pyerr(py, &e))
 }
 
+/// The flows the `flows` generator `name` of a JSON spec makes, in HPCC's flow-file format
+/// (`ccsim_scenario::generators::hpcc_flow_file`).
+#[pyfunction]
+fn hpcc_flow_file(py: Python<'_>, spec_json: &str, name: &str) -> PyResult<String> {
+    guarded(|| {
+        parse_spec_json(spec_json).and_then(|s| {
+            ccsim_scenario::check(&s)?;
+            ccsim_scenario::generators::hpcc_flow_file(&s, name)
+        })
+    })
+    .map_err(|panic_message| internal_error(py, &panic_message))?
+    .map_err(|e| to_pyerr(py, &e))
+}
+
 /// Parse and validate a TOML scenario; return its canonical JSON.
 #[pyfunction]
 fn load_toml(py: Python<'_>, text: &str) -> PyResult<String> {
@@ -342,6 +356,7 @@ fn _ccsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     pycc::install();
     m.add_class::<RunData>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(hpcc_flow_file, m)?)?;
     m.add_function(wrap_pyfunction!(full_spec, m)?)?;
     m.add_function(wrap_pyfunction!(load_toml, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;

@@ -174,6 +174,66 @@ struct Web {
 }
 
 impl Web {
+    /// The state of `[[traffic]]` entry `i`, a `flows` generator, at its start: hosts by
+    /// `node`, arrivals until `stop_at`.
+    fn workload(
+        spec: &Spec,
+        i: usize,
+        mut rng: RngStream,
+        node: &dyn Fn(&str) -> NodeId,
+        stop_at: u64,
+    ) -> Result<Web, ScenarioError> {
+        let t = &spec.traffic[i];
+        let template = t.web_template(i)?;
+        let cdf = t
+            .flow_sizes()
+            .ok_or_else(|| ScenarioError::Internal("flow sizes".into()))?;
+        let names = t.host_names(spec);
+        let rates = crate::spec::TrafficSpec::host_rates(spec, &names);
+        let mut cumulative = Vec::with_capacity(rates.len());
+        let mut total = 0.0;
+        for r in &rates {
+            total += *r as f64;
+            cumulative.push(total);
+        }
+        let pattern = match t.pattern.unwrap_or_default() {
+            Pattern::AllToAll => HostPattern::AllToAll,
+            Pattern::Permutation => HostPattern::Permutation {
+                image: derangement(&mut rng, names.len()),
+            },
+            Pattern::Incast => HostPattern::Incast {
+                fan_in: t.fan_in.unwrap_or(DEFAULT_FAN_IN) as usize,
+            },
+        };
+        let per_arrival = match pattern {
+            HostPattern::Incast { fan_in } => fan_in as f64,
+            _ => 1.0,
+        };
+        let load = t.load.unwrap_or(0.0);
+        let arrivals_per_s = load * total / 8.0 / cdf.mean().max(1.0) / per_arrival;
+        let sigma = (t.arrival == Some(ArrivalLaw::Lognormal))
+            .then(|| t.sigma.unwrap_or(DEFAULT_LOGNORMAL_SIGMA));
+        let mut w = Web {
+            generator: i,
+            rng,
+            next_at: u64::MAX,
+            stop_at,
+            mean_gap_ns: 1e9 / arrivals_per_s.max(1e-9),
+            sigma,
+            sizes: SizeLaw::Cdf(cdf),
+            ends: Ends::Hosts {
+                hosts: names.iter().map(|n| (node(n), n.clone())).collect(),
+                cumulative,
+                pattern,
+            },
+            template,
+            started: 0,
+        };
+        let first = t.start.0 .0.saturating_add(w.gap());
+        w.next_at = if first < stop_at { first } else { u64::MAX };
+        Ok(w)
+    }
+
     /// The gap to the next arrival, ns.
     fn gap(&mut self) -> u64 {
         match self.sigma {
@@ -395,57 +455,7 @@ impl Generators {
                         started: 0,
                     });
                 }
-                TrafficKind::Flows => {
-                    let template = t.web_template(i)?;
-                    let cdf = t
-                        .flow_sizes()
-                        .ok_or_else(|| ScenarioError::Internal("flow sizes".into()))?;
-                    let names = t.host_names(spec);
-                    let rates = crate::spec::TrafficSpec::host_rates(spec, &names);
-                    let mut cumulative = Vec::with_capacity(rates.len());
-                    let mut total = 0.0;
-                    for r in &rates {
-                        total += *r as f64;
-                        cumulative.push(total);
-                    }
-                    let pattern = match t.pattern.unwrap_or_default() {
-                        Pattern::AllToAll => HostPattern::AllToAll,
-                        Pattern::Permutation => HostPattern::Permutation {
-                            image: derangement(&mut rng, names.len()),
-                        },
-                        Pattern::Incast => HostPattern::Incast {
-                            fan_in: t.fan_in.unwrap_or(DEFAULT_FAN_IN) as usize,
-                        },
-                    };
-                    let per_arrival = match pattern {
-                        HostPattern::Incast { fan_in } => fan_in as f64,
-                        _ => 1.0,
-                    };
-                    let load = t.load.unwrap_or(0.0);
-                    let arrivals_per_s = load * total / 8.0 / cdf.mean().max(1.0) / per_arrival;
-                    let mean_gap_ns = 1e9 / arrivals_per_s.max(1e-9);
-                    let sigma = (t.arrival == Some(ArrivalLaw::Lognormal))
-                        .then(|| t.sigma.unwrap_or(DEFAULT_LOGNORMAL_SIGMA));
-                    let mut w = Web {
-                        generator: i,
-                        rng,
-                        next_at: u64::MAX,
-                        stop_at,
-                        mean_gap_ns,
-                        sigma,
-                        sizes: SizeLaw::Cdf(cdf),
-                        ends: Ends::Hosts {
-                            hosts: names.iter().map(|n| (node(n), n.clone())).collect(),
-                            cumulative,
-                            pattern,
-                        },
-                        template,
-                        started: 0,
-                    };
-                    let first = t.start.0 .0.saturating_add(w.gap());
-                    w.next_at = if first < stop_at { first } else { u64::MAX };
-                    g.web.push(w);
-                }
+                TrafficKind::Flows => g.web.push(Web::workload(spec, i, rng, node, stop_at)?),
                 TrafficKind::Voice | TrafficKind::Streaming => {
                     let cfg = UdpConfig {
                         rate: ccsim_core::Rate(t.rate_bps()),
@@ -957,4 +967,82 @@ impl GeneratedFlow {
             _ => None,
         }
     }
+}
+
+/// Most flows one flow file may list.
+pub const MAX_FLOW_FILE_FLOWS: u64 = 100_000_000;
+
+/// The flows the `flows` generator named `name` makes in a run of `spec`, in HPCC's flow-file
+/// format (its `traffic_gen/README.md`): the number of flows on the first line, then one flow
+/// a line, `<source host> <destination host> 3 100 <bytes> <start, seconds>`, hosts numbered by
+/// their place in the generator's `hosts`, in arrival order. The draws are the run's own (its
+/// seed, its generator's stream): what the run would start, before anything of the network
+/// intervenes, so the same flows can be replayed in ns-3 or HPCC's simulator.
+/// CHOICE: HPCC's priority group and destination port are written as its generator writes them,
+/// 3 and 100; start times to the nanosecond (`%.9f`).
+///
+/// # Errors
+/// A [`ScenarioError::Spec`] naming `traffic` when no `flows` generator has that name, or when
+/// the file would list more than [`MAX_FLOW_FILE_FLOWS`] flows.
+pub fn hpcc_flow_file(spec: &Spec, name: &str) -> Result<String, ScenarioError> {
+    use std::fmt::Write;
+    let Some(i) = spec
+        .traffic
+        .iter()
+        .position(|t| t.name == name && t.kind == TrafficKind::Flows)
+    else {
+        let names: Vec<&str> = spec
+            .traffic
+            .iter()
+            .filter(|t| t.kind == TrafficKind::Flows)
+            .map(|t| t.name.as_str())
+            .collect();
+        return Err(ScenarioError::spec(
+            "traffic",
+            format!(
+                "no flows generator {name:?}; the scenario has {}",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        ));
+    };
+    let t = &spec.traffic[i];
+    let end = spec.run.duration.0 .0;
+    let stop_at = t.stop.map_or(end, |s| s.0 .0.min(end));
+    let hosts = t.host_names(spec);
+    let index: HashMap<&str, u32> = hosts
+        .iter()
+        .enumerate()
+        .map(|(k, h)| (h.as_str(), k as u32))
+        .collect();
+    let rng = RngStream::new(spec.run.seed, &format!("traffic/{}", t.name));
+    let mut w = Web::workload(spec, i, rng, &|h: &str| NodeId(index[h]), stop_at)?;
+    let mut lines = String::new();
+    let mut count: u64 = 0;
+    while w.next_at < u64::MAX {
+        let at = w.next_at;
+        for ((a, _), (b, _), size) in w.arrival() {
+            count += 1;
+            if count > MAX_FLOW_FILE_FLOWS {
+                return Err(ScenarioError::spec(
+                    format!("traffic[{i}]"),
+                    format!("more than {MAX_FLOW_FILE_FLOWS} flows; shorten the run or lower the load"),
+                ));
+            }
+            let _ = writeln!(
+                lines,
+                "{} {} 3 100 {size} {}.{:09}",
+                a.0,
+                b.0,
+                at / 1_000_000_000,
+                at % 1_000_000_000
+            );
+        }
+        let next = at.saturating_add(w.gap().max(1));
+        w.next_at = if next < w.stop_at { next } else { u64::MAX };
+    }
+    Ok(format!("{count}\n{lines}"))
 }
