@@ -5,8 +5,10 @@
 //!
 //! A web transfer's slowdown is its completion time over the completion time of the same
 //! transfer alone on an empty network: the same path (the links of its route each way when it
-//! started) and the same protocol settings, simulated by itself once the transfer has
-//! completed (so that work is never spent on transfers the run itself does not finish).
+//! started: its ECMP path with `multipath = "ecmp"`, and with `"spray"` every equal-cost path,
+//! sprayed over as in the run) and the same protocol settings, simulated by itself once the
+//! transfer has completed (so that work is never spent on transfers the run itself does not
+//! finish).
 //! CHOICE: a transfer that started with no route (a failure, rerouted tables) is compared with
 //! its run on the whole topology, every link up.
 //! The engine stops the moment a sender finishes ([`ccsim_engine::Sim::set_stop_on_finish`]),
@@ -569,8 +571,8 @@ impl Generators {
                         s.agent,
                         LiveTransfer {
                             row,
-                            forward: sim.flow_route(s, r).unwrap_or_default(),
-                            back: sim.flow_route(r, s).unwrap_or_default(),
+                            forward: alone_links(sim, s, r),
+                            back: alone_links(sim, r, s),
                             flow: f,
                             from: a,
                             to: b,
@@ -732,6 +734,18 @@ fn whole_ns(x: f64) -> u64 {
     }
 }
 
+/// The links a transfer from `s` to `r` has on the empty network, one direction: its own route
+/// (single-path routing, or its ECMP hash's), or with spray every equal-cost path, which its
+/// packets share out as they do in the run. Empty without a route.
+fn alone_links(sim: &NetSim, s: Addr, r: Addr) -> Vec<LinkId> {
+    if sim.multipath() == ccsim_engine::Multipath::Spray {
+        sim.equal_cost_links(NodeId(s.node), NodeId(r.node))
+            .unwrap_or_default()
+    } else {
+        sim.flow_route(s, r).unwrap_or_default()
+    }
+}
+
 /// What decides a transfer's empty-network run besides its size and protocol: the settings of
 /// each link of its routes, in order, and how the routes share nodes (nodes numbered in order
 /// of first appearance). Transfers with the same class and size complete alike.
@@ -826,6 +840,7 @@ fn ideal_fct(spec: &Spec, sim: &NetSim, t: &LiveTransfer, options: &RunOptions) 
     )
     .ok()?;
     lone.set_route_metric(sim.route_metric());
+    lone.set_multipath(sim.multipath());
     lone.build_routes();
     after_routes(&lone_flow, &mut lone, a, b, s);
     lone.configure_run(
@@ -1029,7 +1044,9 @@ pub fn hpcc_flow_file(spec: &Spec, name: &str) -> Result<String, ScenarioError> 
             if count > MAX_FLOW_FILE_FLOWS {
                 return Err(ScenarioError::spec(
                     format!("traffic[{i}]"),
-                    format!("more than {MAX_FLOW_FILE_FLOWS} flows; shorten the run or lower the load"),
+                    format!(
+                        "more than {MAX_FLOW_FILE_FLOWS} flows; shorten the run or lower the load"
+                    ),
                 ));
             }
             let _ = writeln!(

@@ -219,6 +219,37 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         Some(path)
     }
 
+    /// Every link of every equal-cost shortest path from `from` to `to` under the tables in
+    /// force, in breadth-first order from `from` (links out of a node ascending); `None`
+    /// without a route. Without multipath, the links of [`Sim::route`].
+    #[must_use]
+    pub fn equal_cost_links(&self, from: NodeId, to: NodeId) -> Option<Vec<LinkId>> {
+        if from == to {
+            return Some(Vec::new());
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = std::collections::VecDeque::from([from.0]);
+        seen.insert(from.0);
+        let mut links = Vec::new();
+        while let Some(node) = queue.pop_front() {
+            if node == to.0 {
+                continue;
+            }
+            let choices = self.core.routes.equal_cost(node, to.0);
+            if choices.is_empty() {
+                return None;
+            }
+            for &l in choices {
+                links.push(LinkId(l));
+                let next = self.core.links[l as usize].to;
+                if seen.insert(next) {
+                    queue.push_back(next);
+                }
+            }
+        }
+        Some(links)
+    }
+
     /// How many distinct shortest paths lead from `from` to `to` under the tables in force
     /// (1 without multipath; 0 without a route), saturating at `u64::MAX`. Counts are kept
     /// until the tables change, by the pair of nodes next to single-homed ends, so that a
