@@ -546,12 +546,17 @@ def test_the_hpcc_flow_file_lists_the_flows_the_run_starts(tmp_path: Path) -> No
 
 def test_with_spray_the_alone_run_sprays_too(tmp_path: Path) -> None:
     """A sprayed flow's packets cross the fabric side by side, so its alone time is taken on
-    every equal-cost path, sprayed as in the run: no flow beats its alone time (with one path
-    alone, a two-segment flow whose segments took different cores did, by 1 %)."""
+    every equal-cost path, sprayed as in the run. That time is itself one draw of the spray (two
+    segments on one path queue behind each other at every hop, on two paths they do not), so a
+    flow can beat it by a packet's serialisation per hop: slowdowns stay above 0.95 and fall
+    below 1 for under 1 % of the flows (measured: 1 of 1001, at 0.998; with one path alone, 1 of
+    1048 flows of the ns-3 comparison's workload fell to 0.989)."""
     path = workload_file(tmp_path, 'sizes = "fb-hadoop"\nload = 0.3\n', duration="20ms", multipath="spray")
     text = path.read_text().replace('protocol = "dctcp"\n', 'protocol = "dctcp"\noptions = { ecn = true, '
                                     'delayed_ack = false, handshake = true, timestamps = true }\n', 1)
     path.write_text(text)
-    t = ccsim.run(str(path), progress=False).overview["traffic"]["dc"]
-    assert t["completed"] > 500
-    assert t["slowdown"]["min"] >= 1.0, t["slowdown"]
+    df = generated(ccsim.run(str(path), progress=False))
+    done = df[df.slowdown.notna()]
+    assert len(done) > 500
+    assert done.slowdown.min() > 0.95
+    assert (done.slowdown < 1).mean() < 0.01, (done.slowdown < 1).sum()
