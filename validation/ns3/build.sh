@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Build validation/ns3/ns3_scenarios.cc against ns-3 3.44 as the PyPI wheel `ns3==3.44.post0`
-# ships it (C++ headers and shared libraries inside the wheel), with plain g++.
+# Build validation/ns3/ns3_scenarios.cc (or NAME.cc) against ns-3 3.44 as the PyPI wheel
+# `ns3==3.44.post0` ships it (C++ headers and shared libraries inside the wheel), with plain g++.
 #
-#   validation/ns3/build.sh      # prints the path of the binary on stdout
+#   validation/ns3/build.sh               # prints the path of the binary on stdout
+#   validation/ns3/build.sh ns3_fattree   # the fat-tree program of validation/ns3/fattree.py
 #
 # The wheel is installed into a virtual environment of its own, $NS3_VENV (default
 # ~/.cache/ns3-anchor), created on first use; the binary goes to $NS3_BUILD_DIR (default
@@ -16,8 +17,13 @@ NS3_PIP_SPEC="ns3==3.44.post0"
 NS3_BUILD_DIR="${NS3_BUILD_DIR:-$HERE/build}"
 CXX="${CXX:-g++}"
 PYTHON="${PYTHON:-python3}"
-SRC="$HERE/ns3_scenarios.cc"
-BIN="$NS3_BUILD_DIR/ns3_scenarios"
+PROGRAM="${1:-ns3_scenarios}"
+case "$PROGRAM" in
+  ns3_scenarios|ns3_fattree) ;;
+  *) echo "[ns3 build] unknown program $PROGRAM (ns3_scenarios or ns3_fattree)" >&2; exit 2 ;;
+esac
+SRC="$HERE/$PROGRAM.cc"
+BIN="$NS3_BUILD_DIR/$PROGRAM"
 
 if [ ! -x "$NS3_VENV/bin/python" ]; then
   echo "[ns3 build] creating $NS3_VENV" >&2

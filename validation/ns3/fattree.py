@@ -1,0 +1,201 @@
+"""ccsim against ns-3 3.44 on a datacenter fabric: the same flows on the same fat-tree.
+
+A k = 4 fat-tree (16 hosts), every link 10 Gbit/s and 1 us, every egress port DCTCP's step
+marker (K = 65 packets, the DCTCP paper's at 10 Gbit/s, in 500-packet buffers), DCTCP with SACK.
+Routing is ccsim's single-path tables (`multipath = "none"`: toward each host the lowest-indexed
+link that starts a shortest path), installed in ns-3 as static host routes; `--routing spray`
+sprays instead (ccsim's `multipath = "spray"`, ns-3.44's Ipv4GlobalRouting::RandomEcmpRouting),
+which ns-3.44's TCP survives only at light load (it aborts on the reordering: NS_ASSERT
+"From OPEN->DISORDER but with 4 dup ACKs"). ns-3.44 has no per-flow ECMP hash to compare with
+ccsim's `"ecmp"`. Facebook Hadoop flow sizes (HPCC's FbHdp) arrive for
+20 ms at a load of the host links, all to all; the run lasts 60 ms so that nearly every flow
+completes. ccsim draws the flows and writes them as HPCC's flow file (`ccsim flows`); the ns-3
+program (validation/ns3/ns3_fattree.cc, built by build.sh) replays that file, and again with each
+flow alone on the empty fabric (`--alone`), which gives ns-3's own slowdown denominators.
+
+Matched settings (validation/ns3/run.py's `matched_settings`, for DCTCP): 1500-byte packets on
+the wire, timestamps on (ns-3's 1446 payload bytes + 52 + 2 PPP; ccsim's 1448 + 52), initial
+window 10, ns-3's timer (`rto = "ns3"`), limited transmit, the three-way handshake, SACK
+recovery as ns-3 (`recovery = "ns3"`, PRR), and every segment acknowledged at once (ns-3's
+DelAckCount = 1, ccsim's `delayed_ack = false`): with delayed ACKs ns-3 acknowledged a flow's
+lone first segment at once while ccsim waits out the 200 ms timer (docs/validation.md).
+
+Compared: per size bucket (the flows sorted by size, 10 % of them a bucket), the median and
+99th-percentile slowdown of each simulator (its FCT over its own alone FCT), and the mean
+utilisation of the aggregation-core links over the whole run. The wall time of each
+simulator's main run (ccsim's includes its alone runs; ns-3's alone run is not counted).
+
+    python validation/ns3/fattree.py                    # loads 0.1 and 0.2, the markdown table
+    python validation/ns3/fattree.py --loads 0.3 --json out.json
+
+CHOICE: the loads are 10 and 20 % of the host links. With one path per destination every flow
+from a pod to the others leaves it on one core link (ccsim's lowest-index tie-break), which
+carries 4 hosts x 12/15 of their traffic: 32 and 64 % at these loads, past 95 % at 30 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import ccsim
+
+HERE = Path(__file__).resolve().parent
+K, RATE_GBPS, DELAY_US, QUEUE, MARK = 4, 10, 1, 500, 65
+NS3_SEGMENT = 1446
+ARRIVALS_MS, DURATION_MS = 20, 60
+BUCKETS = 10
+
+
+def scenario(load: float, seed: int, routing: str = "single") -> dict[str, Any]:
+    """The ccsim side: the fat-tree and the workload, with ns-3's matched TCP settings."""
+    options = {"ecn": True, "delayed_ack": False, "initial_window": 10, "rto": "ns3", "limited_transmit": True,
+               "handshake": True, "timestamps": True, "recovery": "ns3", "prr": True}
+    return {
+        "run": {"duration": f"{DURATION_MS}ms", "seed": seed,
+                "multipath": "spray" if routing == "spray" else "none"},
+        "topology": {"kind": "fat-tree", "k": K, "rate": f"{RATE_GBPS}Gbps", "delay": f"{DELAY_US}us",
+                     "queue": {"kind": "step", "limit": f"{QUEUE}p", "threshold": MARK}},
+        "traffic": [{"name": "dc", "kind": "flows", "hosts": "all", "sizes": "fb-hadoop", "load": load,
+                     "stop": f"{ARRIVALS_MS}ms", "protocol": "dctcp", "packet_size": "1500B", "options": options}],
+        "output": {"series": []},
+    }
+
+
+def links_file(spec: dict[str, Any]) -> str:
+    """The fabric for ns3_fattree.cc: the hosts as `hosts = "all"` lists them (single-homed nodes
+    in order of first appearance), then `a b core` per link in ccsim's order (core: a link to a
+    core switch `c<i>`)."""
+    links = ccsim.validate(spec)["links"]
+    degree: dict[str, int] = {}
+    order: list[str] = []
+    for link in links:
+        for n in link["between"]:
+            degree[n] = degree.get(n, 0) + 1
+            if n not in order:
+                order.append(n)
+    hosts = [n for n in order if degree[n] == 1]
+    rows = [" ".join(hosts)]
+    for link in links:
+        a, b = link["between"]
+        core = any(n.startswith("c") and n[1:].isdigit() for n in (a, b))
+        rows.append(f"{a} {b} {int(core)}")
+    return "\n".join(rows) + "\n"
+
+
+def run_ns3(binary: Path, flows: Path, fabric: Path, routing: str, *, alone: bool, seed: int) -> dict[str, Any]:
+    args = [str(binary), f"--flows={flows}", f"--links={fabric}", f"--routing={routing}", f"--rate={RATE_GBPS}",
+            f"--delay={DELAY_US}",
+            f"--Q={QUEUE}", f"--K={MARK}", f"--segSize={NS3_SEGMENT}", f"--T={DURATION_MS / 1000}",
+            f"--window={DURATION_MS / 1000}", f"--seed={seed}", "--delAckCount=1"]
+    if alone:
+        args += ["--alone", "--gap=0.02"]
+    out = subprocess.run(args, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed ({out.returncode}): {out.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
+
+
+def compare(load: float, seed: int, binary: Path, routing: str) -> dict[str, Any]:
+    spec = scenario(load, seed, routing)
+    with tempfile.TemporaryDirectory(prefix="ccsim-fattree-") as d:
+        flows = Path(d) / "flows.txt"
+        flows.write_text(ccsim.flow_file(spec, "dc"))
+        fabric = Path(d) / "links.txt"
+        fabric.write_text(links_file(spec))
+        start = time.perf_counter()
+        ns3 = run_ns3(binary, flows, fabric, routing, alone=False, seed=seed)
+        ns3_whole = time.perf_counter() - start
+        ns3_alone = run_ns3(binary, flows, fabric, routing, alone=True, seed=seed)
+    start = time.perf_counter()
+    result = ccsim.run(spec, progress=False)
+    ccsim_whole = time.perf_counter() - start
+    df = result.flows()
+    df = df[df.generator == "dc"].copy()
+    df["k"] = df.index.str.split("/").str[1].astype(int)
+    df = df.sort_values("k")
+    size = df.size_bytes.to_numpy()
+    fct_c = df.completion_time_s.to_numpy() * 1e9
+    slow_c = df.slowdown.to_numpy()
+    fct_n = np.array(ns3["fct_ns"], dtype=float)
+    alone_n = np.array(ns3_alone["fct_ns"], dtype=float)
+    both = np.isfinite(fct_c) & np.isfinite(slow_c) & (fct_n >= 0) & (alone_n > 0)
+    slow_n = np.where(both, fct_n / np.where(alone_n > 0, alone_n, 1), np.nan)
+    order = np.argsort(size[both], kind="stable")
+    sz, sc, sn = size[both][order], slow_c[both][order], slow_n[both][order]
+    n = len(sz)
+    rows = []
+    for i in range(BUCKETS):
+        lo, hi = n * i // BUCKETS, n * (i + 1) // BUCKETS
+        c, m = np.sort(sc[lo:hi]), np.sort(sn[lo:hi])
+
+        def at(xs: np.ndarray, p: float) -> float:
+            return float(xs[min(int(len(xs) * p), len(xs) - 1)])
+
+        rows.append({"max_size": int(sz[hi - 1]), "flows": hi - lo, "p50_ccsim": at(c, 0.5), "p50_ns3": at(m, 0.5),
+                     "p99_ccsim": at(c, 0.99), "p99_ns3": at(m, 0.99)})
+    links = result.summary["links"]
+    core = [row["utilization"] for name, row in links.items() if "->c" in name or name.startswith("c")]
+    util_c = float(np.mean(core))
+    alone_ratio = alone_n[both] / (fct_c[both] / slow_c[both])
+    return {
+        "load": load, "seed": seed, "routing": routing, "flows": len(df), "compared": int(n),
+        "completed_ccsim": int(np.isfinite(fct_c).sum()), "completed_ns3": int((fct_n >= 0).sum()),
+        "alone_ns3_over_ccsim_median": float(np.median(alone_ratio)),
+        "core_utilization_ccsim": util_c, "core_utilization_ns3": ns3["core_utilization"],
+        "buckets": rows,
+        "wall_ccsim_s": ccsim_whole, "wall_ns3_s": ns3["wall_seconds"], "wall_ns3_process_s": ns3_whole,
+        "events_ccsim": result.overview["run"]["events"], "events_ns3": ns3["events"],
+    }
+
+
+def markdown(results: list[dict[str, Any]]) -> str:
+    lines = []
+    for r in results:
+        lines.append(f"**Load {r['load']:.0%}**, {r['routing']} routing (seed {r['seed']}): {r['flows']} flows, "
+                     f"{r['compared']} completed "
+                     f"in both; alone FCT ns-3 / ccsim median {r['alone_ns3_over_ccsim_median']:.3f}; core "
+                     f"utilisation ccsim {r['core_utilization_ccsim']:.3f}, ns-3 {r['core_utilization_ns3']:.3f}; "
+                     f"wall ccsim {r['wall_ccsim_s']:.2f} s, ns-3 {r['wall_ns3_s']:.2f} s "
+                     f"({r['wall_ns3_s'] / r['wall_ccsim_s']:.1f} x).")
+        lines.append("")
+        lines.append("| sizes up to | flows | p50 ccsim | p50 ns-3 | ratio | p99 ccsim | p99 ns-3 | ratio |")
+        lines.append("|---|---|---|---|---|---|---|---|")
+        for b in r["buckets"]:
+            lines.append(f"| {b['max_size']} B | {b['flows']} | {b['p50_ccsim']:.3f} | {b['p50_ns3']:.3f} | "
+                         f"{b['p50_ccsim'] / b['p50_ns3']:.3f} | {b['p99_ccsim']:.3f} | {b['p99_ns3']:.3f} | "
+                         f"{b['p99_ccsim'] / b['p99_ns3']:.3f} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--loads", type=float, nargs="+", default=[0.1, 0.2])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--routing", choices=("single", "spray"), default="single")
+    parser.add_argument("--json", type=Path, help="write the results here too")
+    args = parser.parse_args()
+    build = subprocess.run([str(HERE / "build.sh"), "ns3_fattree"], capture_output=True, text=True)
+    if build.returncode != 0:
+        sys.stderr.write(build.stderr)
+        return build.returncode
+    binary = Path(build.stdout.strip())
+    results = [compare(load, args.seed, binary, args.routing) for load in args.loads]
+    print(markdown(results))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
