@@ -8,7 +8,7 @@ sprays instead (ccsim's `multipath = "spray"`, ns-3.44's Ipv4GlobalRouting::Rand
 which ns-3.44's TCP survives only at light load (it aborts on the reordering: NS_ASSERT
 "From OPEN->DISORDER but with 4 dup ACKs"). ns-3.44 has no per-flow ECMP hash to compare with
 ccsim's `"ecmp"`. Facebook Hadoop flow sizes (HPCC's FbHdp) arrive for
-20 ms at a load of the host links, all to all; the run lasts 60 ms so that nearly every flow
+100 ms at a load of the host links, all to all; the run lasts 150 ms so that nearly every flow
 completes. ccsim draws the flows and writes them as HPCC's flow file (`ccsim flows`); the ns-3
 program (validation/ns3/ns3_fattree.cc, built by build.sh) replays that file, and again with each
 flow alone on the empty fabric (`--alone`), which gives ns-3's own slowdown denominators.
@@ -51,7 +51,7 @@ import ccsim
 HERE = Path(__file__).resolve().parent
 K, RATE_GBPS, DELAY_US, QUEUE, MARK = 4, 10, 1, 500, 65
 NS3_SEGMENT = 1446
-ARRIVALS_MS, DURATION_MS = 20, 60
+ARRIVALS_MS, DURATION_MS = 100, 150
 BUCKETS = 10
 
 

@@ -105,6 +105,32 @@ StartFlow(uint32_t i, Ptr<Node> node, Address to)
     s->Connect(to);
 }
 
+// Every core link direction's queue (queue disc plus device queue), sampled every 10 us.
+struct Watched
+{
+    std::string name;
+    Ptr<QueueDisc> qdisc;
+    Ptr<Queue<Packet>> device;
+    double sum = 0;
+    uint64_t samples = 0;
+};
+
+std::vector<Watched> g_watched;
+
+void
+SampleQueues(double until)
+{
+    for (auto& w : g_watched)
+    {
+        w.sum += double(w.qdisc->GetNPackets() + w.device->GetNPackets());
+        w.samples += 1;
+    }
+    if (Simulator::Now().GetSeconds() + 10e-6 < until)
+    {
+        Simulator::Schedule(MicroSeconds(10), &SampleQueues, until);
+    }
+}
+
 void
 OnCoreTx(Ptr<const Packet> p)
 {
@@ -363,11 +389,18 @@ main(int argc, char* argv[])
         {
             for (uint32_t end = 0; end < 2; ++end)
             {
-                l.dev.Get(end)->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&OnCoreTx));
+                Ptr<NetDevice> dev = l.dev.Get(end);
+                dev->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&OnCoreTx));
                 ++coreDirections;
+                Watched w;
+                w.name = end == 0 ? names[l.a] + "->" + names[l.b] : names[l.b] + "->" + names[l.a];
+                w.qdisc = dev->GetNode()->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(dev);
+                w.device = DynamicCast<PointToPointNetDevice>(dev)->GetQueue();
+                g_watched.push_back(w);
             }
         }
     }
+    Simulator::Schedule(MicroSeconds(10), &SampleQueues, window);
 
     const uint16_t port = 100;
     PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
@@ -402,10 +435,18 @@ main(int argc, char* argv[])
 
     double capacity = double(coreDirections) * rateGbps * 1e9 / 8 * window;
     std::printf("{\"routing\": \"%s\", \"flows\": %zu, \"alone\": %s, \"core_utilization\": %.9f, "
-                "\"events\": %llu, \"wall_seconds\": %.6f, \"fct_ns\": [",
+                "\"events\": %llu, \"wall_seconds\": %.6f, ",
                 routing.c_str(), g_flows.size(), alone ? "true" : "false",
                 capacity > 0 ? double(g_coreBytes) / capacity : 0.0,
                 (unsigned long long)events, wall);
+    std::printf("\"mean_queue\": {");
+    for (size_t i = 0; i < g_watched.size(); ++i)
+    {
+        const auto& w = g_watched[i];
+        std::printf("%s\"%s\": %.6f", i ? ", " : "", w.name.c_str(),
+                    w.samples ? w.sum / double(w.samples) : 0.0);
+    }
+    std::printf("}, \"fct_ns\": [");
     for (size_t i = 0; i < g_flows.size(); ++i)
     {
         std::printf("%s%lld", i ? ", " : "", (long long)g_flows[i].fctNs);
