@@ -560,3 +560,15 @@ def test_with_spray_the_alone_run_sprays_too(tmp_path: Path) -> None:
     assert len(done) > 500
     assert done.slowdown.min() > 0.95
     assert (done.slowdown < 1).mean() < 0.01, (done.slowdown < 1).sum()
+
+
+def test_the_readme_datacenter_example_is_a_valid_scenario() -> None:
+    import re
+    import tomllib
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## Datacenter fabrics", 1)[1]
+    block = re.search(r"```toml\n(.*?)```", section, re.S)
+    assert block is not None
+    spec = ccsim.validate(tomllib.loads(block.group(1)))
+    assert len(spec["links"]) == 384 and spec["traffic"][0]["sizes"] == "websearch"
