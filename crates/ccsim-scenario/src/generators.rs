@@ -86,6 +86,31 @@ pub struct GeneratedFlow {
 }
 
 impl GeneratedFlow {
+    /// A flow just made, with nothing measured yet.
+    fn new(
+        generator: usize,
+        k: u64,
+        start_ns: u64,
+        size: Option<u64>,
+        flow: FlowId,
+        (sender, receiver): (Addr, Addr),
+    ) -> GeneratedFlow {
+        GeneratedFlow {
+            generator,
+            k,
+            start_ns,
+            size,
+            flow,
+            sender,
+            receiver,
+            sender_stats: None,
+            receiver_stats: None,
+            ideal_fct_ns: None,
+            path: None,
+            final_stats: None,
+        }
+    }
+
     /// "<generator>/<k>".
     #[must_use]
     pub fn name(&self, spec: &Spec) -> String {
@@ -497,20 +522,8 @@ impl Generators {
                         if stop_at < end {
                             sim.schedule_stop(s, SimTime(stop_at));
                         }
-                        g.flows.push(GeneratedFlow {
-                            generator: i,
-                            k: k as u64,
-                            start_ns: start,
-                            size: None,
-                            flow,
-                            sender: s,
-                            receiver: r,
-                            sender_stats: None,
-                            receiver_stats: None,
-                            ideal_fct_ns: None,
-                            path: None,
-                            final_stats: None,
-                        });
+                        g.flows
+                            .push(GeneratedFlow::new(i, k as u64, start, None, flow, (s, r)));
                     }
                 }
             }
@@ -578,20 +591,9 @@ impl Generators {
                             to: b,
                         },
                     );
-                    let record = GeneratedFlow {
-                        generator: w.generator,
-                        k,
-                        start_ns: now,
-                        size: Some(size),
-                        flow,
-                        sender: s,
-                        receiver: r,
-                        sender_stats: None,
-                        receiver_stats: None,
-                        ideal_fct_ns: None,
-                        path: FlowPath::of(sim, s, r),
-                        final_stats: None,
-                    };
+                    let mut record =
+                        GeneratedFlow::new(w.generator, k, now, Some(size), flow, (s, r));
+                    record.path = FlowPath::of(sim, s, r);
                     if self.keep_rows {
                         self.flows.push(record);
                     } else {

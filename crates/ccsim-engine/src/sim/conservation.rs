@@ -52,10 +52,13 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                  deliveries"
             )));
         }
-        if let Some(f) = (0..core.flows.len()).find(|&f| packets[f] != core.flow_packets[f]) {
+        let count = |f: usize| core.flow_packets[f] & !super::FLOW_CLOSING;
+        if let Some(f) = (0..core.flows.len()).find(|&f| packets[f] != count(f)) {
             return Err(SimError::Conservation(format!(
                 "flow {}: {} packets held by links and local deliveries, {} counted in the pool",
-                core.entity_names[core.flow_entity[f] as usize], packets[f], core.flow_packets[f]
+                core.entity_names[core.flow_entity[f] as usize],
+                packets[f],
+                count(f)
             )));
         }
         for (f, s) in core.flows.iter().enumerate() {

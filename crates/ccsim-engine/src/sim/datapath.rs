@@ -129,7 +129,7 @@ impl<H: Header> Core<H> {
         let f = self.pool[idx as usize].flow.0;
         let left = &mut self.flow_packets[f as usize];
         *left -= 1;
-        if *left == 0 && self.flow_closing[f as usize] {
+        if *left == super::FLOW_CLOSING {
             self.finish_closing(f);
         }
     }

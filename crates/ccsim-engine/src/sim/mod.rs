@@ -171,6 +171,9 @@ impl std::fmt::Display for SimError {
 
 impl std::error::Error for SimError {}
 
+/// The bit of a flow's packet count that says it is closed (`Core::flow_packets`).
+const FLOW_CLOSING: u32 = 1 << 31;
+
 /// Everything but the agents, so an agent can be borrowed beside its context.
 struct Core<H> {
     now: u64,
@@ -239,11 +242,10 @@ struct Core<H> {
     /// Per flow: whether its series and its agents' variables are recorded.
     flow_sampled: Vec<bool>,
     flows: Vec<FlowStats>,
-    /// Per flow: its packets in the pool (data and control), kept by `alloc` and `release`.
+    /// Per flow: its packets in the pool (data and control) in the low bits, kept by `alloc`
+    /// and `release`, and [`FLOW_CLOSING`] once [`Sim::close_flow`] closed it (its slot to be
+    /// reused when its last packet leaves). One word, so `release` reads one place.
     flow_packets: Vec<u32>,
-    /// Per flow: closed by [`Sim::close_flow`], its slot to be reused once its last packet
-    /// leaves the network.
-    flow_closing: Vec<bool>,
     /// Closed flows whose last packet has left: their slots, free for new unsampled flows.
     free_flows: Vec<u32>,
     /// Closed flows whose last packet has left since [`Sim::take_closed_flows`], with their
@@ -329,7 +331,6 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 flow_sampled: Vec::new(),
                 flows: Vec::new(),
                 flow_packets: Vec::new(),
-                flow_closing: Vec::new(),
                 free_flows: Vec::new(),
                 closed_flows: Vec::new(),
                 flow_agents: Vec::new(),
@@ -413,7 +414,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             if let Some(id) = self.core.free_flows.pop() {
                 let core = &mut self.core;
                 let f = id as usize;
-                core.flow_closing[f] = false;
+                core.flow_packets[f] = 0;
                 let entity = core.flow_entity[f] as usize;
                 name.clone_into(&mut core.entity_names[entity]);
                 return FlowId(id);
@@ -421,7 +422,6 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         }
         let id = u32::try_from(self.core.flows.len()).expect("flow count fits u32");
         self.core.flow_packets.push(0);
-        self.core.flow_closing.push(false);
         self.core.flows.push(FlowStats::default());
         self.core.flow_agents.push(0);
         self.core.flow_sampled.push(sampled);
@@ -447,11 +447,14 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     pub fn close_flow(&mut self, flow: FlowId) -> bool {
         let core = &mut self.core;
         let f = flow.0 as usize;
-        if core.flow_sampled[f] || core.flow_agents[f] > 0 || core.flow_closing[f] {
+        if core.flow_sampled[f]
+            || core.flow_agents[f] > 0
+            || core.flow_packets[f] & FLOW_CLOSING != 0
+        {
             return false;
         }
-        core.flow_closing[f] = true;
-        if core.flow_packets[f] == 0 {
+        core.flow_packets[f] |= FLOW_CLOSING;
+        if core.flow_packets[f] == FLOW_CLOSING {
             core.finish_closing(flow.0);
         }
         true

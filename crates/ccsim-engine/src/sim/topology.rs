@@ -187,17 +187,8 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     /// `None` without a route.
     #[must_use]
     pub fn route(&self, from: NodeId, to: NodeId) -> Option<Vec<LinkId>> {
-        let mut path = Vec::new();
-        let mut node = from.0;
-        while node != to.0 {
-            let link = self.core.routes.next_link(node, to.0);
-            if link == NO_ROUTE || path.len() > self.core.links.len() {
-                return None;
-            }
-            path.push(LinkId(link));
-            node = self.core.links[link as usize].to;
-        }
-        Some(path)
+        self.core
+            .walk(from.0, to.0, |node| self.core.routes.next_link(node, to.0))
     }
 
     /// The links a packet from agent `src` to agent `dst` crosses, in order, under the tables
@@ -206,17 +197,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
     /// `None` without a route.
     #[must_use]
     pub fn flow_route(&self, src: ccsim_core::Addr, dst: ccsim_core::Addr) -> Option<Vec<LinkId>> {
-        let mut path = Vec::new();
-        let mut node = src.node;
-        while node != dst.node {
-            let link = self.core.next_hop_of(node, src, dst);
-            if link == NO_ROUTE || path.len() > self.core.links.len() {
-                return None;
-            }
-            path.push(LinkId(link));
-            node = self.core.links[link as usize].to;
-        }
-        Some(path)
+        self.core.walk(src.node, dst.node, |node| {
+            self.core.next_hop_of(node, src, dst)
+        })
     }
 
     /// Every link of every equal-cost shortest path from `from` to `to` under the tables in
@@ -291,6 +274,22 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
 }
 
 impl<H: Header> Core<H> {
+    /// The links from `from` to `to` when each node's next hop is `next(node)`; `None` when a
+    /// node has none (or the walk loops).
+    fn walk(&self, from: u32, to: u32, next: impl Fn(u32) -> u32) -> Option<Vec<LinkId>> {
+        let mut path = Vec::new();
+        let mut node = from;
+        while node != to {
+            let link = next(node);
+            if link == NO_ROUTE || path.len() > self.links.len() {
+                return None;
+            }
+            path.push(LinkId(link));
+            node = self.links[link as usize].to;
+        }
+        Some(path)
+    }
+
     /// The link a packet from `src` to `dst` takes at `node` by the ECMP hash (the first
     /// equal-cost link without ECMP), or `NO_ROUTE`.
     pub(super) fn next_hop_of(

@@ -513,6 +513,21 @@ pub(crate) fn validate(
     Ok(())
 }
 
+/// A TCP transfer's whole-packet size: above its header, at most 65535 bytes.
+fn check_tcp_packet_size(t: &TrafficSpec, p: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    let size = t.packet_size();
+    let header = u64::from(ccsim_protocols::TCP_HEADER_BYTES);
+    if size <= header || size > 65_535 {
+        return err(
+            p("packet_size"),
+            format!(
+                "must exceed the {header}-byte header and be at most 65535B, found \"{size}B\""
+            ),
+        );
+    }
+    Ok(())
+}
+
 fn validate_flows(
     i: usize,
     t: &TrafficSpec,
@@ -666,16 +681,7 @@ fn validate_flows(
             ),
         );
     }
-    let size = t.packet_size();
-    let header = u64::from(ccsim_protocols::TCP_HEADER_BYTES);
-    if size <= header || size > 65_535 {
-        return err(
-            p("packet_size"),
-            format!(
-                "must exceed the {header}-byte header and be at most 65535B, found \"{size}B\""
-            ),
-        );
-    }
+    check_tcp_packet_size(t, p)?;
     let template = t.web_template(i)?;
     let path = |field: &str| format!("traffic[{i}].options.{field}");
     validate_family(&template, &path)
@@ -731,16 +737,7 @@ fn validate_web(
             format!("must be above 1 (a Pareto law with shape 1 or less has no mean) and at most 100, found {shape}"),
         );
     }
-    let size = t.packet_size();
-    let header = u64::from(ccsim_protocols::TCP_HEADER_BYTES);
-    if size <= header || size > 65_535 {
-        return err(
-            p("packet_size"),
-            format!(
-                "must exceed the {header}-byte header and be at most 65535B, found \"{size}B\""
-            ),
-        );
-    }
+    check_tcp_packet_size(t, p)?;
     if mean.0 .0 == 0 || mean.0 .0 > 1_000_000_000_000 {
         return err(
             p("mean_size"),
