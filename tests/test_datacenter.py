@@ -572,3 +572,16 @@ def test_the_readme_datacenter_example_is_a_valid_scenario() -> None:
     assert block is not None
     spec = ccsim.validate(tomllib.loads(block.group(1)))
     assert len(spec["links"]) == 384 and spec["traffic"][0]["sizes"] == "websearch"
+
+
+def test_the_large_bench_runs_the_canonical_scenarios_at_their_loads() -> None:
+    from ccsim import bench
+
+    assert set(bench.DATACENTER_BENCHMARKS) <= set(bench.names(large=True))
+    assert not set(bench.DATACENTER_BENCHMARKS) & set(bench.names())
+    for name, (file, load, duration) in bench.DATACENTER_BENCHMARKS.items():
+        spec = ccsim.validate(bench.datacenter_spec(name))
+        assert spec["run"]["duration"] == duration
+        if load is not None:
+            assert spec["traffic"][0]["load"] == load
+        assert (EXAMPLES / file).is_file()

@@ -290,6 +290,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                   f"{r['run_seconds']:.2f} s (of which build + simulation {r['sim_wall_seconds']:.2f} s), write "
                   f"{r['write_seconds']:.2f} s, peak RSS {r['peak_rss_bytes'] / 2**20:.0f} MB, files "
                   f"{sum(r['output_bytes'].values()) / 2**20:.1f} MB", flush=True)
+        elif name in bench.DATACENTER_BENCHMARKS:
+            print(f"{name:<16}{r['events_per_second'] / 1e6:>12.2f} M{r['packets_per_second'] / 1e6:>12.2f} M"
+                  f"{r['wall_seconds']:>9.2f}{r['peak_rss_bytes'] / 2**20:>9.0f} MB; "
+                  f"{r['sim_seconds_per_wall_second'] * 1e3:.3g} sim ms per wall s, {r['flows_started']} flows "
+                  f"({r['flows_completed']} completed, {r['alone_runs']} alone runs)", flush=True)
         else:
             print(f"{name:<16}{r['events_per_second'] / 1e6:>12.2f} M{r['packets_per_second'] / 1e6:>12.2f} M"
                   f"{r['wall_seconds']:>9.2f}{r['peak_rss_bytes'] / 2**20:>9.0f} MB"

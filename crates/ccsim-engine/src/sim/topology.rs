@@ -262,7 +262,11 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         }
         let mut memo: std::collections::HashMap<u32, u64> = std::collections::HashMap::new();
         let n = core.paths_from(from, to, &mut memo);
-        core.path_counts.insert((from, to), n);
+        // A destination that gains its tables later (its first agent) never had a count kept:
+        // only counts of pairs with a route are.
+        if n > 0 {
+            core.path_counts.insert((from, to), n);
+        }
         n
     }
 
@@ -371,7 +375,6 @@ impl<H: Header> Core<H> {
             return;
         }
         self.route_dst[node as usize] = true;
-        self.path_counts.clear();
         let edges = self.edges();
         self.routes.add_dst(
             &edges,
