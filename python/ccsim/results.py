@@ -247,9 +247,9 @@ class Result:
             raise WriteError(f"results not written: {describe_os_error(e, out)}") from e
         try:
             names = list(self._data.write(str(tmp), csv))
-            buckets = self.slowdown()
-            if len(buckets):
-                buckets.to_parquet(tmp / "slowdown.parquet", index=False)
+            # pandas is imported only for a run that has slowdown buckets to write.
+            if any(t.get("slowdown_buckets") for t in self.overview.get("traffic", {}).values()):
+                self.slowdown().to_parquet(tmp / "slowdown.parquet", index=False)
                 names.append("slowdown.parquet")
             plot_error: Exception | None = None
             if plots:

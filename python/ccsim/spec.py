@@ -18,6 +18,7 @@ import copy
 import json
 import math
 import os
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, Union
@@ -240,6 +241,12 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
 TRACE_TABLES = ("client_to_server", "server_to_client")
 
 
+#: What the front builds in a scenario document before the native validation, beside the files
+#: it reads: ccsim.topology registers its ``[topology]`` expansion here when it is imported (the
+#: package imports it), so that this module need not import it (it imports this one).
+DOCUMENT_EXPANDERS: list[Callable[[dict[str, Any]], bool]] = []
+
+
 def names_files(text: str) -> bool:
     """Whether a scenario's text may hold what the front resolves before the native
     validation: a file it reads (a link's ``trace``, a workload's ``sizes``) or a
@@ -260,11 +267,10 @@ def with_trace_files(text: str, base: Path, is_json: bool) -> str | None:
             doc = tomllib.loads(text)
     except (ValueError, RecursionError):
         return None
-    from .topology import expand_topology
-
     if not isinstance(doc, dict):
         return None
-    if not (expand_topology(doc) | resolve_trace_files(doc, base) | resolve_cdf_files(doc, base)):
+    expanded = [expand(doc) for expand in DOCUMENT_EXPANDERS]
+    if not (any(expanded) | resolve_trace_files(doc, base) | resolve_cdf_files(doc, base)):
         return None
     try:
         return json.dumps(doc, allow_nan=False)
@@ -425,10 +431,9 @@ def to_json_text(spec: SpecLike) -> str:
         spec = spec.to_dict()
     if isinstance(spec, dict):
         plain = _plain_data(spec)
-        if isinstance(plain, dict) and "topology" in plain:
-            from .topology import expand_topology
-
-            expand_topology(plain)
+        if isinstance(plain, dict):
+            for expand in DOCUMENT_EXPANDERS:
+                expand(plain)
         return json.dumps(plain, allow_nan=False)
     if isinstance(spec, (str, os.PathLike)):
         return json.dumps(load(spec))

@@ -795,3 +795,13 @@ def expand_topology(doc: dict[str, Any]) -> bool:
     doc["links"] = built + (own if isinstance(own, list) else [own])
     del doc["topology"]
     return True
+
+
+def _register() -> None:
+    from .spec import DOCUMENT_EXPANDERS
+
+    if expand_topology not in DOCUMENT_EXPANDERS:
+        DOCUMENT_EXPANDERS.append(expand_topology)
+
+
+_register()

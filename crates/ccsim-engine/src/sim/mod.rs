@@ -199,7 +199,7 @@ struct Core<H> {
     /// Spraying's draws.
     spray_rng: RngStream,
     /// Equal-cost path counts by (from, to), for the tables in force.
-    path_counts: std::collections::HashMap<(u32, u32), u64>,
+    path_counts: BTreeMap<(u32, u32), u64>,
     reroute: Reroute,
     routes_built: bool,
     /// Per node: whether the tables hold routes toward it.
@@ -304,7 +304,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
                 multipath: Multipath::None,
                 ecmp_salt: RngStream::new(seed, "routing/ecmp").next_u64(),
                 spray_rng: RngStream::new(seed, "routing/spray"),
-                path_counts: std::collections::HashMap::new(),
+                path_counts: BTreeMap::new(),
                 reroute: Reroute::default(),
                 routes_built: false,
                 route_dst: Vec::new(),

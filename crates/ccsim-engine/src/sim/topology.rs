@@ -210,9 +210,9 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         if from == to {
             return Some(Vec::new());
         }
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = vec![false; self.core.node_names.len()];
         let mut queue = std::collections::VecDeque::from([from.0]);
-        seen.insert(from.0);
+        seen[from.0 as usize] = true;
         let mut links = Vec::new();
         while let Some(node) = queue.pop_front() {
             if node == to.0 {
@@ -225,7 +225,8 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
             for &l in choices {
                 links.push(LinkId(l));
                 let next = self.core.links[l as usize].to;
-                if seen.insert(next) {
+                if !seen[next as usize] {
+                    seen[next as usize] = true;
                     queue.push_back(next);
                 }
             }
@@ -260,7 +261,7 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         if let Some(&n) = core.path_counts.get(&(from, to)) {
             return n;
         }
-        let mut memo: std::collections::HashMap<u32, u64> = std::collections::HashMap::new();
+        let mut memo: std::collections::BTreeMap<u32, u64> = std::collections::BTreeMap::new();
         let n = core.paths_from(from, to, &mut memo);
         // A destination that gains its tables later (its first agent) never had a count kept:
         // only counts of pairs with a route are.
@@ -324,7 +325,7 @@ impl<H: Header> Core<H> {
         &self,
         node: u32,
         to: u32,
-        memo: &mut std::collections::HashMap<u32, u64>,
+        memo: &mut std::collections::BTreeMap<u32, u64>,
     ) -> u64 {
         if node == to {
             return 1;
