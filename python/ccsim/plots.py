@@ -96,6 +96,13 @@ def _plot_slowdown(buckets: pd.DataFrame, out_dir: Path) -> Path:
                 label=f"{name} p99")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    # Plain tick labels: the runs' plots are drawn with mathtext off (names are text), and the
+    # log axes' default labels are mathtext.
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+        axis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("flow size, bytes (largest of each 5 % bucket of flows by size)")
     ax.set_ylabel("FCT slowdown (FCT / FCT alone)")
     ax.set_title("FCT slowdown by flow size")
