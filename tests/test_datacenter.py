@@ -544,6 +544,123 @@ def test_the_hpcc_flow_file_lists_the_flows_the_run_starts(tmp_path: Path) -> No
         ccsim.flow_file(str(path), "web")
 
 
+def replay_file(tmp_path: Path, flows: str, *, name: str = "replay.toml", extra: str = "") -> Path:
+    """The k = 4 fabric of :func:`workload_file` replaying the HPCC flow file ``flows``."""
+    (tmp_path / "flows.txt").write_text(flows)
+    path = workload_file(tmp_path, 'flow_file = "flows.txt"\n' + extra, duration="2ms", name=name)
+    return path
+
+
+def test_an_hpcc_flow_file_replays_the_flows_it_lists(tmp_path: Path) -> None:
+    """The flows a run draws, written as HPCC's flow file and replayed by `flow_file`, are the
+    same transfers: same ends, sizes and starts, and the same completion times to the
+    nanosecond, since nothing else of the run differs; the replay writes the file back."""
+    drawn = workload_file(tmp_path, 'sizes = "fb-hadoop"\nload = 0.3\n', duration="2ms", name="drawn.toml")
+    text = ccsim.flow_file(str(drawn))
+    assert int(text.split()[0]) > 20
+    replay = replay_file(tmp_path, text)
+    a = generated(ccsim.run(str(drawn), progress=False))
+    b = generated(ccsim.run(str(replay), progress=False))
+    columns = ["src", "dst", "size_bytes", "start_s", "completion_time_s", "slowdown", "route"]
+    assert len(a) == len(b) > 20
+    assert a[columns].equals(b[columns])
+    assert ccsim.flow_file(str(replay)) == text
+    src, dst, _, _, size, start = text.splitlines()[1].split()
+    first = [int(src), int(dst), int(size), int(start.replace(".", ""))]
+    assert ccsim.validate(str(replay))["traffic"][0]["flow_file"][0] == first
+
+
+def test_a_flow_file_replays_in_a_dict_spec_and_nine_decimals_are_exact(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Start times are read as decimals: 0.000000123 s is 123 ns, not a float's neighbour; two
+    flows at one instant both start then. A dict's file is found from the working folder."""
+    (tmp_path / "two.txt").write_text("3\n0 5 3 100 1000 0.000000123\n1 6 3 100 2000 0.000000123\n"
+                                      "2 7 3 100 3000 0.001000001\n")
+    monkeypatch.chdir(tmp_path)
+    spec = ccsim.validate(workload_file(tmp_path, 'flow_file = "two.txt"\n', duration="2ms"))
+    assert spec["traffic"][0]["flow_file"] == [[0, 5, 1000, 123], [1, 6, 2000, 123], [2, 7, 3000, 1000001]]
+    spec["traffic"][0]["flow_file"] = "two.txt"
+    df = ccsim.run(spec, progress=False).flows()
+    starts = sorted(round(s * 1e9) for s in df[df.generator == "dc"].start_s)
+    assert starts == [123, 123, 1000001]
+
+
+@pytest.mark.parametrize(("flows", "extra", "field", "words"), [
+    ("2\n0 1 3 100 1000 0.0\n", "", "flow_file", "announces 2 flows, the file lists 1"),
+    ("1\n0 1 3 100 10x0 0.0\n", "", "flow_file", "line 2: expected"),
+    ("1\n0 1 3 100 1000 -1\n", "", "flow_file", "line 2: expected"),
+    ("", "", "flow_file", "empty"),
+    ("1\n0 16 3 100 1000 0.0\n", "", r"flow_file\[0\]", "not among the 16 hosts"),
+    ("1\n3 3 3 100 1000 0.0\n", "", r"flow_file\[0\]", "to itself"),
+    ("1\n0 1 3 100 0 0.0\n", "", r"flow_file\[0\]", "1 byte"),
+    ("2\n0 1 3 100 10 0.5\n1 2 3 100 10 0.4\n", "", r"flow_file\[1\]", "in order of start"),
+    ("1\n0 1 3 100 1000 0.0\n", "load = 0.1\n", "load", "does not apply with a flow_file"),
+    ("1\n0 1 3 100 1000 0.0\n", 'start = "1ms"\n', "start", "does not apply with a flow_file"),
+])
+def test_a_bad_flow_file_is_one_spec_error_naming_the_field(tmp_path: Path, flows: str, extra: str, field: str,
+                                                             words: str) -> None:
+    with pytest.raises(ccsim.SpecError, match=rf"traffic\[0\]\.{field}") as e:
+        ccsim.run(str(replay_file(tmp_path, flows, extra=extra)), progress=False)
+    assert words in str(e.value)
+
+
+def leaf_spine_workload(tmp_path: Path, body: str, *, duration: str = "20ms") -> Path:
+    """Four leaves of four 10 Gbit/s hosts under two spines: hosts h0-h7 reach h8-h15 over the
+    four uplinks of leaves 0 and 1, a 40 Gbit/s cut where the hosts would offer 80."""
+    text = topology.to_toml(topology.leaf_spine(4, 2, 4, rate="10Gbps", delay="2us", queue="500p"),
+                            duration=duration)
+    text = text.replace("[run]\n", '[run]\nmultipath = "ecmp"\n', 1)
+    path = tmp_path / "ls.toml"
+    path.write_text(text + '\n[[traffic]]\nname = "dc"\nkind = "flows"\nhosts = "all"\nprotocol = "dctcp"\n'
+                    'load_of = "bisection"\n' + body)
+    return path
+
+
+def test_a_load_of_the_bisection_offers_its_cut_the_load(tmp_path: Path) -> None:
+    """`load_of = "bisection"`: the capacity of the cut between the first and second half of
+    the hosts is networkx's minimum cut of the same links; the offered rate is the load of that
+    cut over the fraction of bytes that cross it one way (uniform receivers: half the senders,
+    8 of 15 receivers each); the bytes that did cross, h0-h7 to h8-h15, are that load of the
+    cut within the compound-Poisson spread."""
+    points = [(0.0, 0.0), (10_000.0, 50.0), (20_000.0, 100.0)]
+    load, duration = 0.3, 0.02
+    path = leaf_spine_workload(tmp_path, f"sizes = {[list(p) for p in points]}\nload = {load}\n")
+    spec = ccsim.validate(str(path))
+    g = nx.DiGraph()
+    for link in spec["links"]:
+        a, b = link["between"]
+        assert link["rate"] == "10Gbps"
+        rate = 10e9
+        g.add_edge(a, b, capacity=rate)
+        g.add_edge(b, a, capacity=rate)
+    hosts = [f"h{i}" for i in range(16)]
+    for h in hosts[:8]:
+        g.add_edge("S", h)
+    for h in hosts[8:]:
+        g.add_edge(h, "T")
+    cut, _ = nx.minimum_cut(g, "S", "T")
+    assert cut == 40e9
+    crossing = 0.5 * 8 / 15
+    result = ccsim.run(str(path), progress=False)
+    summary = result.summary["traffic"]["dc"]
+    assert summary["offered_bps"] == pytest.approx(load * cut / crossing, rel=1e-12)
+    mean, second = segment_cdf_moments(points)
+    df = generated(result)
+    across = df[df.src.isin(hosts[:8]) & df.dst.isin(hosts[8:])]
+    target = load * cut / 8 * duration
+    sd = math.sqrt(target / mean * second)
+    assert abs(across.size_bytes.sum() - target) < SIGMAS * sd, (across.size_bytes.sum(), target)
+
+
+def test_a_bisection_load_the_hosts_cannot_offer_is_refused(tmp_path: Path) -> None:
+    """0.6 of the 40 Gbit/s cut needs 90 Gbit/s from 160 Gbit/s of hosts (fine); on a
+    full-bisection fat-tree 0.6 of the cut needs 1.2 of the hosts' rates."""
+    ccsim.validate(str(leaf_spine_workload(tmp_path, 'sizes = "websearch"\nload = 0.6\n')))
+    path = workload_file(tmp_path, 'sizes = "websearch"\nload = 0.6\nload_of = "bisection"\n')
+    with pytest.raises(ccsim.SpecError, match=r"traffic\[0\]\.load: 0.6 of the bisection offers 1.1"):
+        ccsim.validate(str(path))
+
+
 def test_with_spray_the_alone_run_sprays_too(tmp_path: Path) -> None:
     """A sprayed flow's packets cross the fabric side by side, so its alone time is taken on
     every equal-cost path, sprayed as in the run. That time is itself one draw of the spray (two

@@ -15,6 +15,7 @@ refused with an error that says so, rather than parsed: a typo in a path must no
 from __future__ import annotations
 
 import copy
+import decimal
 import json
 import math
 import os
@@ -26,7 +27,7 @@ from typing import Any, Union
 from . import _ccsim
 from .algorithms import note_scenario_dir
 from .errors import SpecError
-from .inputs import read_input_text
+from .inputs import MAX_INPUT_BYTES, read_input_text
 from .runner import run_text
 
 SpecLike = Union[str, os.PathLike[str], dict[str, Any], "Scenario"]
@@ -251,7 +252,7 @@ def names_files(text: str) -> bool:
     """Whether a scenario's text may hold what the front resolves before the native
     validation: a file it reads (a link's ``trace``, a workload's ``sizes``) or a
     ``[topology]`` it builds."""
-    return "trace" in text or "sizes" in text or "topology" in text
+    return "trace" in text or "sizes" in text or "topology" in text or "flow_file" in text
 
 
 def with_trace_files(text: str, base: Path, is_json: bool) -> str | None:
@@ -317,7 +318,54 @@ def resolve_cdf_files(doc: dict[str, Any], base: Path) -> bool:
         if isinstance(value, str) and value and (base / value).is_file():
             t["sizes"] = read_cdf_file(base / value, f"traffic[{i}].sizes")
             found = True
+        value = t.get("flow_file") if isinstance(t, dict) else None
+        if isinstance(value, str):
+            t["flow_file"] = read_hpcc_flow_file(base / value, f"traffic[{i}].flow_file")
+            found = True
     return found
+
+
+#: A flow file's size bound: about 5 million flows of HPCC's lines.
+MAX_FLOW_FILE_BYTES = MAX_INPUT_BYTES
+
+
+def read_hpcc_flow_file(path: Path, field: str) -> list[list[int]]:
+    """The flows of an HPCC flow file as ``[from, to, bytes, start_ns]`` lists: its first line
+    the number of flows, then one flow a line, ``<src> <dst> <priority group> <dst port>
+    <bytes> <start s>`` as HPCC's traffic generator writes them and its simulator reads them
+    (the priority group and port are not used). ``src`` and ``dst`` are places in the
+    workload's ``hosts``, checked by the native validation with the sizes and the order.
+    CHOICE: the start time is read as a decimal number of seconds, exactly, and rounded to the
+    nanosecond (the engine's clock); HPCC's files carry nine decimals."""
+    data = read_input_text(path, field, "flow file", limit=MAX_FLOW_FILE_BYTES)
+    lines = data.splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise SpecError(f"flow file {path} is empty: its first line is the number of flows", field)
+    head = lines[0].strip()
+    if not head.isascii() or not head.isdigit():
+        raise SpecError(f"{path} line 1: expected the number of flows, found {head[:40]!r}", field)
+    if int(head) != len(lines) - 1:
+        raise SpecError(f"{path} line 1: announces {int(head)} flows, the file lists {len(lines) - 1}", field)
+    out = []
+    for n, line in enumerate(lines[1:], 2):
+        words = line.split()
+        try:
+            if len(words) != 6 or not all(w.isascii() and w.isdigit() for w in words[:5]):
+                raise ValueError
+            start = decimal.Decimal(words[5])
+            if not start.is_finite() or start < 0 or start > 1_000_000_000:
+                raise ValueError
+        except (ValueError, decimal.InvalidOperation):
+            raise SpecError(f'{path} line {n}: expected "<src> <dst> <pg> <dport> <bytes> <start s>", '
+                            f"found {line[:80]!r}", field) from None
+        ns = int((start * 1_000_000_000).to_integral_value(rounding=decimal.ROUND_HALF_EVEN))
+        src, dst, size = int(words[0]), int(words[1]), int(words[4])
+        if max(src, dst) >= 1 << 32 or size >= 1 << 64:
+            raise SpecError(f"{path} line {n}: a host or size out of range in {line[:80]!r}", field)
+        out.append([src, dst, size, ns])
+    return out
 
 
 def read_cdf_file(path: Path, field: str) -> list[list[float]]:
@@ -434,6 +482,9 @@ def to_json_text(spec: SpecLike) -> str:
         if isinstance(plain, dict):
             for expand in DOCUMENT_EXPANDERS:
                 expand(plain)
+            # Files a dict names are read relative to the working folder.
+            resolve_trace_files(plain, Path.cwd())
+            resolve_cdf_files(plain, Path.cwd())
         return json.dumps(plain, allow_nan=False)
     if isinstance(spec, (str, os.PathLike)):
         return json.dumps(load(spec))

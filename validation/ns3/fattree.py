@@ -28,6 +28,12 @@ simulator's main run (ccsim's includes its alone runs; ns-3's alone run is not c
     python validation/ns3/fattree.py                    # loads 0.1 and 0.2, the markdown table
     python validation/ns3/fattree.py --loads 0.3 --json out.json
 
+`--speed` times the two simulators on one run of the same flows instead (no slowdown
+comparison, ns-3 without its alone runs, ccsim with them): `--speed --k 8 --rate 100 --queue
+2700 --mark 100 --sizes websearch --loads 0.5 --arrivals-ms 5 --duration-ms 5` is the bench's
+fattree-k8-50 (examples/datacenter/fattree-k8-websearch.toml) over its first 5 ms, on one
+path per destination in both.
+
 CHOICE: the loads are 10 and 20 % of the host links. With one path per destination every flow
 from a pod to the others leaves it on one core link (ccsim's lowest-index tie-break), which
 carries 4 hosts x 12/15 of their traffic: 32 and 64 % at these loads, past 95 % at 30 %.
@@ -41,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,23 +56,37 @@ import numpy as np
 import ccsim
 
 HERE = Path(__file__).resolve().parent
-K, RATE_GBPS, DELAY_US, QUEUE, MARK = 4, 10, 1, 500, 65
 NS3_SEGMENT = 1446
-ARRIVALS_MS, DURATION_MS = 100, 150
 BUCKETS = 10
 
 
-def scenario(load: float, seed: int, routing: str = "single") -> dict[str, Any]:
+@dataclass(frozen=True)
+class Fabric:
+    """The fat-tree, its ports and the workload: the defaults are the k = 4 cross-check's."""
+
+    k: int = 4
+    rate_gbps: float = 10
+    delay_us: float = 1
+    queue: int = 500
+    mark: int = 65
+    sizes: str = "fb-hadoop"
+    arrivals_ms: float = 100
+    duration_ms: float = 150
+
+
+def scenario(load: float, seed: int, routing: str = "single", fabric: Fabric = Fabric()) -> dict[str, Any]:
     """The ccsim side: the fat-tree and the workload, with ns-3's matched TCP settings."""
     options = {"ecn": True, "delayed_ack": False, "initial_window": 10, "rto": "ns3", "limited_transmit": True,
                "handshake": True, "timestamps": True, "recovery": "ns3", "prr": True}
     return {
-        "run": {"duration": f"{DURATION_MS}ms", "seed": seed,
+        "run": {"duration": f"{fabric.duration_ms:g}ms", "seed": seed,
                 "multipath": "spray" if routing == "spray" else "none"},
-        "topology": {"kind": "fat-tree", "k": K, "rate": f"{RATE_GBPS}Gbps", "delay": f"{DELAY_US}us",
-                     "queue": {"kind": "step", "limit": f"{QUEUE}p", "threshold": MARK}},
-        "traffic": [{"name": "dc", "kind": "flows", "hosts": "all", "sizes": "fb-hadoop", "load": load,
-                     "stop": f"{ARRIVALS_MS}ms", "protocol": "dctcp", "packet_size": "1500B", "options": options}],
+        "topology": {"kind": "fat-tree", "k": fabric.k, "rate": f"{fabric.rate_gbps:g}Gbps",
+                     "delay": f"{fabric.delay_us:g}us",
+                     "queue": {"kind": "step", "limit": f"{fabric.queue}p", "threshold": fabric.mark}},
+        "traffic": [{"name": "dc", "kind": "flows", "hosts": "all", "sizes": fabric.sizes, "load": load,
+                     "stop": f"{fabric.arrivals_ms:g}ms", "protocol": "dctcp", "packet_size": "1500B",
+                     "options": options}],
         "output": {"series": []},
     }
 
@@ -91,11 +112,13 @@ def links_file(spec: dict[str, Any]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def run_ns3(binary: Path, flows: Path, fabric: Path, routing: str, *, alone: bool, seed: int) -> dict[str, Any]:
-    args = [str(binary), f"--flows={flows}", f"--links={fabric}", f"--routing={routing}", f"--rate={RATE_GBPS}",
-            f"--delay={DELAY_US}",
-            f"--Q={QUEUE}", f"--K={MARK}", f"--segSize={NS3_SEGMENT}", f"--T={DURATION_MS / 1000}",
-            f"--window={DURATION_MS / 1000}", f"--seed={seed}", "--delAckCount=1"]
+def run_ns3(binary: Path, flows: Path, links: Path, routing: str, *, alone: bool, seed: int,
+            fabric: Fabric = Fabric()) -> dict[str, Any]:
+    seconds = fabric.duration_ms / 1000
+    args = [str(binary), f"--flows={flows}", f"--links={links}", f"--routing={routing}",
+            f"--rate={fabric.rate_gbps}", f"--delay={fabric.delay_us}", f"--Q={fabric.queue}", f"--K={fabric.mark}",
+            f"--segSize={NS3_SEGMENT}", f"--T={seconds}", f"--window={seconds}", f"--seed={seed}",
+            "--delAckCount=1"]
     if alone:
         args += ["--alone", "--gap=0.02"]
     out = subprocess.run(args, capture_output=True, text=True)
@@ -105,17 +128,17 @@ def run_ns3(binary: Path, flows: Path, fabric: Path, routing: str, *, alone: boo
     return result
 
 
-def compare(load: float, seed: int, binary: Path, routing: str) -> dict[str, Any]:
-    spec = scenario(load, seed, routing)
+def compare(load: float, seed: int, binary: Path, routing: str, fabric: Fabric = Fabric()) -> dict[str, Any]:
+    spec = scenario(load, seed, routing, fabric)
     with tempfile.TemporaryDirectory(prefix="ccsim-fattree-") as d:
         flows = Path(d) / "flows.txt"
         flows.write_text(ccsim.flow_file(spec, "dc"))
-        fabric = Path(d) / "links.txt"
-        fabric.write_text(links_file(spec))
+        links = Path(d) / "links.txt"
+        links.write_text(links_file(spec))
         start = time.perf_counter()
-        ns3 = run_ns3(binary, flows, fabric, routing, alone=False, seed=seed)
+        ns3 = run_ns3(binary, flows, links, routing, alone=False, seed=seed, fabric=fabric)
         ns3_whole = time.perf_counter() - start
-        ns3_alone = run_ns3(binary, flows, fabric, routing, alone=True, seed=seed)
+        ns3_alone = run_ns3(binary, flows, links, routing, alone=True, seed=seed, fabric=fabric)
     start = time.perf_counter()
     result = ccsim.run(spec, progress=False)
     ccsim_whole = time.perf_counter() - start
@@ -158,6 +181,28 @@ def compare(load: float, seed: int, binary: Path, routing: str) -> dict[str, Any
     }
 
 
+def speed(load: float, seed: int, binary: Path, routing: str, fabric: Fabric) -> dict[str, Any]:
+    """Both simulators' wall time and events on one run of the same flows."""
+    spec = scenario(load, seed, routing, fabric)
+    with tempfile.TemporaryDirectory(prefix="ccsim-fattree-") as d:
+        flows = Path(d) / "flows.txt"
+        flows.write_text(ccsim.flow_file(spec, "dc"))
+        links = Path(d) / "links.txt"
+        links.write_text(links_file(spec))
+        start = time.perf_counter()
+        ns3 = run_ns3(binary, flows, links, routing, alone=False, seed=seed, fabric=fabric)
+        ns3_whole = time.perf_counter() - start
+    start = time.perf_counter()
+    result = ccsim.run(spec, progress=False)
+    ccsim_whole = time.perf_counter() - start
+    run = result.overview["run"]
+    return {"load": load, "seed": seed, "routing": routing, "fabric": asdict(fabric),
+            "flows": int(ns3.get("flows", 0)) or len(result.flows()),
+            "wall_ccsim_s": ccsim_whole, "wall_ns3_s": ns3["wall_seconds"], "wall_ns3_process_s": ns3_whole,
+            "events_ccsim": run["events"], "events_ns3": ns3["events"],
+            "ratio": ns3["wall_seconds"] / ccsim_whole}
+
+
 def markdown(results: list[dict[str, Any]]) -> str:
     lines = []
     for r in results:
@@ -184,14 +229,29 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--routing", choices=("single", "spray"), default="single")
     parser.add_argument("--json", type=Path, help="write the results here too")
+    parser.add_argument("--speed", action="store_true", help="time one run of each simulator instead")
+    defaults = Fabric()
+    parser.add_argument("--k", type=int, default=defaults.k)
+    parser.add_argument("--rate", type=float, default=defaults.rate_gbps, help="Gbit/s, every link")
+    parser.add_argument("--queue", type=int, default=defaults.queue, help="packets, every port")
+    parser.add_argument("--mark", type=int, default=defaults.mark, help="DCTCP step threshold, packets")
+    parser.add_argument("--sizes", default=defaults.sizes, help="a vendored flow-size distribution")
+    parser.add_argument("--arrivals-ms", type=float, default=defaults.arrivals_ms)
+    parser.add_argument("--duration-ms", type=float, default=defaults.duration_ms)
     args = parser.parse_args()
+    fabric = Fabric(k=args.k, rate_gbps=args.rate, queue=args.queue, mark=args.mark, sizes=args.sizes,
+                    arrivals_ms=args.arrivals_ms, duration_ms=args.duration_ms)
     build = subprocess.run([str(HERE / "build.sh"), "ns3_fattree"], capture_output=True, text=True)
     if build.returncode != 0:
         sys.stderr.write(build.stderr)
         return build.returncode
     binary = Path(build.stdout.strip())
-    results = [compare(load, args.seed, binary, args.routing) for load in args.loads]
-    print(markdown(results))
+    if args.speed:
+        results = [speed(load, args.seed, binary, args.routing, fabric) for load in args.loads]
+        print(json.dumps(results, indent=1))
+    else:
+        results = [compare(load, args.seed, binary, args.routing, fabric) for load in args.loads]
+        print(markdown(results))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     return 0

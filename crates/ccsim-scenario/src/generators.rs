@@ -154,6 +154,8 @@ enum SizeLaw {
     Pareto { scale: f64, shape: f64 },
     /// Flows: an empirical CDF.
     Cdf(FlowSizes),
+    /// Flows of a `flow_file`: each carries its size.
+    Listed,
 }
 
 /// Who sends to whom.
@@ -182,6 +184,13 @@ enum HostPattern {
     },
 }
 
+/// Where a `flow_file` generator stands in its list.
+struct Replay {
+    hosts: Vec<(NodeId, String)>,
+    /// The next flow of the list to start.
+    next: usize,
+}
+
 /// The state of one generator that creates transfers while the run goes on.
 struct Web {
     generator: usize,
@@ -196,6 +205,8 @@ struct Web {
     sigma: Option<f64>,
     sizes: SizeLaw,
     ends: Ends,
+    /// A `flow_file`'s place (`ends` and `sizes` then unused).
+    replay: Option<Replay>,
     template: FlowSpec,
     started: u64,
 }
@@ -212,10 +223,36 @@ impl Web {
     ) -> Result<Web, ScenarioError> {
         let t = &spec.traffic[i];
         let template = t.web_template(i)?;
+        let names = t.host_names(spec);
+        if let Some(list) = &t.flow_file {
+            let mut w = Web {
+                generator: i,
+                rng,
+                next_at: u64::MAX,
+                stop_at,
+                mean_gap_ns: 0.0,
+                sigma: None,
+                sizes: SizeLaw::Listed,
+                ends: Ends::Uniform {
+                    from: Vec::new(),
+                    to: Vec::new(),
+                },
+                replay: Some(Replay {
+                    hosts: names.iter().map(|n| (node(n), n.clone())).collect(),
+                    next: 0,
+                }),
+                template,
+                started: 0,
+            };
+            w.next_at = list.first().map_or(u64::MAX, |f| f.3);
+            if w.next_at >= stop_at {
+                w.next_at = u64::MAX;
+            }
+            return Ok(w);
+        }
         let cdf = t
             .flow_sizes()
             .ok_or_else(|| ScenarioError::Internal("flow sizes".into()))?;
-        let names = t.host_names(spec);
         let rates = crate::spec::TrafficSpec::host_rates(spec, &names);
         let mut cumulative = Vec::with_capacity(rates.len());
         let mut total = 0.0;
@@ -223,6 +260,7 @@ impl Web {
             total += *r as f64;
             cumulative.push(total);
         }
+        let offered = t.offered_bytes_per_s(spec, &names, &rates);
         let pattern = match t.pattern.unwrap_or_default() {
             Pattern::AllToAll => HostPattern::AllToAll,
             Pattern::Permutation => HostPattern::Permutation {
@@ -236,8 +274,7 @@ impl Web {
             HostPattern::Incast { fan_in } => fan_in as f64,
             _ => 1.0,
         };
-        let load = t.load.unwrap_or(0.0);
-        let arrivals_per_s = load * total / 8.0 / cdf.mean().max(1.0) / per_arrival;
+        let arrivals_per_s = offered / cdf.mean().max(1.0) / per_arrival;
         let sigma = (t.arrival == Some(ArrivalLaw::Lognormal))
             .then(|| t.sigma.unwrap_or(DEFAULT_LOGNORMAL_SIGMA));
         let mut w = Web {
@@ -253,6 +290,7 @@ impl Web {
                 cumulative,
                 pattern,
             },
+            replay: None,
             template,
             started: 0,
         };
@@ -269,8 +307,41 @@ impl Web {
         }
     }
 
-    /// The (sender, receiver, size) of each flow of one arrival.
-    fn arrival(&mut self) -> Vec<(Endpoint, Endpoint, u64)> {
+    /// Set `next_at` to the arrival after the one at `next_at`.
+    fn advance(&mut self, spec: &Spec) {
+        let next = match &self.replay {
+            Some(r) => spec.traffic[self.generator]
+                .flow_file
+                .as_ref()
+                .and_then(|list| list.get(r.next))
+                .map_or(u64::MAX, |f| f.3),
+            None => self.next_at.saturating_add(self.gap().max(1)),
+        };
+        self.next_at = if next < self.stop_at { next } else { u64::MAX };
+    }
+
+    /// The (sender, receiver, size) of each flow of one arrival: for a `flow_file`, every
+    /// listed flow that starts at `next_at`.
+    fn arrival(&mut self, spec: &Spec) -> Vec<(Endpoint, Endpoint, u64)> {
+        if let Some(r) = &mut self.replay {
+            let list = spec.traffic[self.generator]
+                .flow_file
+                .as_deref()
+                .unwrap_or(&[]);
+            let mut out = Vec::new();
+            while let Some(&(from, to, bytes, start)) = list.get(r.next) {
+                if start > self.next_at {
+                    break;
+                }
+                r.next += 1;
+                out.push((
+                    r.hosts[from as usize].clone(),
+                    r.hosts[to as usize].clone(),
+                    bytes,
+                ));
+            }
+            return out;
+        }
         let Web {
             rng, sizes, ends, ..
         } = self;
@@ -345,6 +416,7 @@ impl SizeLaw {
                 }
             }
             SizeLaw::Cdf(cdf) => cdf.draw(rng),
+            SizeLaw::Listed => unreachable!("invariant: a flow file's flows carry their sizes"),
         }
     }
 }
@@ -478,6 +550,7 @@ impl Generators {
                             from: nodes(&t.from),
                             to: nodes(&t.to),
                         },
+                        replay: None,
                         template,
                         started: 0,
                     });
@@ -553,7 +626,7 @@ impl Generators {
         let now = sim.now().0;
         for w in &mut self.web {
             while w.next_at <= now {
-                for ((a, from), (b, to), size) in w.arrival() {
+                for ((a, from), (b, to), size) in w.arrival(spec) {
                     let k = w.started;
                     w.started += 1;
                     let name = format!("{}/{k}", spec.traffic[w.generator].name);
@@ -600,8 +673,7 @@ impl Generators {
                         self.unfolded.insert(row, record);
                     }
                 }
-                let next = w.next_at.saturating_add(w.gap().max(1));
-                w.next_at = if next < w.stop_at { next } else { u64::MAX };
+                w.advance(spec);
             }
         }
         Ok(())
@@ -906,6 +978,13 @@ impl Generators {
                         slowdown: percentiles(&slowdowns),
                         bytes_started: tally.bytes_started,
                     }),
+                    offered_bps: (t.kind == TrafficKind::Flows && t.flow_file.is_none()).then(
+                        || {
+                            let hosts = t.host_names(spec);
+                            let rates = crate::spec::TrafficSpec::host_rates(spec, &hosts);
+                            t.offered_bytes_per_s(spec, &hosts, &rates) * 8.0
+                        },
+                    ),
                     alone_runs: (t.kind == TrafficKind::Flows)
                         .then(|| self.ideal_counts.get(&i).map_or(0, |c| c.0)),
                     alone_cached: (t.kind == TrafficKind::Flows)
@@ -1041,7 +1120,7 @@ pub fn hpcc_flow_file(spec: &Spec, name: &str) -> Result<String, ScenarioError> 
     let mut count: u64 = 0;
     while w.next_at < u64::MAX {
         let at = w.next_at;
-        for ((a, _), (b, _), size) in w.arrival() {
+        for ((a, _), (b, _), size) in w.arrival(spec) {
             count += 1;
             if count > MAX_FLOW_FILE_FLOWS {
                 return Err(ScenarioError::spec(
@@ -1060,8 +1139,7 @@ pub fn hpcc_flow_file(spec: &Spec, name: &str) -> Result<String, ScenarioError> 
                 at % 1_000_000_000
             );
         }
-        let next = at.saturating_add(w.gap().max(1));
-        w.next_at = if next < w.stop_at { next } else { u64::MAX };
+        w.advance(spec);
     }
     Ok(format!("{count}\n{lines}"))
 }

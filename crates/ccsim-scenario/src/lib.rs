@@ -10,6 +10,7 @@
 //! crate a module names the module that holds an item, not these re-exports.
 
 pub mod bench;
+pub mod bisection;
 pub mod capture;
 pub mod error;
 pub mod fuzzing;

@@ -235,6 +235,10 @@ pub struct TrafficSummary {
     /// Web generators only: their transfers' completion times and slowdowns.
     #[serde(flatten)]
     pub web: Option<WebTransfers>,
+    /// Flows generators that draw their flows: the application bits per second offered, the
+    /// `load` of the hosts' link rates or of the bisection.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offered_bps: Option<f64>,
     /// Flows generators only: empty-network runs simulated for the slowdowns.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alone_runs: Option<u64>,

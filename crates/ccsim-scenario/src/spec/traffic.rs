@@ -103,6 +103,18 @@ impl Pattern {
     }
 }
 
+/// What a workload's `load` is a fraction of.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LoadOf {
+    /// The sum of the hosts' link rates.
+    #[default]
+    Hosts,
+    /// The capacity of the cut between the first and the second half of the hosts, as the
+    /// busier direction across it is offered (`crate::bisection`).
+    Bisection,
+}
+
 /// The law of the gaps between arrivals.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
@@ -140,6 +152,14 @@ pub struct TrafficSpec {
     /// Flows: offered load, a fraction of each host's link rate (0 to 1).
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub load: Option<f64>,
+    /// Flows: what `load` is a fraction of, "hosts" (default) or "bisection".
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub load_of: Option<LoadOf>,
+    /// Flows: replay these flows instead of drawing them, `[from, to, bytes, start_ns]` with
+    /// `from` and `to` places in `hosts`, in order of start. The Python front reads HPCC's
+    /// flow file (`flow_file = "FILE"`) into this list.
+    #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
+    pub flow_file: Option<Vec<(u32, u32, u64, u64)>>,
     /// Flows: "all-to-all" (default), "permutation" or "incast".
     #[serde(default, skip_serializing_if = "crate::spec::omit_none")]
     pub pattern: Option<Pattern>,
@@ -194,6 +214,8 @@ pub struct TrafficSpec {
 pub const DEFAULT_LOGNORMAL_SIGMA: f64 = 2.0;
 /// Senders per incast arrival unless `fan_in` says.
 pub const DEFAULT_FAN_IN: u32 = 8;
+/// Most flows a `flow_file` may list (24 bytes each in memory).
+pub const MAX_REPLAYED_FLOWS: usize = 10_000_000;
 /// Most flows a `flows` generator may start per second of simulated time.
 pub const MAX_FLOW_ARRIVALS: f64 = 100_000_000.0;
 
@@ -273,6 +295,44 @@ impl TrafficSpec {
             }
             None => Vec::new(),
         }
+    }
+
+    /// Flows: the application bytes offered per second, over all hosts (`hosts` by name,
+    /// `rates` their link rates): `load` times the sum of the rates, or times the bisection's
+    /// capacity over the fraction of the offered bytes that cross it the busier way.
+    /// CHOICE: the bisection is the cut between the first floor(n/2) hosts and the rest, in the
+    /// order of `hosts`: the topology generators number hosts pod by pod, so for their fabrics
+    /// this is the cut through the middle. The fraction crossing is the pattern's expectation:
+    /// a receiver other than the sender is uniform for all-to-all and (among derangements) for
+    /// permutation; for incast the receiver and each sender are.
+    #[must_use]
+    pub fn offered_bytes_per_s(&self, spec: &Spec, hosts: &[String], rates: &[u64]) -> f64 {
+        let load = self.load.unwrap_or(0.0);
+        let total: f64 = rates.iter().map(|&r| r as f64).sum();
+        if self.load_of.unwrap_or_default() == LoadOf::Hosts {
+            return load * total / 8.0;
+        }
+        let n = hosts.len();
+        let half = n / 2;
+        let (a, b) = hosts.split_at(half);
+        let links: Vec<(&str, &str, u64)> = spec
+            .links
+            .iter()
+            .map(|l| (l.between[0].as_str(), l.between[1].as_str(), l.rate.0 .0))
+            .collect();
+        let cut = crate::bisection::cut_bps(&links, a, b) as f64;
+        let others = (n.max(2) - 1) as f64;
+        let (across_ab, across_ba) = if self.pattern == Some(Pattern::Incast) {
+            let x = (a.len() * b.len()) as f64 / (n as f64 * others);
+            (x, x)
+        } else {
+            let sent = |r: &[u64]| r.iter().map(|&x| x as f64).sum::<f64>() / total.max(1.0);
+            (
+                sent(&rates[..half]) * b.len() as f64 / others,
+                sent(&rates[half..]) * a.len() as f64 / others,
+            )
+        };
+        load * cut / 8.0 / across_ab.max(across_ba).max(f64::MIN_POSITIVE)
     }
 
     /// Flows: each host's rate, bit/s: the sum of the rates of the links at it.
@@ -443,6 +503,8 @@ pub(crate) fn validate(
         only("arrival", t.arrival.is_some() && !flows, "flows")?;
         only("sigma", t.sigma.is_some() && !flows, "flows")?;
         only("fan_in", t.fan_in.is_some() && !flows, "flows")?;
+        only("load_of", t.load_of.is_some() && !flows, "flows")?;
+        only("flow_file", t.flow_file.is_some() && !flows, "flows")?;
         only("on", t.on.is_some() && !voice, "voice")?;
         only("off", t.off.is_some() && !voice, "voice")?;
         let size = t.packet_size();
@@ -535,6 +597,24 @@ fn validate_flows(
     graph: &Graph,
     p: &dyn Fn(&str) -> String,
 ) -> Result<(), ScenarioError> {
+    if t.flow_file.is_some() {
+        let given = [
+            ("sizes", t.sizes.is_some()),
+            ("load", t.load.is_some()),
+            ("load_of", t.load_of.is_some()),
+            ("pattern", t.pattern.is_some()),
+            ("arrival", t.arrival.is_some()),
+            ("sigma", t.sigma.is_some()),
+            ("fan_in", t.fan_in.is_some()),
+            ("start", t.start.0 .0 != 0),
+        ];
+        if let Some((key, _)) = given.iter().find(|(_, set)| *set) {
+            return err(
+                p(key),
+                "does not apply with a flow_file, which gives each flow's ends, size and start time".into(),
+            );
+        }
+    }
     match &t.hosts {
         None => {
             return err(
@@ -600,6 +680,80 @@ fn validate_flows(
             );
         }
     }
+    if let Some(list) = &t.flow_file {
+        validate_flow_file(list, hosts.len(), p)?;
+    } else {
+        validate_drawn_flows(t, spec, &hosts, p)?;
+    }
+    let Some(protocol) = t.protocol else {
+        return err(
+            p("protocol"),
+            "flows generators need a protocol, a TCP variant such as \"dctcp\"".into(),
+        );
+    };
+    if family(protocol) != Family::Tcp {
+        return err(
+            p("protocol"),
+            format!(
+                "workload flows are finite transfers: a TCP variant is needed, found {:?}",
+                protocol.name()
+            ),
+        );
+    }
+    check_tcp_packet_size(t, p)?;
+    let template = t.web_template(i)?;
+    let path = |field: &str| format!("traffic[{i}].options.{field}");
+    validate_family(&template, &path)
+}
+
+/// The flows of a `flow_file`: ends among the `hosts` and apart, sizes from 1 byte to 1 TB,
+/// start times in order.
+fn validate_flow_file(
+    list: &[(u32, u32, u64, u64)],
+    hosts: usize,
+    p: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
+    if list.len() > MAX_REPLAYED_FLOWS {
+        return err(
+            p("flow_file"),
+            format!("lists {} flows; at most {MAX_REPLAYED_FLOWS}", list.len()),
+        );
+    }
+    let mut last = 0;
+    for (k, &(from, to, bytes, start)) in list.iter().enumerate() {
+        let at = |what: String| err(format!("{}[{k}]", p("flow_file")), what);
+        for end in [from, to] {
+            if end as usize >= hosts {
+                return at(format!(
+                    "host {end} is not among the {hosts} hosts (numbered from 0 in the order of hosts)"
+                ));
+            }
+        }
+        if from == to {
+            return at(format!("sends from host {from} to itself"));
+        }
+        if bytes == 0 || bytes > 1_000_000_000_000 {
+            return at(format!(
+                "size must be between 1 byte and 1TB, found {bytes}"
+            ));
+        }
+        if start < last {
+            return at(format!(
+                "starts at {start}ns, before the flow above it ({last}ns): flows are listed in order of start"
+            ));
+        }
+        last = start;
+    }
+    Ok(())
+}
+
+/// A drawn workload's sizes, load and arrival law.
+fn validate_drawn_flows(
+    t: &TrafficSpec,
+    spec: &Spec,
+    hosts: &[String],
+    p: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
     match &t.sizes {
         None => {
             return err(
@@ -655,36 +809,26 @@ fn validate_flows(
         }
     }
     let mean = t.flow_sizes().map_or(1.0, |c| c.mean()).max(1.0);
-    let total_bps: f64 = TrafficSpec::host_rates(spec, &hosts)
-        .iter()
-        .map(|&r| r as f64)
-        .sum();
-    let per_second = load * total_bps / 8.0 / mean;
+    let rates = TrafficSpec::host_rates(spec, hosts);
+    let total_bps: f64 = rates.iter().map(|&r| r as f64).sum();
+    let offered = t.offered_bytes_per_s(spec, hosts, &rates);
+    if t.load_of == Some(LoadOf::Bisection) && offered * 8.0 > total_bps * (1.0 + 1e-9) {
+        return err(
+            p("load"),
+            format!(
+                "{load} of the bisection offers {:.3} of the hosts' link rates; at most 1 (a lower load)",
+                offered * 8.0 / total_bps
+            ),
+        );
+    }
+    let per_second = offered / mean;
     if per_second > MAX_FLOW_ARRIVALS {
         return err(
             p("load"),
             format!("gives {per_second:.0} flows per second; at most {MAX_FLOW_ARRIVALS} (a larger mean size or a lower load)"),
         );
     }
-    let Some(protocol) = t.protocol else {
-        return err(
-            p("protocol"),
-            "flows generators need a protocol, a TCP variant such as \"dctcp\"".into(),
-        );
-    };
-    if family(protocol) != Family::Tcp {
-        return err(
-            p("protocol"),
-            format!(
-                "workload flows are finite transfers: a TCP variant is needed, found {:?}",
-                protocol.name()
-            ),
-        );
-    }
-    check_tcp_packet_size(t, p)?;
-    let template = t.web_template(i)?;
-    let path = |field: &str| format!("traffic[{i}].options.{field}");
-    validate_family(&template, &path)
+    Ok(())
 }
 
 fn validate_web(
