@@ -4,7 +4,9 @@ failure; the checks are counts against closed forms and conservation, not record
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -702,3 +704,30 @@ def test_the_large_bench_runs_the_canonical_scenarios_at_their_loads() -> None:
         if load is not None:
             assert spec["traffic"][0]["load"] == load
         assert (EXAMPLES / file).is_file()
+
+
+def test_the_slowdown_study_is_a_section_of_the_report(tmp_path: Path) -> None:
+    """`ccsim reproduce datacenter-slowdown --quick`: a study whose every slowdown is at least 1
+    (a flow alone is never slower), whose offered loads are near their targets, and whose
+    report page has its section with the slowdown figure and one check per bucket shown."""
+    from ccsim.experiments import REGISTRY
+    from ccsim.experiments.datacenter import CHECKED_BUCKETS, LOADS
+    from ccsim.reproduce import reproduce
+
+    exp = REGISTRY["datacenter-slowdown"]
+    assert exp.study
+    reproduce([exp], tmp_path, quick=True, jobs=1, progress=False)
+    rows = json.loads((tmp_path / "datacenter-slowdown" / "loads.json").read_text())
+    assert [r["load"] for r in rows] == LOADS
+    for r in rows:
+        assert abs(r["offered_load"] - r["load"]) < 0.5 * r["load"], r["offered_load"]
+        assert r["completed"] <= r["started"] and r["buckets"], r
+        for b in r["buckets"]:
+            assert 1.0 <= b["p50"] <= b["p99"], b
+    page = (tmp_path / "index.html").read_text()
+    section = page[page.index('<section id="datacenter-slowdown"'):]
+    section = section[:section.index("</section>")]
+    assert section.count("<img") == 1 and "data:image/png;base64," in section
+    shown = set(re.findall(r"load \d+%: p(?:50|99) FCT slowdown, flows \d+-\d+ %", section))
+    assert len(shown) == 2 * len(CHECKED_BUCKETS) * len(LOADS), shown
+    assert "From docs/experiments.md, section “datacenter-slowdown" in section

@@ -12,8 +12,9 @@ from ccsim.experiments.demo import Verdict, summary
 from conftest import cli
 
 
-def test_the_studies_are_obp_period_and_l4s_coexistence() -> None:
-    assert {name for name, e in REGISTRY.items() if e.study} == {"obp-period", "l4s-coexistence"}
+def test_the_studies_are_obp_period_l4s_coexistence_and_datacenter_slowdown() -> None:
+    assert {name for name, e in REGISTRY.items() if e.study} == {"obp-period", "l4s-coexistence",
+                                                                 "datacenter-slowdown"}
 
 
 def test_a_study_has_no_verdict_and_a_run_of_it_alone_succeeds(tmp_path: Path) -> None:

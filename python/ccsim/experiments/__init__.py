@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .base import Check, Experiment, ExperimentReport
 from .cbraa import EXPERIMENTS as CBRAA_EXPERIMENTS
+from .datacenter import EXPERIMENTS as DATACENTER_EXPERIMENTS
 from .dumbbell import DumbbellNewReno
 from .l4s import EXPERIMENTS as L4S_EXPERIMENTS
 from .misses import MISSES
@@ -22,7 +23,7 @@ from .xcp import EXPERIMENTS as XCP_EXPERIMENTS
 REGISTRY: dict[str, Experiment] = {e.name: e for e in [DumbbellNewReno(), *TICP_EXPERIMENTS, *SATELLITE_EXPERIMENTS,
                                                 *CBRAA_EXPERIMENTS, *PRIMO_EXPERIMENTS, *TCPM_EXPERIMENTS,
                                                 *XCP_EXPERIMENTS, *OBP_EXPERIMENTS, *OBP_PERIOD_EXPERIMENTS,
-                                                *L4S_EXPERIMENTS]}
+                                                *L4S_EXPERIMENTS, *DATACENTER_EXPERIMENTS]}
 for _name, _miss in MISSES.items():  # why a claim does not reproduce (misses.py)
     REGISTRY[_name].miss = _miss
 
