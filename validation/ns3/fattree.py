@@ -22,7 +22,9 @@ lone first segment at once while ccsim waits out the 200 ms timer (docs/validati
 
 Compared: per size bucket (the flows sorted by size, 10 % of them a bucket), the median and
 99th-percentile slowdown of each simulator (its FCT over its own alone FCT), and the mean
-utilisation of the aggregation-core links over the whole run. The wall time of each
+utilisation of the aggregation-core links over the whole run. Beside each ratio of quantiles, its 95 %
+interval under a paired bootstrap of the bucket's flows (the same flows drawn in both): a ratio
+whose interval holds 1 differs by which flows fell in the bucket, not by the simulators. The wall time of each
 simulator's main run (ccsim's includes its alone runs; ns-3's alone run is not counted).
 
     python validation/ns3/fattree.py                    # loads 0.1 and 0.2, the markdown table
@@ -58,6 +60,14 @@ import ccsim
 HERE = Path(__file__).resolve().parent
 NS3_SEGMENT = 1446
 BUCKETS = 10
+#: Paired bootstrap resamples of each bucket's flows, and their generator's seed.
+BOOTSTRAP, BOOTSTRAP_SEED = 1000, 1
+
+
+def quantile(xs: np.ndarray, p: float) -> float:
+    """The ``p`` quantile of the sorted ``xs`` as HPCC's fct_analysis.py takes it: the element at
+    ``int(len * p)``."""
+    return float(xs[min(int(len(xs) * p), len(xs) - 1)])
 
 
 @dataclass(frozen=True)
@@ -157,15 +167,19 @@ def compare(load: float, seed: int, binary: Path, routing: str, fabric: Fabric =
     sz, sc, sn = size[both][order], slow_c[both][order], slow_n[both][order]
     n = len(sz)
     rows = []
+    resample = np.random.default_rng(BOOTSTRAP_SEED)
     for i in range(BUCKETS):
         lo, hi = n * i // BUCKETS, n * (i + 1) // BUCKETS
         c, m = np.sort(sc[lo:hi]), np.sort(sn[lo:hi])
-
-        def at(xs: np.ndarray, p: float) -> float:
-            return float(xs[min(int(len(xs) * p), len(xs) - 1)])
-
-        rows.append({"max_size": int(sz[hi - 1]), "flows": hi - lo, "p50_ccsim": at(c, 0.5), "p50_ns3": at(m, 0.5),
-                     "p99_ccsim": at(c, 0.99), "p99_ns3": at(m, 0.99)})
+        row: dict[str, Any] = {"max_size": int(sz[hi - 1]), "flows": hi - lo}
+        # The same flows resampled in both simulators: how far the ratio of the quantiles moves
+        # with which flows happen to fall in the bucket.
+        picks = resample.integers(0, hi - lo, size=(BOOTSTRAP, hi - lo))
+        for q, name in ((0.5, "p50"), (0.99, "p99")):
+            row[f"{name}_ccsim"], row[f"{name}_ns3"] = quantile(c, q), quantile(m, q)
+            ratios = [quantile(np.sort(sc[lo:hi][k]), q) / quantile(np.sort(sn[lo:hi][k]), q) for k in picks]
+            row[f"{name}_ratio_ci"] = [float(np.percentile(ratios, 2.5)), float(np.percentile(ratios, 97.5))]
+        rows.append(row)
     links = result.summary["links"]
     core = [row["utilization"] for name, row in links.items() if "->c" in name or name.startswith("c")]
     util_c = float(np.mean(core))
@@ -213,12 +227,16 @@ def markdown(results: list[dict[str, Any]]) -> str:
                      f"wall ccsim {r['wall_ccsim_s']:.2f} s, ns-3 {r['wall_ns3_s']:.2f} s "
                      f"({r['wall_ns3_s'] / r['wall_ccsim_s']:.1f} x).")
         lines.append("")
-        lines.append("| sizes up to | flows | p50 ccsim | p50 ns-3 | ratio | p99 ccsim | p99 ns-3 | ratio |")
+        lines.append("| sizes up to | flows | p50 ccsim | p50 ns-3 | ratio (95 % bootstrap) | p99 ccsim | p99 ns-3 | "
+                     "ratio (95 % bootstrap) |")
         lines.append("|---|---|---|---|---|---|---|---|")
         for b in r["buckets"]:
-            lines.append(f"| {b['max_size']} B | {b['flows']} | {b['p50_ccsim']:.3f} | {b['p50_ns3']:.3f} | "
-                         f"{b['p50_ccsim'] / b['p50_ns3']:.3f} | {b['p99_ccsim']:.3f} | {b['p99_ns3']:.3f} | "
-                         f"{b['p99_ccsim'] / b['p99_ns3']:.3f} |")
+            cells = [f"{b['max_size']} B", str(b["flows"])]
+            for q in ("p50", "p99"):
+                lo, hi = b[f"{q}_ratio_ci"]
+                cells += [f"{b[f'{q}_ccsim']:.3f}", f"{b[f'{q}_ns3']:.3f}",
+                          f"{b[f'{q}_ccsim'] / b[f'{q}_ns3']:.3f} ({lo:.2f}-{hi:.2f})"]
+            lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)
 
