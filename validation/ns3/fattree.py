@@ -241,10 +241,33 @@ def markdown(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def pooled(results: list[dict[str, Any]]) -> str:
+    """Per load, each bucket's ratio of quantiles (ccsim over ns-3) over the seeds: their
+    geometric mean and their range; the core links' utilisation ratio likewise."""
+    lines = []
+    for load in sorted({r["load"] for r in results}):
+        runs = [r for r in results if r["load"] == load]
+        util = [r["core_utilization_ccsim"] / r["core_utilization_ns3"] for r in runs]
+        lines.append(f"**Load {load:.0%}, {len(runs)} seeds** ({', '.join(str(r['seed']) for r in runs)}): "
+                     f"core utilisation ccsim / ns-3 {min(util):.4f}-{max(util):.4f}.")
+        lines.append("")
+        lines.append("| flows by size | p50 ratio, geometric mean | p50 ratio, range | p99 ratio, geometric mean | "
+                     "p99 ratio, range |")
+        lines.append("|---|---|---|---|---|")
+        for i in range(BUCKETS):
+            cells = [f"{100 * i // BUCKETS}-{100 * (i + 1) // BUCKETS} %"]
+            for q in ("p50", "p99"):
+                ratios = [r["buckets"][i][f"{q}_ccsim"] / r["buckets"][i][f"{q}_ns3"] for r in runs]
+                cells += [f"{float(np.exp(np.mean(np.log(ratios)))):.3f}", f"{min(ratios):.2f}-{max(ratios):.2f}"]
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--loads", type=float, nargs="+", default=[0.1, 0.2])
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1], help="one run per seed and load")
     parser.add_argument("--routing", choices=("single", "spray"), default="single")
     parser.add_argument("--json", type=Path, help="write the results here too")
     parser.add_argument("--speed", action="store_true", help="time one run of each simulator instead")
@@ -265,11 +288,13 @@ def main() -> int:
         return build.returncode
     binary = Path(build.stdout.strip())
     if args.speed:
-        results = [speed(load, args.seed, binary, args.routing, fabric) for load in args.loads]
+        results = [speed(load, seed, binary, args.routing, fabric) for seed in args.seeds for load in args.loads]
         print(json.dumps(results, indent=1))
     else:
-        results = [compare(load, args.seed, binary, args.routing, fabric) for load in args.loads]
+        results = [compare(load, seed, binary, args.routing, fabric) for seed in args.seeds for load in args.loads]
         print(markdown(results))
+        if len(args.seeds) > 1:
+            print(pooled(results))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     return 0
