@@ -84,6 +84,19 @@ def _draw_bands(ax: Any, bands: pd.DataFrame, scale: float, var: str, n: int, un
     return total
 
 
+def plain_log_axes(ax: Any) -> None:
+    """Both axes of ``ax`` logarithmic, their major ticks labelled as plain numbers ("1000",
+    "0.5") and the minor ones not at all: the runs' plots are drawn with mathtext off (names
+    are text), and the log axes' default labels are mathtext."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+        axis.set_minor_formatter(NullFormatter())
+
+
 def _plot_slowdown(buckets: pd.DataFrame, out_dir: Path) -> Path:
     """slowdown.png: median and 99th-percentile FCT slowdown against the largest flow size of
     each size bucket, one pair of lines per workload generator (HPCC's and Parsimon's figure)."""
@@ -94,15 +107,7 @@ def _plot_slowdown(buckets: pd.DataFrame, out_dir: Path) -> Path:
         line = ax.plot(rows["max_size_bytes"], rows["p50"], marker="o", ms=3, label=f"{name} p50")[0]
         ax.plot(rows["max_size_bytes"], rows["p99"], marker="^", ms=3, ls="--", color=line.get_color(),
                 label=f"{name} p99")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    # Plain tick labels: the runs' plots are drawn with mathtext off (names are text), and the
-    # log axes' default labels are mathtext.
-    from matplotlib.ticker import FuncFormatter, NullFormatter
-
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
-        axis.set_minor_formatter(NullFormatter())
+    plain_log_axes(ax)
     ax.set_xlabel("flow size, bytes (largest of each 5 % bucket of flows by size)")
     ax.set_ylabel("FCT slowdown (FCT / FCT alone)")
     ax.set_title("FCT slowdown by flow size")

@@ -138,8 +138,10 @@ def run_ns3(binary: Path, flows: Path, links: Path, routing: str, *, alone: bool
     return result
 
 
-def compare(load: float, seed: int, binary: Path, routing: str, fabric: Fabric = Fabric()) -> dict[str, Any]:
-    spec = scenario(load, seed, routing, fabric)
+def through_ns3(spec: dict[str, Any], seed: int, binary: Path, routing: str, fabric: Fabric, *,
+                alone: bool) -> tuple[dict[str, Any], float, dict[str, Any] | None]:
+    """ns-3's run of ``spec``'s flows (its flow file and links file written to a temporary
+    folder), the whole process's wall time, and with ``alone`` its run of each flow alone."""
     with tempfile.TemporaryDirectory(prefix="ccsim-fattree-") as d:
         flows = Path(d) / "flows.txt"
         flows.write_text(ccsim.flow_file(spec, "dc"))
@@ -147,8 +149,15 @@ def compare(load: float, seed: int, binary: Path, routing: str, fabric: Fabric =
         links.write_text(links_file(spec))
         start = time.perf_counter()
         ns3 = run_ns3(binary, flows, links, routing, alone=False, seed=seed, fabric=fabric)
-        ns3_whole = time.perf_counter() - start
-        ns3_alone = run_ns3(binary, flows, links, routing, alone=True, seed=seed, fabric=fabric)
+        whole = time.perf_counter() - start
+        apart = run_ns3(binary, flows, links, routing, alone=True, seed=seed, fabric=fabric) if alone else None
+    return ns3, whole, apart
+
+
+def compare(load: float, seed: int, binary: Path, routing: str, fabric: Fabric = Fabric()) -> dict[str, Any]:
+    spec = scenario(load, seed, routing, fabric)
+    ns3, ns3_whole, ns3_alone = through_ns3(spec, seed, binary, routing, fabric, alone=True)
+    assert ns3_alone is not None
     start = time.perf_counter()
     result = ccsim.run(spec, progress=False)
     ccsim_whole = time.perf_counter() - start
@@ -198,14 +207,7 @@ def compare(load: float, seed: int, binary: Path, routing: str, fabric: Fabric =
 def speed(load: float, seed: int, binary: Path, routing: str, fabric: Fabric) -> dict[str, Any]:
     """Both simulators' wall time and events on one run of the same flows."""
     spec = scenario(load, seed, routing, fabric)
-    with tempfile.TemporaryDirectory(prefix="ccsim-fattree-") as d:
-        flows = Path(d) / "flows.txt"
-        flows.write_text(ccsim.flow_file(spec, "dc"))
-        links = Path(d) / "links.txt"
-        links.write_text(links_file(spec))
-        start = time.perf_counter()
-        ns3 = run_ns3(binary, flows, links, routing, alone=False, seed=seed, fabric=fabric)
-        ns3_whole = time.perf_counter() - start
+    ns3, ns3_whole, _ = through_ns3(spec, seed, binary, routing, fabric, alone=False)
     start = time.perf_counter()
     result = ccsim.run(spec, progress=False)
     ccsim_whole = time.perf_counter() - start

@@ -30,6 +30,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from ..plots import plain_log_axes
 from ..results import Result
 from .base import Check, Experiment, ExperimentReport, run_many
 from .figures import cached_figure, pyplot, save
@@ -119,8 +120,6 @@ class DatacenterSlowdown(Experiment):
 def slowdown_figure(rows: list[dict[str, Any]], path: Path) -> Path:
     """p50 and p99 slowdown against the largest size of each bucket, one colour per load."""
     plt = pyplot()
-    from matplotlib.ticker import FuncFormatter, NullFormatter
-
     fig, ax = plt.subplots(figsize=(8, 4.5), constrained_layout=True)
     for m in rows:
         b = m["buckets"]
@@ -131,11 +130,7 @@ def slowdown_figure(rows: list[dict[str, Any]], path: Path) -> Path:
         ax.plot(sizes, [x["p99"] for x in b], marker="^", ms=3, ls="--", color=line.get_color(),
                 label=f"load {m['load']:.0%}, p99")
     ax.axhline(1, color="black", linewidth=1, label="alone on the empty fabric (1)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
-        axis.set_minor_formatter(NullFormatter())
+    plain_log_axes(ax)
     ax.set_xlabel("flow size, bytes (largest of each 5 % bucket of the completed flows)")
     ax.set_ylabel("FCT slowdown (FCT / FCT alone)")
     ax.set_title("k = 8 fat-tree, DCTCP, web search: FCT slowdown by size", fontsize="medium")
