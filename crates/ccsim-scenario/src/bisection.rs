@@ -2,8 +2,9 @@
 //! (docs/datacenter.md): the maximum flow from one set of hosts to another over the links'
 //! rates, a duplex link carrying its rate each way. By the max-flow min-cut theorem this is
 //! the capacity of the narrowest cut that separates the two sets, which for the halves of a
-//! fabric's hosts is its bisection bandwidth (one direction). Dinic's algorithm (Dinic 1970;
-//! Cormen et al., *Introduction to Algorithms*, 3rd ed., problem 26-5 for the blocking flows).
+//! fabric's hosts is its bisection bandwidth (one direction). Dinic's algorithm (E. A. Dinic,
+//! "Algorithm for solution of a problem of maximum flow in a network with power estimation",
+//! Soviet Math. Doklady 11, 1970): breadth-first levels, then blocking flows along them.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -166,7 +167,8 @@ mod tests {
 
     #[test]
     fn a_textbook_network_has_its_known_maximum_flow() {
-        // Cormen et al., figure 26.1: the maximum flow from s to t is 23.
+        // The network of Cormen et al., Introduction to Algorithms, 3rd ed., figure 26.1, whose
+        // maximum flow is 23 (figure 26.6).
         let (s, v1, v2, v3, v4, t) = (0, 1, 2, 3, 4, 5);
         let mut net = Network::new(6);
         for (a, b, c) in [
