@@ -171,6 +171,11 @@ enum Ends {
         cumulative: Vec<f64>,
         pattern: HostPattern,
     },
+    /// A `flow_file`: the hosts its places name, and the next listed flow to start.
+    Listed {
+        hosts: Vec<(NodeId, String)>,
+        next: usize,
+    },
 }
 
 enum HostPattern {
@@ -182,13 +187,6 @@ enum HostPattern {
     Incast {
         fan_in: usize,
     },
-}
-
-/// Where a `flow_file` generator stands in its list.
-struct Replay {
-    hosts: Vec<(NodeId, String)>,
-    /// The next flow of the list to start.
-    next: usize,
 }
 
 /// The state of one generator that creates transfers while the run goes on.
@@ -205,8 +203,6 @@ struct Web {
     sigma: Option<f64>,
     sizes: SizeLaw,
     ends: Ends,
-    /// A `flow_file`'s place (`ends` and `sizes` then unused).
-    replay: Option<Replay>,
     template: FlowSpec,
     started: u64,
 }
@@ -233,14 +229,10 @@ impl Web {
                 mean_gap_ns: 0.0,
                 sigma: None,
                 sizes: SizeLaw::Listed,
-                ends: Ends::Uniform {
-                    from: Vec::new(),
-                    to: Vec::new(),
-                },
-                replay: Some(Replay {
+                ends: Ends::Listed {
                     hosts: names.iter().map(|n| (node(n), n.clone())).collect(),
                     next: 0,
-                }),
+                },
                 template,
                 started: 0,
             };
@@ -290,7 +282,6 @@ impl Web {
                 cumulative,
                 pattern,
             },
-            replay: None,
             template,
             started: 0,
         };
@@ -309,13 +300,13 @@ impl Web {
 
     /// Set `next_at` to the arrival after the one at `next_at`.
     fn advance(&mut self, spec: &Spec) {
-        let next = match &self.replay {
-            Some(r) => spec.traffic[self.generator]
+        let next = match &self.ends {
+            Ends::Listed { next, .. } => spec.traffic[self.generator]
                 .flow_file
                 .as_ref()
-                .and_then(|list| list.get(r.next))
+                .and_then(|list| list.get(*next))
                 .map_or(u64::MAX, |f| f.3),
-            None => self.next_at.saturating_add(self.gap().max(1)),
+            _ => self.next_at.saturating_add(self.gap().max(1)),
         };
         self.next_at = if next < self.stop_at { next } else { u64::MAX };
     }
@@ -323,29 +314,31 @@ impl Web {
     /// The (sender, receiver, size) of each flow of one arrival: for a `flow_file`, every
     /// listed flow that starts at `next_at`.
     fn arrival(&mut self, spec: &Spec) -> Vec<(Endpoint, Endpoint, u64)> {
-        if let Some(r) = &mut self.replay {
-            let list = spec.traffic[self.generator]
-                .flow_file
-                .as_deref()
-                .unwrap_or(&[]);
-            let mut out = Vec::new();
-            while let Some(&(from, to, bytes, start)) = list.get(r.next) {
-                if start > self.next_at {
-                    break;
-                }
-                r.next += 1;
-                out.push((
-                    r.hosts[from as usize].clone(),
-                    r.hosts[to as usize].clone(),
-                    bytes,
-                ));
-            }
-            return out;
-        }
         let Web {
-            rng, sizes, ends, ..
+            rng,
+            sizes,
+            ends,
+            generator,
+            next_at,
+            ..
         } = self;
         match ends {
+            Ends::Listed { hosts, next } => {
+                let list = spec.traffic[*generator].flow_file.as_deref().unwrap_or(&[]);
+                let mut out = Vec::new();
+                while let Some(&(from, to, bytes, start)) = list.get(*next) {
+                    if start > *next_at {
+                        break;
+                    }
+                    *next += 1;
+                    out.push((
+                        hosts[from as usize].clone(),
+                        hosts[to as usize].clone(),
+                        bytes,
+                    ));
+                }
+                out
+            }
             Ends::Uniform { from, to } => {
                 let a = from[rng.below(from.len() as u64) as usize].clone();
                 let b = to[rng.below(to.len() as u64) as usize].clone();
@@ -550,7 +543,6 @@ impl Generators {
                             from: nodes(&t.from),
                             to: nodes(&t.to),
                         },
-                        replay: None,
                         template,
                         started: 0,
                     });
