@@ -37,14 +37,16 @@ def _shortened(spec: dict[str, Any], duration: str = "3s") -> dict[str, Any]:
     return spec
 
 
-def _comparable(summary: dict[str, Any]) -> str:
+def _comparable(summary: dict[str, Any], *, events: bool = True) -> str:
     """A summary without what names the run rather than its outcome: the protocol's name, the
-    spec's hash and the wall-clock figures."""
+    spec's hash and the wall-clock figures (and the count of events, unless ``events``)."""
     s = copy.deepcopy(summary)
     for flow in s["flows"].values():
         flow.pop("protocol")
     for key in ("spec_hash", "wall_seconds", "events_per_second", "packets_per_second"):
         s["run"].pop(key, None)
+    if not events:
+        s["run"].pop("events")
     return json.dumps(s, sort_keys=True)
 
 
@@ -400,7 +402,9 @@ def test_python_droptail_and_step_marking_give_the_builtins_packets(bench: str) 
     b = ccsim.run(python, progress=False).summary
     bottleneck = a["links"]["r1->r2"]
     assert bottleneck["ecn_marks"] + bottleneck["drops_by_reason"]["queue_full"] > 100  # the queue acts
-    assert _comparable(a) == _comparable(_drops_as_queue_full(b))
+    # The same packets, not the same events: a built-in FIFO link has an event at the end of a
+    # transmission only while packets wait, a user's discipline at every one (it dequeues then).
+    assert _comparable(a, events=False) == _comparable(_drops_as_queue_full(b), events=False)
 
 
 @pytest.fixture

@@ -271,10 +271,23 @@ pub struct Link<H> {
     pub queue: VecDeque<u32>,
     /// Bytes waiting.
     pub queue_bytes: u64,
-    /// The packet being serialised.
+    /// The packet being serialised, on a link whose queue discipline dequeues at the end of
+    /// each transmission (DualPI2, a user's discipline). A FIFO link ([`Link::is_fifo`])
+    /// leaves this empty: its packet in service is already in `pipe`, and `busy_until` says
+    /// when its serialisation ends.
     pub in_service: Option<u32>,
     /// When its serialisation started, ns.
     pub service_started_at: u64,
+    /// A FIFO link: when the last transmission started ends, ns; the link is idle from then
+    /// on unless a packet waits.
+    pub busy_until: u64,
+    /// A FIFO link: the size of the packet of that transmission, bytes.
+    pub busy_size: u32,
+    /// A FIFO link: a transmission end is scheduled at `busy_until` (packets wait).
+    pub end_pending: bool,
+    /// A FIFO link with RED: RED has been told of the idle period that began at
+    /// `busy_until` (or the link has not transmitted yet).
+    pub idle_noted: bool,
     /// Packets propagating: (arrival time, pool index), in arrival order.
     pub pipe: VecDeque<(u64, u32)>,
     /// Loss stream (present when `loss > 0`).
@@ -354,6 +367,10 @@ impl<H> Link<H> {
             queue_bytes: 0,
             in_service: None,
             service_started_at: 0,
+            busy_until: 0,
+            busy_size: 0,
+            end_pending: false,
+            idle_noted: true,
             pipe: VecDeque::new(),
             loss_rng,
             red,
@@ -436,13 +453,43 @@ impl<H> Link<H> {
         self.queue_changed_at = now;
     }
 
+    /// Whether the link serves its packets first in, first out with nothing decided at the
+    /// end of a transmission (DropTail, step marking, RED): its transmission ends are events
+    /// only while packets wait ([`Link::busy_until`]).
+    #[inline]
+    #[must_use]
+    pub fn is_fifo(&self) -> bool {
+        self.dual.is_none() && self.custom.is_none()
+    }
+
+    /// Whether a FIFO link is idle at `now`: nothing waits and its last transmission has
+    /// ended.
+    #[inline]
+    #[must_use]
+    pub fn fifo_idle(&self, now: u64) -> bool {
+        self.queue.is_empty() && self.busy_until <= now
+    }
+
+    /// The counters as they stand at the ends of transmissions: a FIFO link counts a
+    /// transmission when it starts, so one still in progress at `now` is taken back out.
+    #[must_use]
+    pub fn stats_settled(&self, now: u64) -> LinkStats {
+        let mut stats = self.stats;
+        if self.is_fifo() && self.busy_until > now {
+            stats.tx_packets -= 1;
+            stats.tx_bytes -= u64::from(self.busy_size);
+            stats.busy_ns -= self.busy_until - self.service_started_at;
+        }
+        stats
+    }
+
     /// The counters as of `now`: the occupancy integral and the busy time accounted up to
     /// `now`, the transmission in progress included.
     #[must_use]
     pub fn stats_at(&self, now: u64) -> LinkStats {
-        let mut stats = self.stats;
+        let mut stats = self.stats_settled(now);
         stats.queue_integral += u128::from(now - self.queue_changed_at) * self.waiting() as u128;
-        if self.in_service.is_some() {
+        if self.in_service.is_some() || (self.is_fifo() && self.busy_until > now) {
             stats.busy_ns += now - self.service_started_at;
         }
         stats

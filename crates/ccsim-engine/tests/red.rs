@@ -530,8 +530,8 @@ fn an_overloaded_red_link_marks_ect_packets_and_drops_the_others() {
     let ect = red_run(7, red_ecn(), &[(Ecn::Ect, 15e6)], 0.0);
     let not = red_run(7, red_ecn(), &[(Ecn::NotEct, 15e6)], 0.0);
     let (es, ns) = (
-        *ect.sim.link_stats(ect.bottleneck),
-        *not.sim.link_stats(not.bottleneck),
+        ect.sim.link_stats(ect.bottleneck),
+        not.sim.link_stats(not.bottleneck),
     );
     println!(
         "ECT: marks {} early {} forced {} full {}; not-ECT: marks {} early {} forced {} full {}",
@@ -575,7 +575,7 @@ fn an_overloaded_red_link_marks_ect_packets_and_drops_the_others() {
 fn mixed_flows_only_ect_packets_are_marked_and_runs_are_deterministic() {
     let sources = [(Ecn::Ect, 7.5e6), (Ecn::NotEct, 7.5e6)];
     let a = red_run(3, red_ecn(), &sources, 0.0);
-    let stats = *a.sim.link_stats(a.bottleneck);
+    let stats = a.sim.link_stats(a.bottleneck);
     let (ect_flow, not_flow) = (a.sim.flow_stats()[0], a.sim.flow_stats()[1]);
     assert!(
         stats.ecn_marks > 50 && drops(&stats, DropReason::RedEarly) > 50,
@@ -595,7 +595,7 @@ fn mixed_flows_only_ect_packets_are_marked_and_runs_are_deterministic() {
     // Same seed, same everything; another seed, another run.
     let b = red_run(3, red_ecn(), &sources, 0.0);
     assert_eq!(a.sinks, b.sinks);
-    assert_eq!(stats, *b.sim.link_stats(b.bottleneck));
+    assert_eq!(stats, b.sim.link_stats(b.bottleneck));
     assert_eq!(
         a.sim.red_average(a.bottleneck).unwrap().to_bits(),
         b.sim.red_average(b.bottleneck).unwrap().to_bits()
@@ -611,12 +611,12 @@ fn red_on_one_link_leaves_other_streams_alone() {
     let sources = [(Ecn::NotEct, 15e6)];
     let tail = red_run(9, Discipline::DropTail, &sources, 0.05);
     let red = red_run(9, red_ecn(), &sources, 0.05);
-    let lost = |r: &Run| drops(r.sim.link_stats(r.access), DropReason::RandomLoss);
+    let lost = |r: &Run| drops(&r.sim.link_stats(r.access), DropReason::RandomLoss);
     assert!(lost(&tail) > 0);
     assert_eq!(lost(&tail), lost(&red));
     assert_eq!(tail.offered_to_bottleneck, red.offered_to_bottleneck);
     // ... while the bottleneck itself behaves differently.
-    let bs = |r: &Run| *r.sim.link_stats(r.bottleneck);
+    let bs = |r: &Run| r.sim.link_stats(r.bottleneck);
     assert_eq!(drops(&bs(&tail), DropReason::RedEarly), 0);
     assert!(drops(&bs(&red), DropReason::RedEarly) > 0);
     assert!(drops(&bs(&tail), DropReason::QueueFull) > 0);

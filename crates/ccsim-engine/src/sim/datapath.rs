@@ -262,21 +262,49 @@ impl<H: Header> Core<H> {
                 link.stats.ecn_marks += 1;
             }
         }
-        if link.in_service.is_none() {
-            link.in_service = Some(idx);
-            link.service_started_at = now;
-            if let Some(tap) = link.tap.as_deref_mut() {
-                tap.on_transmit(now, &self.pool[idx as usize]);
-            }
-            let done = link.tx_end(now, size, false);
-            let epoch = link.epoch;
-            self.events.push(done, Event::TxDone { link: l, epoch });
+        if link.fifo_idle(now) {
+            self.start_fifo(l, idx, false);
         } else if link.fits(size) {
             link.account_fifo(now);
             link.queue.push_back(idx);
             link.queue_bytes += u64::from(size);
+            if !link.end_pending {
+                // The first packet to wait: the transmission in progress now has an end to
+                // act on.
+                link.end_pending = true;
+                let (end, epoch) = (link.busy_until, link.epoch);
+                self.events.push(end, Event::TxDone { link: l, epoch });
+            }
         } else {
             self.drop_at(l, idx, DropReason::QueueFull);
+        }
+    }
+
+    /// Start serialising `idx` on FIFO link `l` at `now` (`follows`: as the previous
+    /// transmission ends). The transmission is counted now and the packet joins the pipe with
+    /// its arrival time, so no event marks its end unless a packet waits behind it
+    /// ([`Link::busy_until`]); [`Link::stats_at`] takes back a transmission still in progress.
+    #[inline]
+    fn start_fifo(&mut self, l: u32, idx: u32, follows: bool) {
+        let now = self.now;
+        let link = &mut self.links[l as usize];
+        let size = self.pool[idx as usize].size;
+        if let Some(tap) = link.tap.as_deref_mut() {
+            tap.on_transmit(now, &self.pool[idx as usize]);
+        }
+        let done = link.tx_end(now, size, follows);
+        link.service_started_at = now;
+        link.busy_until = done;
+        link.busy_size = size;
+        link.idle_noted = false;
+        link.stats.tx_packets += 1;
+        link.stats.tx_bytes += u64::from(size);
+        link.stats.busy_ns += done - now;
+        let arrival = done + link.config.delay.0;
+        link.pipe.push_back((arrival, idx));
+        if link.pipe.len() == 1 {
+            let epoch = link.epoch;
+            self.events.push(arrival, Event::Arrive { link: l, epoch });
         }
     }
 
@@ -291,10 +319,16 @@ impl<H: Header> Core<H> {
         let link = &mut self.links[l as usize];
         let pkt = &mut self.pool[idx as usize];
         // A RED drop at an idle link leaves it idle; `Red` restarts its idle period itself.
-        let fits = link.in_service.is_none() || link.fits(pkt.size);
+        let idle = link.fifo_idle(now);
+        let fits = idle || link.fits(pkt.size);
         let Some(port) = link.red.as_deref_mut() else {
             return false;
         };
+        if idle && !link.idle_noted {
+            // The idle period began when the last transmission ended.
+            port.red.on_idle(link.busy_until);
+            link.idle_noted = true;
+        }
         let queue = if port.red.config().bytes {
             link.queue_bytes
         } else {
@@ -323,7 +357,9 @@ impl<H: Header> Core<H> {
     }
 
     /// The transmission on link `l` ends, unless the entry is stale (`epoch` is older than
-    /// the link's: it went down since).
+    /// the link's: it went down since). On a FIFO link this is scheduled only while packets
+    /// wait, and starts the next; on the others it moves the packet to the pipe and asks the
+    /// discipline for the next.
     pub(super) fn tx_done(&mut self, l: u32, epoch: u32) {
         let now = self.now;
         let link = &mut self.links[l as usize];
@@ -331,6 +367,25 @@ impl<H: Header> Core<H> {
             return;
         }
         self.processed += 1;
+        if link.is_fifo() {
+            // Scheduled only while packets wait: the first of them starts.
+            let Some(next) = link.queue.front().copied() else {
+                link.end_pending = false;
+                return;
+            };
+            link.account_fifo(now);
+            link.queue.pop_front();
+            link.queue_bytes -= u64::from(self.pool[next as usize].size);
+            self.start_fifo(l, next, true);
+            let link = &mut self.links[l as usize];
+            if link.queue.is_empty() {
+                link.end_pending = false;
+            } else {
+                let end = link.busy_until;
+                self.events.push(end, Event::TxDone { link: l, epoch });
+            }
+            return;
+        }
         let idx = link
             .in_service
             .take()
@@ -344,25 +399,11 @@ impl<H: Header> Core<H> {
         if link.pipe.len() == 1 {
             self.events.push(arrival, Event::Arrive { link: l, epoch });
         }
+        // The disciplines that choose at the end of a transmission.
         if link.custom.is_some() {
             self.custom_dequeue(l, epoch);
-        } else if let Some(next) = link.queue.front().copied() {
-            link.account_fifo(now);
-            link.queue.pop_front();
-            let next_size = self.pool[next as usize].size;
-            link.queue_bytes -= u64::from(next_size);
-            link.in_service = Some(next);
-            link.service_started_at = now;
-            if let Some(tap) = link.tap.as_deref_mut() {
-                tap.on_transmit(now, &self.pool[next as usize]);
-            }
-            let done = link.tx_end(now, next_size, true);
-            self.events.push(done, Event::TxDone { link: l, epoch });
-        } else if link.dual.is_some() {
+        } else {
             self.dual_dequeue(l, epoch);
-        } else if let Some(port) = link.red.as_deref_mut() {
-            // Nothing waits and nothing is in service: RED's idle period begins.
-            port.red.on_idle(now);
         }
     }
 

@@ -712,10 +712,11 @@ impl<H: Header, A: Agent<H>> Sim<H, A> {
         &self.core.flows
     }
 
-    /// Per-link counters, by link index.
+    /// Per-link counters, by link index, as they stand at the ends of the transmissions so
+    /// far ([`Link::stats_settled`](crate::Link::stats_settled)).
     #[must_use]
-    pub fn link_stats(&self, link: LinkId) -> &LinkStats {
-        &self.core.links[link.0 as usize].stats
+    pub fn link_stats(&self, link: LinkId) -> LinkStats {
+        self.core.links[link.0 as usize].stats_settled(self.core.now)
     }
 
     /// `link`'s counters as of now, the occupancy integral and the transmission in progress

@@ -457,14 +457,32 @@ impl<H: Header> Core<H> {
             queue.extend(port.dual.drain());
         }
         link.queue_bytes = 0;
-        let in_service = link.in_service.take();
-        let pipe = std::mem::take(&mut link.pipe);
+        let mut in_service = link.in_service.take();
+        let mut pipe = std::mem::take(&mut link.pipe);
+        if link.is_fifo() {
+            // A FIFO link's packet in service is the last in its pipe, counted as transmitted
+            // when it started: take that back, as for a cut transmission.
+            link.end_pending = false;
+            if link.busy_until > now {
+                in_service = pipe.pop_back().map(|(_, idx)| idx);
+                link.stats.tx_packets -= 1;
+                link.stats.tx_bytes -= u64::from(link.busy_size);
+                link.stats.busy_ns -= link.busy_until - link.service_started_at;
+                link.busy_until = now;
+            } else if !link.idle_noted {
+                if let Some(port) = link.red.as_deref_mut() {
+                    port.red.on_idle(link.busy_until);
+                }
+            }
+            link.idle_noted = in_service.is_none();
+        }
         link.stats.dropped_after_tx += pipe.len() as u64;
         if in_service.is_some() {
             link.stats.busy_ns += now - link.service_started_at;
             if let Some(port) = link.red.as_deref_mut() {
                 port.red.on_idle(now);
             }
+            link.idle_noted = true;
         }
         let lost = queue
             .into_iter()
