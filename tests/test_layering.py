@@ -27,9 +27,9 @@ ALLOWED = {
     # engine, so that what runs over sockets is the agent alone (issue 29).
     "ccsim-udp": {"ccsim-core", "ccsim-protocols", "ccsim-wire"},
     "ccsim-scenario": {"ccsim-core", "ccsim-engine", "ccsim-protocols", "ccsim-wire", "ccsim-udp"},
-    # The link emulator drives the engine in real time; it needs no spec, and reads the ECN
-    # field through ccsim-wire.
-    "ccsim-emulate": {"ccsim-core", "ccsim-engine", "ccsim-wire"},
+    # The link emulator drives the engine in real time; it needs no spec, reads the ECN
+    # field through ccsim-wire, and waits on its descriptors with the UDP driver's ppoll.
+    "ccsim-emulate": {"ccsim-core", "ccsim-engine", "ccsim-wire", "ccsim-udp"},
     # Python algorithms implement the protocols' CongestionControl and the engine's
     # QueueDiscipline contracts (pycc.rs).
     "ccsim-py": {"ccsim-scenario", "ccsim-emulate", "ccsim-udp", "ccsim-protocols", "ccsim-engine", "ccsim-core"},
@@ -64,6 +64,45 @@ def test_only_the_binding_crate_links_pyo3() -> None:
         if crate != "ccsim-py":
             assert "pyo3" not in deps(crate), crate
 
+
+#: The modules that make system calls, the only places `unsafe` is allowed (by name, under the
+#: workspace's `unsafe_code = "deny"`); every other crate forbids it at its root.
+SYSTEM_CALLS = {"ccsim-udp": "src/sys.rs", "ccsim-emulate": "src/sys.rs", "ccsim-py": "src/guard.rs"}
+
+
+def test_every_crate_takes_the_workspace_lints() -> None:
+    for crate in ALLOWED:
+        manifest = tomllib.loads((ROOT / "crates" / crate / "Cargo.toml").read_text())
+        assert manifest.get("lints") == {"workspace": True}, f"{crate}: [lints] workspace = true, and nothing else"
+    workspace = tomllib.loads((ROOT / "Cargo.toml").read_text())["workspace"]["lints"]
+    assert workspace["rust"]["unsafe_code"] == "deny"
+    assert workspace["clippy"]["undocumented_unsafe_blocks"] in ("warn", "deny")
+
+
+@pytest.mark.parametrize("crate", sorted(ALLOWED))
+def test_unsafe_code_only_in_the_system_call_modules_each_block_with_its_safety_argument(crate: str) -> None:
+    """A crate without system calls forbids `unsafe` at its root (nothing inside can allow it);
+    in the others only the system-call module allows it, and every unsafe block or item there
+    is preceded by a `// SAFETY:` comment saying why it is sound."""
+    src = ROOT / "crates" / crate / "src"
+    lib = (src / "lib.rs").read_text()
+    if crate not in SYSTEM_CALLS:
+        assert "#![forbid(unsafe_code)]" in lib, f"{crate}/src/lib.rs must forbid unsafe_code"
+    unsafe = re.compile(r"\bunsafe\s*(\{|fn\b|impl\b)")
+    for path in sorted(src.rglob("*.rs")):
+        rel = path.relative_to(ROOT / "crates" / crate).as_posix()
+        text = path.read_text()
+        if rel != SYSTEM_CALLS.get(crate):
+            assert "allow(unsafe_code)" not in text, f"{crate}/{rel} allows unsafe_code"
+            assert not unsafe.search(text), f"{crate}/{rel} uses unsafe outside {SYSTEM_CALLS.get(crate)}"
+            continue
+        lines = text.splitlines()
+        for i, line in enumerate(lines):
+            code = line.split("//")[0]
+            if not unsafe.search(code):
+                continue
+            above = lines[max(0, i - 6):i]
+            assert any("// SAFETY:" in a for a in above), f"{crate}/{rel}:{i + 1}: unsafe without a // SAFETY: comment"
 
 @pytest.mark.parametrize("crate", ["ccsim-core", "ccsim-engine", "ccsim-protocols"])
 def test_simulation_crates_use_no_wall_clock_or_hash_maps(crate: str) -> None:

@@ -4,6 +4,7 @@
 //! random-number streams ([`RngStream`]), the packet type and the sans-IO agent contract
 //! ([`Agent`] and [`Ctx`]). A protocol crate depends on this crate alone, so the compiler
 //! checks that an agent sees nothing but its context.
+#![forbid(unsafe_code)]
 
 pub mod agent;
 pub mod histogram;

@@ -41,6 +41,7 @@ use ccsim_core::{Addr, Agent, Ctx, Ecn, Header, Packet, SimTime, TimerSlot};
 use ccsim_engine::dualpi2::Sojourn;
 pub use ccsim_engine::LinkConfig;
 use ccsim_engine::{DropReason, SeriesConfig, Sim};
+use ccsim_udp::sys::wait_readable;
 pub use sys::open_tun_in_netns;
 
 /// The last stretch before a deadline spent spinning rather than sleeping.
@@ -341,7 +342,7 @@ fn release(
 fn wait(deadline: Option<SimTime>, fd: i32, epoch: Instant) -> io::Result<()> {
     let now = elapsed_ns(epoch);
     let Some(deadline) = deadline.map(|t| t.0) else {
-        sys::wait_readable(fd, Some(STOP_CHECK))?;
+        wait_readable(fd, STOP_CHECK)?;
         return Ok(());
     };
     if deadline <= now {
@@ -350,12 +351,12 @@ fn wait(deadline: Option<SimTime>, fd: i32, epoch: Instant) -> io::Result<()> {
     let spin = SPIN.as_nanos() as u64;
     if deadline - now > spin {
         let sleep = Duration::from_nanos(deadline - now - spin).min(STOP_CHECK);
-        if sys::wait_readable(fd, Some(sleep))? {
+        if wait_readable(fd, sleep)? {
             return Ok(());
         }
     }
     while elapsed_ns(epoch) < deadline {
-        if sys::wait_readable(fd, Some(Duration::ZERO))? {
+        if wait_readable(fd, Duration::ZERO)? {
             return Ok(());
         }
         std::hint::spin_loop();

@@ -1,13 +1,12 @@
 //! The system calls of the emulator, each wrapped once: a TUN device opened inside a network
-//! namespace (`setns(2)`, `TUNSETIFF`, Linux's Documentation/networking/tuntap.rst), waiting
-//! for a readable descriptor with a nanosecond timeout (`ppoll(2)`), and the real-time
-//! settings of a forwarding thread (`SCHED_FIFO`, a 1 ns timer slack).
+//! namespace (`setns(2)`, `TUNSETIFF`, Linux's Documentation/networking/tuntap.rst) and the
+//! real-time scheduling of a forwarding thread (`SCHED_FIFO`). Waiting for a readable
+//! descriptor and the timer slack are the UDP driver's (`ccsim_udp::sys`).
 #![allow(unsafe_code)]
 
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::time::Duration;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
 /// `TUNSETIFF`: _IOW('T', 202, int).
 const TUNSETIFF: libc::c_ulong = 0x4004_54ca;
@@ -32,6 +31,8 @@ pub fn open_tun_in_netns(netns: &str, name: &str) -> io::Result<File> {
     // setns(2) moves only the calling thread: a thread of its own, which ends after.
     std::thread::spawn(move || -> io::Result<File> {
         let ns = File::open(&netns)?;
+        // SAFETY: `ns` is an open descriptor, alive for the call; setns moves only this
+        // thread, which ends once the device is open.
         if unsafe { libc::setns(ns.as_raw_fd(), libc::CLONE_NEWNET) } != 0 {
             return Err(io::Error::last_os_error());
         }
@@ -49,6 +50,7 @@ fn open_tun(name: &str) -> io::Result<File> {
         ));
     }
     let path = c"/dev/net/tun";
+    // SAFETY: `path` is a NUL-terminated string literal; the flags are constants.
     let fd = unsafe {
         libc::open(
             path.as_ptr(),
@@ -58,6 +60,8 @@ fn open_tun(name: &str) -> io::Result<File> {
     if fd < 0 {
         return Err(io::Error::last_os_error());
     }
+    // SAFETY: `fd` is the new descriptor open(2) returned (not negative: checked above), owned
+    // by nothing else.
     let fd = unsafe { OwnedFd::from_raw_fd(fd) };
     let mut req = IfReq {
         name: [0; libc::IFNAMSIZ],
@@ -65,44 +69,19 @@ fn open_tun(name: &str) -> io::Result<File> {
         pad: [0; 22],
     };
     req.name[..name.len()].copy_from_slice(name.as_bytes());
+    // SAFETY: TUNSETIFF reads and writes one struct ifreq; `req` is laid out as its name and
+    // flags, padded to its 40 bytes (`IfReq`, repr(C)), and alive for the call.
     if unsafe { libc::ioctl(fd.as_raw_fd(), TUNSETIFF as _, &mut req) } < 0 {
         return Err(io::Error::last_os_error());
     }
     Ok(File::from(fd))
 }
 
-/// Wait until `fd` is readable or `timeout` has passed (`None`: no limit); true when
-/// readable. An interrupted wait returns false.
-pub fn wait_readable(fd: RawFd, timeout: Option<Duration>) -> io::Result<bool> {
-    let mut pfd = libc::pollfd {
-        fd,
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    let ts = timeout.map(|t| libc::timespec {
-        tv_sec: t.as_secs() as libc::time_t,
-        tv_nsec: libc::c_long::from(t.subsec_nanos() as i32),
-    });
-    let tsp = ts
-        .as_ref()
-        .map_or(std::ptr::null(), |t| t as *const libc::timespec);
-    let n = unsafe { libc::ppoll(&mut pfd, 1, tsp, std::ptr::null()) };
-    if n < 0 {
-        let e = io::Error::last_os_error();
-        if e.kind() == io::ErrorKind::Interrupted {
-            return Ok(false);
-        }
-        return Err(e);
-    }
-    Ok(n > 0 && pfd.revents & libc::POLLIN != 0)
-}
-
 /// Make the calling thread a real-time one where permitted: `SCHED_FIFO` at priority 50, a
 /// 1 ns timer slack. Returns whether `SCHED_FIFO` was granted.
 pub fn make_realtime() -> bool {
-    unsafe {
-        libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0);
-        let param = libc::sched_param { sched_priority: 50 };
-        libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) == 0
-    }
+    ccsim_udp::sys::tight_timer_slack();
+    let param = libc::sched_param { sched_priority: 50 };
+    // SAFETY: `param` is a valid sched_param alive for the call; pid 0 is the calling thread.
+    unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) == 0 }
 }

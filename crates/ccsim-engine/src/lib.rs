@@ -19,6 +19,7 @@
 //! * Agents have timer slots; each armed slot has at most one heap entry, and cancellation
 //!   or re-arming is lazy (a generation counter and a deadline checked when the entry pops).
 //! * Per-flow and per-link counters are always on; time series are opt-in ([`trace`]).
+#![forbid(unsafe_code)]
 
 pub mod custom_queue;
 pub mod delivery;

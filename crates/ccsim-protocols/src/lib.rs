@@ -3,6 +3,7 @@
 //! One module per protocol. [`Hdr`] is the header enum the engine carries (one variant per
 //! protocol message) and [`AnyAgent`] the enum of built-in agents, so the engine dispatches
 //! statically.
+#![forbid(unsafe_code)]
 
 pub mod obp;
 pub mod primo;

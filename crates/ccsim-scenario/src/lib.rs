@@ -8,6 +8,7 @@
 //! [`generators`], [`outputs`], [`summary`], [`protocols`] and [`capture`] below it, on the
 //! build context [`netsim`]; [`spec`], [`units`] and [`error`] below everything. Inside the
 //! crate a module names the module that holds an item, not these re-exports.
+#![forbid(unsafe_code)]
 
 pub mod bench;
 pub mod bisection;

@@ -1,5 +1,5 @@
-//! The system calls of the UDP driver, each wrapped once: waiting for a readable socket with a
-//! nanosecond timeout (`ppoll(2)`), reading a datagram with the ECN field of its IP header
+//! The system calls of the UDP driver, each wrapped once: waiting for a readable descriptor
+//! with a nanosecond timeout (`ppoll(2)`; the emulator's forwarding threads wait with it too), reading a datagram with the ECN field of its IP header
 //! (`IP_RECVTOS`, ip(7)), setting the ECN field of the datagrams sent (`IP_TOS`; on a UDP
 //! socket Linux writes the whole byte, ECN bits included, into the IP header) and a 1 ns timer
 //! slack for the calling thread (`PR_SET_TIMERSLACK`, prctl(2)), without which every wait
@@ -13,7 +13,7 @@ use std::os::fd::RawFd;
 use std::time::Duration;
 
 /// Wait until `fd` is readable or `timeout` has passed; true when readable. An interrupted
-/// wait returns false.
+/// wait returns false. A timeout beyond `time_t` waits as long as `time_t` allows.
 pub fn wait_readable(fd: RawFd, timeout: Duration) -> io::Result<bool> {
     let mut pfd = libc::pollfd {
         fd,
@@ -24,6 +24,8 @@ pub fn wait_readable(fd: RawFd, timeout: Duration) -> io::Result<bool> {
         tv_sec: libc::time_t::try_from(timeout.as_secs()).unwrap_or(libc::time_t::MAX),
         tv_nsec: libc::c_long::from(timeout.subsec_nanos() as i32),
     };
+    // SAFETY: `pfd` is one valid pollfd (nfds = 1) and `ts` a valid timespec, both alive for
+    // the call, which keeps no pointer; a null signal mask leaves the thread's mask as it is.
     let n = unsafe { libc::ppoll(&mut pfd, 1, &ts, std::ptr::null()) };
     if n < 0 {
         let e = io::Error::last_os_error();
@@ -37,6 +39,7 @@ pub fn wait_readable(fd: RawFd, timeout: Duration) -> io::Result<bool> {
 
 /// Set the calling thread's timer slack to 1 ns, so that a wait ends when asked.
 pub fn tight_timer_slack() {
+    // SAFETY: PR_SET_TIMERSLACK takes integers only and changes the calling thread alone.
     unsafe {
         libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0);
     }
@@ -48,6 +51,7 @@ fn setsockopt_int(
     name: libc::c_int,
     value: libc::c_int,
 ) -> io::Result<()> {
+    // SAFETY: the option's value points at `value`, a c_int alive for the call, with its size.
     let r = unsafe {
         libc::setsockopt(
             fd,
@@ -97,6 +101,8 @@ pub fn recv_with_tos(fd: RawFd, buf: &mut [u8]) -> io::Result<Option<Received>> 
     };
     // Room for a few control messages, aligned for cmsghdr.
     let mut control = [0u64; 16];
+    // SAFETY: msghdr is plain data (integers and raw pointers), for which all zeros is a valid
+    // value: no buffers, no flags; the fields are set below.
     let mut msg = unsafe { MaybeUninit::<libc::msghdr>::zeroed().assume_init() };
     msg.msg_name = addr.as_mut_ptr().cast();
     msg.msg_namelen = size_of::<libc::sockaddr_in>() as libc::socklen_t;
@@ -104,6 +110,8 @@ pub fn recv_with_tos(fd: RawFd, buf: &mut [u8]) -> io::Result<Option<Received>> 
     msg.msg_iovlen = 1;
     msg.msg_control = control.as_mut_ptr().cast();
     msg.msg_controllen = std::mem::size_of_val(&control);
+    // SAFETY: `msg` names `addr`, `iov` (over `buf`) and `control` with their true lengths, all
+    // alive for the call; the kernel writes within those lengths and keeps no pointer.
     let n = unsafe { libc::recvmsg(fd, &mut msg, libc::MSG_DONTWAIT) };
     if n < 0 {
         let e = io::Error::last_os_error();
@@ -113,6 +121,9 @@ pub fn recv_with_tos(fd: RawFd, buf: &mut [u8]) -> io::Result<Option<Received>> 
         };
     }
     let mut tos = 0u8;
+    // SAFETY: CMSG_FIRSTHDR and CMSG_NXTHDR walk the control messages within `msg_control` and
+    // the `msg_controllen` the kernel wrote, returning null past the last; a header is read
+    // only when not null, and its first data byte only when its length covers one.
     unsafe {
         let mut c = libc::CMSG_FIRSTHDR(&msg);
         while !c.is_null() {
@@ -125,6 +136,8 @@ pub fn recv_with_tos(fd: RawFd, buf: &mut [u8]) -> io::Result<Option<Received>> 
             c = libc::CMSG_NXTHDR(&msg, c);
         }
     }
+    // SAFETY: `addr` was zeroed (a valid sockaddr_in, plain data) and recvmsg wrote the
+    // sender's address over it.
     let addr = unsafe { addr.assume_init() };
     let from = SocketAddrV4::new(
         Ipv4Addr::from(u32::from_be(addr.sin_addr.s_addr)),
