@@ -297,7 +297,7 @@ def test_several_pentagons_in_one_figure(result: ccsim.Result, tmp_path: Path) -
         assert axes[0].get_title() == "left" and len(axes[1].patches) == 1
         fig.savefig(tmp_path / "two.png")
         flat = fig.add_subplot(2, 2, 4)
-        with pytest.raises(TypeError, match="polar"):
+        with pytest.raises(ccsim.SpecError, match="polar"):
             draw_pentagon(flat, {"a": c})
         with pytest.raises(KeyError, match="fairness"):
             draw_pentagon(axes[0], {"a": {k: v for k, v in c.items() if k != "fairness"}})
@@ -319,5 +319,5 @@ def test_a_missing_flow_or_link_is_named(result: ccsim.Result) -> None:
         efficiency_criteria(result, ["f1"], "R2->R1x")
     with pytest.raises(ValueError, match="at least one flow"):
         efficiency_criteria(result, [], BOTTLENECK)
-    with pytest.raises(TypeError, match="list of flow names"):
+    with pytest.raises(ccsim.SpecError, match="list of flow names"):
         efficiency_criteria(result, "f1", BOTTLENECK)

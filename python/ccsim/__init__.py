@@ -13,7 +13,7 @@ from . import _ccsim
 from . import topology as topology  # networkx is imported only when a graph is built
 from .algorithms import CongestionControl, QueueDiscipline, register_cc, register_queue
 from .api import flow_file, run
-from .errors import CcsimError, InternalError, SimulationError, SpecError, UserCodeError, WriteError
+from .errors import CcsimError, InternalError, ResourceError, SimulationError, SpecError, UserCodeError, WriteError
 from .results import Result
 from .spec import Scenario, load, schema, validate
 from .sweep import run_many, tidy
@@ -25,6 +25,7 @@ __all__ = [
     "CongestionControl",
     "InternalError",
     "QueueDiscipline",
+    "ResourceError",
     "Result",
     "Scenario",
     "SimulationError",

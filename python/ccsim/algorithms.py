@@ -114,16 +114,16 @@ class CongestionControl:
 def _traits(cls: Any) -> tuple[str, bool, bool, bool]:
     """(recovery, model_based, precise_ecn, wants_deliveries) of a class, checked."""
     if not (isinstance(cls, type) and issubclass(cls, CongestionControl)):
-        raise TypeError(f"{cls!r} is not a subclass of ccsim.CongestionControl")
+        raise SpecError(f"{cls!r} is not a subclass of ccsim.CongestionControl")
     recovery = getattr(cls, "recovery", "sack")
     if recovery not in RECOVERIES:
-        raise ValueError(
+        raise SpecError(
             f"{cls.__name__}.recovery must be one of {', '.join(RECOVERIES)}, found {recovery!r}")
     model_based = bool(cls.model_based)
     if model_based and cls.cong_control is CongestionControl.cong_control:
-        raise TypeError(f"{cls.__name__} is model_based but does not define cong_control(self, w, rs)")
+        raise SpecError(f"{cls.__name__} is model_based but does not define cong_control(self, w, rs)")
     if not model_based and cls.on_ack is CongestionControl.on_ack:
-        raise TypeError(f"{cls.__name__} must define on_ack(self, w, ack)")
+        raise SpecError(f"{cls.__name__} must define on_ack(self, w, ack)")
     wants_deliveries = cls.on_delivery is not CongestionControl.on_delivery
     return recovery, model_based, bool(cls.precise_ecn), wants_deliveries
 
@@ -149,16 +149,16 @@ def _class_at(name: str, what: str) -> Any:
     saying what is wrong."""
     module, _, qualname = name.partition(":")
     if not module or not qualname:
-        raise ValueError(f"{name!r}: a Python {what} is named \"module:Class\"")
+        raise SpecError(f"{name!r}: a Python {what} is named \"module:Class\"")
     try:
         mod = _import(module)
     except Exception as e:  # the user's module: any error while importing it
-        raise ValueError(f"cannot import module {module!r}: {type(e).__name__}: {e}") from None
+        raise SpecError(f"cannot import module {module!r}: {type(e).__name__}: {e}") from None
     source_digest(name)  # the code that runs from now on, for the result cache's key
     obj: Any = mod
     for part in qualname.split("."):
         if not hasattr(obj, part):
-            raise ValueError(f"module {module!r} has no {qualname!r}")
+            raise SpecError(f"module {module!r} has no {qualname!r}")
         obj = getattr(obj, part)
     return obj
 
@@ -171,8 +171,8 @@ def _describe(name: str) -> tuple[Any, str, bool, bool, bool] | None:
     obj = _class_at(name, "algorithm")
     try:
         return (obj, *_traits(obj))
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"{name}: {e}") from None
+    except SpecError as e:
+        raise SpecError(f"{name}: {e}") from None
 
 
 def _check_options(cls: Any, options: dict[str, Any]) -> None:
@@ -180,7 +180,7 @@ def _check_options(cls: Any, options: dict[str, Any]) -> None:
     try:
         inspect.signature(cls).bind(**options)
     except TypeError as e:
-        raise TypeError(f"the cc table does not fit {cls.__name__}(): {e}") from None
+        raise SpecError(f"the cc table does not fit {cls.__name__}(): {e}") from None
 
 
 def register_cc(name: str, cls: type[CongestionControl]) -> None:
@@ -190,7 +190,7 @@ def register_cc(name: str, cls: type[CongestionControl]) -> None:
     class that cannot be registered."""
     try:
         _traits(cls)
-    except (TypeError, ValueError) as e:
+    except SpecError as e:
         raise SpecError(str(e), "cls") from None
     _ccsim.register_cc(name, cls)
 
@@ -241,9 +241,9 @@ def _describe_queue(name: str) -> Any:
 
 def _check_queue_class(cls: Any, name: str) -> None:
     if not (isinstance(cls, type) and issubclass(cls, QueueDiscipline)):
-        raise ValueError(f"{name}: {cls!r} is not a subclass of ccsim.QueueDiscipline")
+        raise SpecError(f"{name}: {cls!r} is not a subclass of ccsim.QueueDiscipline")
     if cls.enqueue is QueueDiscipline.enqueue:
-        raise ValueError(f"{name}: {cls.__name__} must define enqueue(self, pkt, q)")
+        raise SpecError(f"{name}: {cls.__name__} must define enqueue(self, pkt, q)")
 
 
 def register_queue(name: str, cls: type[QueueDiscipline]) -> None:
@@ -252,7 +252,7 @@ def register_queue(name: str, cls: type[QueueDiscipline]) -> None:
     after). :class:`ccsim.SpecError` for a name or a class that cannot be registered."""
     try:
         _check_queue_class(cls, name)
-    except ValueError as e:
+    except SpecError as e:
         raise SpecError(str(e), "cls") from None
     _ccsim.register_queue(name, cls)
 

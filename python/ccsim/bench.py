@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _ccsim
+from .errors import InternalError
 
 #: The set-up benchmarks and their flow counts (the plot benchmark is one of them).
 SETUP_BENCHMARKS = {"setup-100k": 100_000, "plots-20k": 20_000}
@@ -236,7 +237,7 @@ def run_queue() -> dict[str, Any]:
             sums.add(checksum)
             row[f"{queue}_ops_per_second"] = QUEUE_OPERATIONS / seconds
         if len(sums) != 1:
-            raise RuntimeError(f"the event queues popped different times with {pending} pending")
+            raise InternalError(f"the event queues popped different times with {pending} pending")
         rows.append(row)
     return {"name": QUEUE_BENCHMARK, "rows": rows}
 

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import InternalError, SimulationError, SpecError
+from .errors import InternalError, ResourceError, SimulationError, SpecError
 
 
 _MAX_FLOW_LINES = 20
@@ -713,6 +713,11 @@ def main(argv: list[str] | None = None) -> int:
         print("ccsim: interrupted", file=sys.stderr)
         return 130
     except SimulationError as e:
+        if args.traceback:
+            raise
+        print(f"ccsim: error: {e}", file=sys.stderr)
+        return 1
+    except ResourceError as e:
         if args.traceback:
             raise
         print(f"ccsim: error: {e}", file=sys.stderr)

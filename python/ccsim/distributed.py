@@ -38,7 +38,7 @@ CONNECT_TIMEOUT = 5.0
 _INSTALL_HINT = "Dask is not installed: pip install 'dask[distributed]' (or ccsim[cluster])"
 
 
-class RunReleased(Exception):
+class RunReleased(SimulationError):
     """Raised inside a worker's run to stop it once the client no longer wants its result
     (the sweep was interrupted)."""
 

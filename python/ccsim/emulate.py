@@ -33,7 +33,7 @@ from types import FrameType
 from typing import Any, Iterator
 from contextlib import contextmanager
 
-from .errors import CcsimError, SpecError
+from .errors import ResourceError, SpecError
 
 CLIENT_ADDRESS = "10.77.0.1"
 SERVER_ADDRESS = "10.77.0.2"
@@ -58,20 +58,22 @@ UNFAITHFUL_STATUS = 3
 INTERRUPTED_STATUS = 130
 
 
-class EmulationError(CcsimError, RuntimeError):
-    """The machine cannot emulate (no root, no TUN device, no `ip` command)."""
+class EmulationError(ResourceError, RuntimeError):
+    """The machine cannot emulate (no root, no TUN device, no `ip` command), or a command of the
+    emulation could not run; ``resource`` names what (a :class:`ResourceError`, and a
+    ``RuntimeError`` as before)."""
 
 
 def check_machine() -> None:
     """An :class:`EmulationError` naming what is missing, if this machine cannot emulate."""
     if sys.platform != "linux":
-        raise EmulationError("ccsim emulate needs Linux (network namespaces and TUN devices)")
+        raise EmulationError("ccsim emulate needs Linux (network namespaces and TUN devices)", sys.platform)
     if os.geteuid() != 0:
-        raise EmulationError("ccsim emulate needs root (it creates network namespaces and TUN devices)")
+        raise EmulationError("ccsim emulate needs root (it creates network namespaces and TUN devices)", "root")
     if not os.path.exists("/dev/net/tun"):
-        raise EmulationError("ccsim emulate needs /dev/net/tun (modprobe tun)")
+        raise EmulationError("ccsim emulate needs /dev/net/tun (modprobe tun)", "/dev/net/tun")
     if shutil.which("ip") is None:
-        raise EmulationError("ccsim emulate needs the ip command (Debian package iproute2)")
+        raise EmulationError("ccsim emulate needs the ip command (Debian package iproute2)", "ip")
 
 
 #: The tables of a link file's ``[[links]]`` entry that give one direction keys of its own.
@@ -146,7 +148,7 @@ def _validated(spec: dict[str, Any], table: str, overridden: set[str]) -> dict[s
 def _ip(*args: str) -> None:
     done = subprocess.run(["ip", *args], capture_output=True, text=True)
     if done.returncode != 0:
-        raise EmulationError(f"ip {' '.join(args)}: {done.stderr.strip() or done.returncode}")
+        raise EmulationError(f"ip {' '.join(args)}: {done.stderr.strip() or done.returncode}", f"ip {' '.join(args)}")
 
 
 def _tx_dropped(netns: str) -> int | None:
@@ -327,7 +329,7 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
                 time.sleep(SERVER_START_S)
                 if server_proc.poll() is not None:
                     raise EmulationError(f"the server command exited with status {server_proc.returncode} "
-                                         f"before the client started: {server}")
+                                         f"before the client started: {server}", server)
             try:
                 status = subprocess.run(["ip", "netns", "exec", client_ns, *command], env=env).returncode
                 if status < 0:  # killed by a signal: the shell's convention, 128 + its number
@@ -339,7 +341,7 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
                     except subprocess.TimeoutExpired:
                         pass
             except FileNotFoundError as e:
-                raise EmulationError(f"cannot run {command[0]}: {e}") from None
+                raise EmulationError(f"cannot run {command[0]}: {e}", command[0]) from None
             except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the summary is still written
                 interrupted = True
                 status = INTERRUPTED_STATUS

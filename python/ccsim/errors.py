@@ -1,4 +1,17 @@
-"""Exceptions raised by ccsim. Every one derives from :class:`CcsimError`."""
+"""Exceptions raised by ccsim. Every one derives from :class:`CcsimError`:
+
+- :class:`SpecError` (also a ``ValueError``): bad input, a scenario's field or an argument of
+  an API call; ``.path`` names it. :class:`NotFoundError` (also a ``KeyError``) when the input
+  names something a result does not hold.
+- :class:`SimulationError` (also a ``RuntimeError``): a run could not complete;
+  :class:`UserCodeError` when a user's algorithm raised.
+- :class:`ResourceError` (also an ``OSError``): something the machine refused or lacks:
+  privileges, a network namespace, a TUN device, a socket, a file, a program; ``.resource``
+  names it. :class:`WriteError` (results not written) is one, and a ``SimulationError`` too.
+- :class:`InternalError`: a bug in ccsim.
+
+The command line maps them to its exit statuses (docs/scenarios.md, "Exit statuses"); a test
+walks every ``raise`` in the package and every native call site (tests/test_errors.py)."""
 
 from __future__ import annotations
 
@@ -31,6 +44,12 @@ class SpecError(CcsimError, ValueError):
         return self.message
 
 
+class NotFoundError(SpecError, KeyError):
+    """A name asked of a result or an experiment that it does not hold (a series, a flow, a
+    link, a session). A :class:`SpecError` whose ``path`` is the argument, and a ``KeyError``
+    as a lookup's error is in Python."""
+
+
 class SimulationError(CcsimError, RuntimeError):
     """A run could not complete for a reason other than bad input (e.g. it would hold more
     memory than the machine has: see ``CCSIM_MEMORY_LIMIT`` in docs/scenarios.md)."""
@@ -49,6 +68,20 @@ class UserCodeError(SimulationError):
     file, and the exception (the traceback's last line)."""
 
 
+class ResourceError(CcsimError, OSError):
+    """The machine refused or lacks something a command needs: privileges, a network
+    namespace, a TUN device, a socket or an address, a file or folder, a program. ``resource``
+    names it (a path, an address, a program); ``str(err)`` is the message."""
+
+    def __init__(self, message: str, resource: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.resource = resource
+
+    def __str__(self) -> str:
+        return self.message
+
+
 class InternalError(CcsimError):
     """A bug in ccsim (a caught panic or a broken invariant). Please report it."""
 
@@ -60,10 +93,11 @@ class InternalError(CcsimError):
         return self.message
 
 
-class WriteError(SimulationError):
+class WriteError(ResourceError, SimulationError):
     """Results could not be written for a reason of the machine's, not ccsim's: a full disk,
     a quota, a read-only or forbidden folder. The message says what happened and where; the
-    previous results in the folder are left as they were."""
+    previous results in the folder are left as they were. A ``ResourceError`` (the folder is
+    its ``resource``) and, as before, a ``SimulationError``."""
 
 
 def describe_os_error(e: OSError, where: str | os.PathLike[str] | None) -> str:

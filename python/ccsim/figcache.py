@@ -65,13 +65,14 @@ from typing import Any, TypeVar
 
 from . import drawing as _drawing
 from .cache import ResultCache, build_fingerprint, entry_payload, write_entry
+from .errors import InternalError
 from .results import Result
 
 _MAGIC = b"ccsim-figure 1 "
 _FORMAT = b"ccsim figure key 1\n"
 
 
-class Unhashable(TypeError):
+class Unhashable(InternalError, TypeError):
     """An argument :func:`fingerprint` cannot encode: the figure is drawn without the cache."""
 
 
@@ -361,7 +362,7 @@ class _Unpickler(pickle.Unpickler):
     def persistent_load(self, pid: Any) -> Any:
         kind, packed = pid
         if kind != "ccsim.Result":
-            raise pickle.UnpicklingError(f"unknown persistent id {kind!r}")
+            raise InternalError(f"unknown persistent id {kind!r} in a figure worker's answer")
         from .stored import unpack
 
         return unpack(packed)
@@ -528,7 +529,7 @@ def cached_figure(draw: F) -> F:
     signature = inspect.signature(draw)
     if "path" not in signature.parameters or any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
                                                  for p in signature.parameters.values()):
-        raise TypeError(f"{draw.__qualname__} must take the figure's file as its `path` argument, "
+        raise InternalError(f"{draw.__qualname__} must take the figure's file as its `path` argument, "
                         "and no *args or **kwargs")
 
     @functools.wraps(draw)

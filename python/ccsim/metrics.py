@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from .errors import NotFoundError, SpecError
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
@@ -66,7 +68,8 @@ def goodput_criterion(sent_packets: float, lost_packets: float) -> float:
     a negative score rather than hidden, as occupancy above 100 is.
     """
     if sent_packets < 0 or lost_packets < 0:
-        raise ValueError(f"packet counts must not be negative (sent {sent_packets}, lost {lost_packets})")
+        raise SpecError(f"packet counts must not be negative (sent {sent_packets}, lost {lost_packets})",
+                        "sent_packets" if sent_packets < 0 else "lost_packets")
     if sent_packets == 0:
         return 0.0
     return 100.0 * (1.0 - lost_packets / sent_packets)
@@ -81,7 +84,7 @@ def occupancy_criterion(utilization: float) -> float:
     would stop a whole sweep over a rounding in the last digits.
     """
     if not (utilization >= 0 and math.isfinite(utilization)):
-        raise ValueError(f"utilisation must be a finite number >= 0, not {utilization}")
+        raise SpecError(f"utilisation must be a finite number >= 0, not {utilization}", "utilization")
     return 100.0 * utilization
 
 
@@ -92,9 +95,9 @@ def fairness_criterion(throughputs: npt.ArrayLike) -> float:
     """
     x = np.asarray(throughputs, dtype=float).ravel()
     if len(x) == 0:
-        raise ValueError("fairness needs at least one flow")
+        raise SpecError("fairness needs at least one flow", "throughputs")
     if not np.all(np.isfinite(x)) or np.any(x < 0):
-        raise ValueError(f"throughputs must be finite and >= 0, not {x.tolist()}")
+        raise SpecError(f"throughputs must be finite and >= 0, not {x.tolist()}", "throughputs")
     total = float(x.sum())
     if total <= 0:
         return 0.0
@@ -106,7 +109,7 @@ def queue_pct(mean_queue_packets: float, buffer_packets: float | None) -> float:
     if buffer_packets is None:
         return math.nan
     if not buffer_packets > 0:
-        raise ValueError(f"buffer_packets must be > 0, not {buffer_packets}")
+        raise SpecError(f"buffer_packets must be > 0, not {buffer_packets}", "buffer_packets")
     return 100.0 * mean_queue_packets / buffer_packets
 
 
@@ -114,19 +117,20 @@ def _window(result: Result, variable: str, flow: str, start: float, end: float |
     """The samples of ``variable`` for ``flow`` with start < time <= end."""
     recorded = {str(v) for v in result.table["variable"].unique()}  # the codes' distinct values, not every row's text
     if variable not in recorded:
-        raise KeyError(f"the efficiency criteria need the {variable!r} series, which was not recorded "
-                       f"(add it to output.series; recorded: {', '.join(sorted(recorded)) or 'none'})")
+        raise NotFoundError(f"the efficiency criteria need the {variable!r} series, which was not recorded "
+                            f"(add it to output.series; recorded: {', '.join(sorted(recorded)) or 'none'})",
+                            "result")
     wide = result.shared_wide(variable)  # read only
     if flow not in wide.columns:
-        raise KeyError(f"no {variable!r} series for flow {flow!r}")
+        raise NotFoundError(f"no {variable!r} series for flow {flow!r}", "flows")
     col = wide[flow]
     times = col.index.to_numpy(dtype=float)
     keep = times > start
     if end is not None:
         keep &= times <= end
     if not keep.any():
-        raise ValueError(f"no {variable!r} sample of flow {flow!r} with {start:g} < time <= "
-                         f"{'the end' if end is None else f'{end:g}'}")
+        raise SpecError(f"no {variable!r} sample of flow {flow!r} with {start:g} < time <= "
+                        f"{'the end' if end is None else f'{end:g}'}", "start")
     return np.asarray(col.to_numpy(dtype=float)[keep])
 
 
@@ -140,20 +144,21 @@ def efficiency_criteria(result: Result, flows: Sequence[str], bottleneck: str, *
     flows; goodput, fairness, occupancy and the queue use the summary (the measurement window).
     """
     if isinstance(flows, str):
-        raise TypeError(f"flows must be a list of flow names, not the string {flows!r}")
+        raise SpecError(f"flows must be a list of flow names, not the string {flows!r}", "flows")
     flows = list(flows)
     if not flows:
-        raise ValueError("efficiency_criteria needs at least one flow")
+        raise SpecError("efficiency_criteria needs at least one flow", "flows")
     summary_flows = result.summary["flows"]
     for f in flows:
         if f not in summary_flows:
-            raise KeyError(f"no flow {f!r} in the result (flows: {', '.join(summary_flows) or 'none'})")
+            raise NotFoundError(f"no flow {f!r} in the result (flows: {', '.join(summary_flows) or 'none'})", "flows")
     links = result.summary["links"]
     if bottleneck not in links:
-        raise KeyError(f"no link {bottleneck!r} in the result (links: {', '.join(links) or 'none'})")
+        raise NotFoundError(f"no link {bottleneck!r} in the result (links: {', '.join(links) or 'none'})",
+                            "bottleneck")
     lo = float(result.summary["run"]["warmup_seconds"]) if start is None else float(start)
     if end is not None and end <= lo:
-        raise ValueError(f"the window end ({end:g} s) must be after its start ({lo:g} s)")
+        raise SpecError(f"the window end ({end:g} s) must be after its start ({lo:g} s)", "end")
 
     send = [stability(_window(result, "sent_rate", f, lo, end)) for f in flows]
     recv = [stability(_window(result, "rate", f, lo, end)) for f in flows]
@@ -190,7 +195,7 @@ def draw_pentagon(ax: Axes, criteria_by_protocol: Mapping[str, Mapping[str, floa
     from matplotlib.projections.polar import PolarAxes
 
     if not isinstance(ax, PolarAxes):
-        raise TypeError('the pentagon needs a polar Axes (made with projection="polar")')
+        raise SpecError('the pentagon needs a polar Axes (made with projection="polar")', "ax")
     keys = [k for k, _ in CRITERIA]
     angles = np.linspace(0.0, 2 * np.pi, len(keys), endpoint=False)
     closed = np.append(angles, angles[0])
@@ -210,7 +215,8 @@ def draw_pentagon(ax: Axes, criteria_by_protocol: Mapping[str, Mapping[str, floa
     for protocol, criteria in criteria_by_protocol.items():
         missing = [k for k in keys if k not in criteria]
         if missing:
-            raise KeyError(f"protocol {protocol!r} lacks the criteria {', '.join(missing)}")
+            raise NotFoundError(f"protocol {protocol!r} lacks the criteria {', '.join(missing)}",
+                                "criteria_by_protocol")
         vals = np.array([float(criteria[k]) for k in keys])
         vals = np.clip(np.nan_to_num(vals, nan=0.0), 0.0, 100.0)
         closed_vals = np.append(vals, vals[0])

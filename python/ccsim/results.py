@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import _ccsim
-from .errors import InternalError, SpecError, WriteError, describe_os_error
+from .errors import InternalError, NotFoundError, SpecError, WriteError, describe_os_error
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -169,7 +169,8 @@ class Result:
         mask = table["variable"] == variable
         if not mask.any():
             recorded = sorted(set(table["variable"].astype(str)))
-            raise KeyError(f"no series {variable!r} was recorded (recorded: {', '.join(recorded) or 'none'})")
+            raise NotFoundError(f"no series {variable!r} was recorded (recorded: {', '.join(recorded) or 'none'})",
+                                "variable")
         out = table[mask].reset_index(drop=True)
         out["entity"] = _used_categories(out["entity"])
         out["variable"] = _used_categories(out["variable"])
@@ -178,7 +179,7 @@ class Result:
     def ticp_reports(self, session: str | None = None) -> pd.DataFrame:
         """Per source of each TICP session: its node, cluster rank, the arrival time of its report
         (``arrived_s``, NaN if it never arrived), the round that collected it and whether it was
-        delayed. Raises ``KeyError`` naming the sessions if ``session`` is not one of them."""
+        delayed. Raises :class:`ccsim.errors.NotFoundError` (a ``KeyError``) naming the sessions if ``session`` is not one of them."""
         import numpy as np
         import pandas as pd
 
@@ -198,7 +199,7 @@ class Result:
             return table
         sessions = self.overview.get("ticp", {})
         if session not in sessions:
-            raise KeyError(f"no TICP session {session!r} (sessions: {', '.join(sessions) or 'none'})")
+            raise NotFoundError(f"no TICP session {session!r} (sessions: {', '.join(sessions) or 'none'})", "session")
         return table[table["session"] == session].reset_index(drop=True)
 
     def wide(self, variable: str) -> pd.DataFrame:
@@ -244,7 +245,7 @@ class Result:
         try:
             tmp = Path(tempfile.mkdtemp(prefix=".ccsim-tmp-", dir=out))
         except OSError as e:
-            raise WriteError(f"results not written: {describe_os_error(e, out)}") from e
+            raise WriteError(f"results not written: {describe_os_error(e, out)}", str(out)) from e
         try:
             names = list(self._data.write(str(tmp), csv))
             # pandas is imported only for a run that has slowdown buckets to write.
@@ -265,12 +266,12 @@ class Result:
             swap_in(out, tmp, names + [MANIFEST], previous_outputs(out) | {MANIFEST})
         except OSError as e:
             raise WriteError(f"results not written ({describe_os_error(e, out)}); the folder keeps "
-                             f"its previous results") from e
+                             f"its previous results", str(out)) from e
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         if isinstance(plot_error, OSError):
             raise WriteError(f"the plots were not written ({describe_os_error(plot_error, out)}); "
-                             f"the data files were written to {out}") from plot_error
+                             f"the data files were written to {out}", str(out)) from plot_error
         if plot_error is not None:
             raise InternalError(f"internal error (please report): the plots failed "
                                 f"({type(plot_error).__name__}: {plot_error}); the data files were written "
@@ -528,7 +529,7 @@ def _take_lock(out: Path) -> int:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
-            raise WriteError(f"cannot lock the output folder: {describe_os_error(e, out)}") from e
+            raise WriteError(f"cannot lock the output folder: {describe_os_error(e, out)}", str(out)) from e
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

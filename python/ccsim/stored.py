@@ -28,6 +28,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .errors import SpecError
 from .results import Result
 
 #: The format's name and version, in the stream's metadata; another value is not read.
@@ -76,7 +77,7 @@ def pack(result: Result) -> bytes:
     import pyarrow as pa
 
     if not packable(result):
-        raise ValueError("a run with pcap captures cannot be packed")
+        raise SpecError("a run with pcap captures cannot be packed", "output.pcap")
     data = result._data
     parts: dict[str, bytes] = {}
     for name in _TABLE_PARTS:
@@ -112,7 +113,8 @@ class StoredRunData:
         outer = _read_ipc(packed)
         meta: dict[str, str] = {k.decode(): v.decode() for k, v in (outer.schema.metadata or {}).items()}
         if meta.get("format") != FORMAT:
-            raise ValueError(f"not a packed ccsim result (format {meta.get('format')!r}, expected {FORMAT!r})")
+            raise SpecError(f"not a packed ccsim result (format {meta.get('format')!r}, expected {FORMAT!r})",
+                            "packed")
         self._parts: dict[str, bytes] = dict(zip(outer.column("part").to_pylist(),
                                                  outer.column("data").to_pylist()))
         self._meta: dict[str, str] = meta
@@ -140,7 +142,7 @@ class StoredRunData:
 
     def table(self, which: str, columns: list[str] | None = None) -> dict[str, list[Any]]:
         if which not in ("flows", "links"):
-            raise ValueError(f"no table {which!r}")
+            raise SpecError(f"no table {which!r} (flows, links)", "which")
         t = self._table(which)
         return {name: t.column(name).to_pylist() for name in t.column_names if columns is None or name in columns}
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .api import run
 from .cache import ResultCache, cache_key, cacheable
-from .errors import InternalError, SpecError
+from .errors import InternalError, NotFoundError, SpecError
 from .results import Result
 from .spec import SpecLike, validate
 
@@ -278,13 +278,13 @@ def _run_local(canonical: list[dict[str, Any]], pending: list[int], jobs: int | 
 
 
 def spec_value(spec: dict[str, Any], path: str) -> Any:
-    """The value at ``path`` ("run.seed", "links[1].rate") of a spec; ``KeyError`` naming the
-    path if it has none."""
+    """The value at ``path`` ("run.seed", "links[1].rate") of a spec;
+    :class:`~ccsim.errors.NotFoundError` (a ``KeyError``) naming the path if it has none."""
     value: Any = spec
     for token in path.split("."):
         m = re.fullmatch(r"([^\[\]]+)((?:\[\d+\])*)", token)
         if m is None:
-            raise KeyError(path)
+            raise NotFoundError("not in the spec", path)
         steps: list[str | int] = [m.group(1), *(int(i) for i in re.findall(r"\[(\d+)\]", m.group(2)))]
         for step in steps:
             if isinstance(step, str) and isinstance(value, dict) and step in value:
@@ -292,7 +292,7 @@ def spec_value(spec: dict[str, Any], path: str) -> Any:
             elif isinstance(step, int) and isinstance(value, list) and step < len(value):
                 value = value[step]
             else:
-                raise KeyError(path)
+                raise NotFoundError("not in the spec", path)
     return value
 
 

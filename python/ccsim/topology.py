@@ -52,7 +52,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import SpecError
+from .errors import InternalError, SpecError
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -132,7 +132,7 @@ def _ns(canonical: str) -> int:
     """Nanoseconds of a canonical duration (``"1500us"``, as the validator writes it)."""
     m = _DURATION.match(canonical)
     if m is None:  # the validator's canonical form is an integer and a unit
-        raise AssertionError(f"not a canonical duration: {canonical!r}")
+        raise InternalError(f"not a canonical duration: {canonical!r}")
     return int(m.group(1)) * _NS_PER[m.group(2)]
 
 

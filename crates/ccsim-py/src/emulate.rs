@@ -6,10 +6,9 @@ use std::sync::Mutex;
 
 use ccsim_emulate::{open_tun_in_netns, DirectionReport, Emulator, LinkConfig};
 use ccsim_scenario::{parse_spec_json, ScenarioError};
-use pyo3::exceptions::{PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 
-use crate::errors::to_pyerr;
+use crate::errors::{internal_error, resource_error, simulation_error, to_pyerr};
 
 /// A running emulator.
 #[pyclass(module = "ccsim._ccsim")]
@@ -64,21 +63,21 @@ pub fn emulator_start(
         Some(text) => one_link(py, text)?.0,
         None => forward.clone(),
     };
-    let os = |what: &str, e: std::io::Error| PyOSError::new_err(format!("{what}: {e}"));
-    let client = open_tun_in_netns(client_netns, device).map_err(|e| {
-        os(
-            &format!("cannot open TUN device {device} in {client_netns}"),
-            e,
-        )
-    })?;
-    let server = open_tun_in_netns(server_netns, device).map_err(|e| {
-        os(
-            &format!("cannot open TUN device {device} in {server_netns}"),
-            e,
-        )
-    })?;
-    let emulator = Emulator::start_directions([&forward, &reverse], seed, client, server)
-        .map_err(|e| os("cannot start the emulator threads", e))?;
+    let tun = |netns: &str| {
+        let what = format!("TUN device {device} in {netns}");
+        open_tun_in_netns(netns, device)
+            .map_err(|e| resource_error(py, &format!("cannot open {what}: {e}"), &what))
+    };
+    let client = tun(client_netns)?;
+    let server = tun(server_netns)?;
+    let emulator =
+        Emulator::start_directions([&forward, &reverse], seed, client, server).map_err(|e| {
+            resource_error(
+                py,
+                &format!("cannot start the emulator threads: {e}"),
+                "threads",
+            )
+        })?;
     Ok(EmulatorHandle {
         inner: Mutex::new(Some(emulator)),
     })
@@ -102,35 +101,36 @@ fn report_json(r: &DirectionReport) -> serde_json::Value {
     })
 }
 
+fn poisoned(py: Python<'_>) -> PyErr {
+    internal_error(
+        py,
+        "the emulator's lock was poisoned (a thread panicked holding it)",
+    )
+}
+
+fn stopped(py: Python<'_>) -> PyErr {
+    simulation_error(py, "the emulator was already stopped")
+}
+
 #[pymethods]
 impl EmulatorHandle {
     /// Per direction (client to server, then back): the packets in the emulated link and the
     /// packets it has taken in so far.
-    fn progress(&self) -> PyResult<[(u64, u64); 2]> {
-        let guard = self
-            .inner
-            .lock()
-            .map_err(|_| PyRuntimeError::new_err("emulator lock poisoned"))?;
-        let emulator = guard
-            .as_ref()
-            .ok_or_else(|| PyRuntimeError::new_err("the emulator was already stopped"))?;
+    fn progress(&self, py: Python<'_>) -> PyResult<[(u64, u64); 2]> {
+        let guard = self.inner.lock().map_err(|_| poisoned(py))?;
+        let emulator = guard.as_ref().ok_or_else(|| stopped(py))?;
         Ok(emulator.progress())
     }
 
     /// Stop forwarding; return the directions' reports as JSON text, keyed
     /// "client->server" and "server->client".
     fn stop(&self, py: Python<'_>) -> PyResult<String> {
-        let Some(emulator) = self
-            .inner
-            .lock()
-            .map_err(|_| PyRuntimeError::new_err("emulator lock poisoned"))?
-            .take()
-        else {
-            return Err(PyRuntimeError::new_err("the emulator was already stopped"));
+        let Some(emulator) = self.inner.lock().map_err(|_| poisoned(py))?.take() else {
+            return Err(stopped(py));
         };
         let reports = py
             .allow_threads(|| emulator.stop())
-            .map_err(|e| PyOSError::new_err(format!("emulator: {e}")))?;
+            .map_err(|e| resource_error(py, &format!("emulator: {e}"), "the TUN devices"))?;
         let map: serde_json::Map<String, serde_json::Value> = reports
             .iter()
             .map(|r| (r.name.clone(), report_json(r)))

@@ -2,7 +2,9 @@
 //!
 //! The classes live in `ccsim.errors` (Python), so they can use multiple inheritance:
 //! `SpecError(CcsimError, ValueError)` with `.path`, `SimulationError(CcsimError,
-//! RuntimeError)`, and `InternalError(CcsimError)` for caught panics and broken invariants.
+//! RuntimeError)`, `ResourceError(CcsimError, OSError)` with `.resource`, and
+//! `InternalError(CcsimError)` for caught panics and broken invariants. No other exception
+//! leaves the native module (tests/test_errors.py reads every call site).
 
 use ccsim_scenario::ScenarioError;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
@@ -15,6 +17,7 @@ fn make(py: Python<'_>, class: &str, args: (String, Option<String>)) -> PyErr {
         .and_then(|c| c.call1(args.clone()));
     match built {
         Ok(exc) => PyErr::from_value(exc),
+        // Only if ccsim.errors itself cannot be imported, which leaves nothing better to raise.
         Err(_) => PyRuntimeError::new_err(args.0),
     }
 }
@@ -53,4 +56,19 @@ pub fn spec_error(py: Python<'_>, message: &str, path: &str) -> PyErr {
 /// A `UserCodeError`: an exception in a user's algorithm ended the run.
 pub fn user_code_error(py: Python<'_>, message: &str) -> PyErr {
     make(py, "UserCodeError", (message.to_owned(), None))
+}
+
+/// A `SimulationError`: the call could not be carried out.
+pub fn simulation_error(py: Python<'_>, message: &str) -> PyErr {
+    make(py, "SimulationError", (message.to_owned(), None))
+}
+
+/// A `ResourceError`: the machine refused or lacks `resource` (a device, a socket, an
+/// address, threads).
+pub fn resource_error(py: Python<'_>, message: &str, resource: &str) -> PyErr {
+    make(
+        py,
+        "ResourceError",
+        (message.to_owned(), Some(resource.to_owned())),
+    )
 }

@@ -261,9 +261,11 @@ impl RunData {
         match which {
             "flows" => table_to_dict(py, &self.results.flow_table, columns),
             "links" => table_to_dict(py, &self.results.link_table, columns),
-            _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "no table {which:?}"
-            ))),
+            _ => Err(errors::spec_error(
+                py,
+                &format!("no table {which:?} (flows, links)"),
+                "which",
+            )),
         }
     }
 

@@ -534,7 +534,7 @@ fn entry_for(
 
 fn options_to_py<'py>(py: Python<'py>, options: &CcOptions) -> PyResult<Bound<'py, PyAny>> {
     let text = serde_json::to_string(options)
-        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        .map_err(|e| crate::errors::internal_error(py, &format!("the cc options as JSON: {e}")))?;
     py.import("json")?.getattr("loads")?.call1((text,))
 }
 

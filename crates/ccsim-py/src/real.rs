@@ -9,11 +9,15 @@ use std::time::Duration;
 
 use ccsim_scenario::real::{real_summary_json, run_real, RealError, RealOptions, Role};
 use ccsim_scenario::{parse_spec_json, ScenarioError};
-use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::errors::to_pyerr;
+use crate::errors::{resource_error, to_pyerr};
+
+/// A `ResourceError` for the socket bound at `bound`: `who` failed on it with `e`.
+fn socket_error(py: Python<'_>, who: &str, bound: SocketAddrV4, e: &std::io::Error) -> PyErr {
+    resource_error(py, &format!("{who} on {bound}: {e}"), &bound.to_string())
+}
 
 fn address(py: Python<'_>, field: &str, text: &str) -> PyResult<SocketAddrV4> {
     text.parse::<SocketAddrV4>().map_err(|_| {
@@ -77,7 +81,7 @@ pub fn real_run(
     let outcome = match outcome {
         Ok(o) => o,
         Err(RealError::Scenario(e)) => return Err(to_pyerr(py, &e)),
-        Err(RealError::Io(m)) => return Err(PyOSError::new_err(m)),
+        Err(RealError::Io(m)) => return Err(resource_error(py, &m, bind)),
     };
     let mut summary = real_summary_json(&outcome);
     summary["real"]["sampled"] =
@@ -273,7 +277,7 @@ pub fn ticp_collect(
             stop,
         )
     })?
-    .map_err(|e| PyOSError::new_err(format!("TICP collector on {bound}: {e}")))?;
+    .map_err(|e| socket_error(py, "TICP collector", bound, &e))?;
     let r = &outcome.report;
     let p = &outcome.payload;
     let secs = |t: Option<ccsim_udp::SimTime>| t.map(|t| t.as_secs_f64());
@@ -418,7 +422,7 @@ pub fn ticp_sources(
             stop,
         )
     })?
-    .map_err(|e| PyOSError::new_err(format!("TICP sources on {bound}: {e}")))?;
+    .map_err(|e| socket_error(py, "TICP sources", bound, &e))?;
     let (r, p) = outcome;
     let summary = serde_json::json!({
         "ticp_sources": {
@@ -446,7 +450,7 @@ pub fn ticp_sources(
 pub fn ticp_landmark(py: Python<'_>, bind: &str) -> PyResult<String> {
     let (socket, bound) = bind_socket(py, bind)?;
     let r = watched(py, move |stop| ccsim_udp::ticp::run_landmark(socket, stop))?
-        .map_err(|e| PyOSError::new_err(format!("TICP landmark on {bound}: {e}")))?;
+        .map_err(|e| socket_error(py, "TICP landmark", bound, &e))?;
     Ok(serde_json::json!({
         "ticp_landmark": {
             "bound": bound.to_string(),

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import SpecError
 from ..results import Result
 
 
@@ -70,9 +71,9 @@ class Check:
         self.measured = float(self.measured)
         self.low, self.high = float(self.low), float(self.high)
         if not self.unit.strip():
-            raise ValueError(f"check {self.name!r} needs a unit (e.g. \"Mbit/s\", \"packets\", \"ratio\")")
+            raise SpecError(f"check {self.name!r} needs a unit (e.g. \"Mbit/s\", \"packets\", \"ratio\")", "unit")
         if math.isnan(self.low) or math.isnan(self.high) or self.low > self.high:
-            raise ValueError(f"check {self.name!r}: the band [{self.low}, {self.high}] is empty")
+            raise SpecError(f"check {self.name!r}: the band [{self.low}, {self.high}] is empty", "low")
         if self.physical is not None:
             self.physical = (float(self.physical[0]), float(self.physical[1]))
         if not self.banded:
@@ -170,7 +171,7 @@ def student_t_975(df: int) -> float:
     interval is this times the standard error); beyond 30, the next row of the table at or
     below ``df`` (a slightly wider interval)."""
     if df < 1:
-        raise ValueError("a confidence interval needs at least two samples")
+        raise SpecError("a confidence interval needs at least two samples", "df")
     if df <= len(_T_975):
         return _T_975[df - 1]
     value = _T_975[-1]
@@ -297,7 +298,7 @@ def _duration_ns(text: str, where: str) -> int:
     for unit, scale in (("ns", 1), ("us", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000)):
         if text.endswith(unit) and text[:-len(unit)].replace(".", "", 1).isdigit():
             return round(float(text[:-len(unit)]) * scale)
-    raise ValueError(f"{where}: {text!r} is not a duration")
+    raise SpecError(f"{text!r} is not a duration", where)
 
 
 def jittered(spec: dict[str, Any], jitter: StartJitter) -> dict[str, Any]:
@@ -341,7 +342,7 @@ class Miss:
 
     def __post_init__(self) -> None:
         if self.kind not in MISS_CLASSES:
-            raise ValueError(f"miss class {self.kind!r} is not one of {sorted(MISS_CLASSES)}")
+            raise SpecError(f"miss class {self.kind!r} is not one of {sorted(MISS_CLASSES)}", "kind")
 
 
 @dataclass

@@ -111,6 +111,7 @@ from typing import Any
 import numpy as np
 
 from .. import topology
+from ..errors import SpecError
 from ..results import Result
 from ..sweep import replica_seed
 from .base import FRACTION, Check, Experiment, ExperimentReport, Reading, reading, run_many
@@ -249,7 +250,7 @@ def dumbbell_spec(protocol: str, capacity_bps: float, rtt: float, mix: Mix, *, d
     the forward flows' drawn starts."""
     delay = rtt / 2 - 2 * ACCESS_DELAY
     if delay <= 0:
-        raise ValueError(f"an RTT of {rtt * 1e3:g} ms leaves no delay for the bottleneck")
+        raise SpecError(f"an RTT of {rtt * 1e3:g} ms leaves no delay for the bottleneck", "rtt")
     buffer = bdp_packets(capacity_bps, rtt)
     access = {"rate": _rate(ACCESS_FACTOR * capacity_bps), "delay": _ms(ACCESS_DELAY), "queue": f"{4 * buffer}p"}
     links = [{"between": ["s", "r1"], **access},

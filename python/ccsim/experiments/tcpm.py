@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import topology
+from ..errors import InternalError
 from ..results import Result
 from .base import Check, Experiment, ExperimentReport, StartJitter, run_many
 from .figures import cached_figure, pyplot, save, time_axis
@@ -690,7 +691,7 @@ def _number(text: str, units: dict[str, float]) -> float:
     """A generated link's rate (bit/s) or delay (s) from its canonical string ("500kbps", "1343us")."""
     m = re.fullmatch(r"([0-9.]+)([A-Za-z]+)", text)
     if m is None or m.group(2) not in units:
-        raise ValueError(f"not a canonical rate or delay: {text!r}")
+        raise InternalError(f"not a canonical rate or delay: {text!r}")
     return float(m.group(1)) * units[m.group(2)]
 
 

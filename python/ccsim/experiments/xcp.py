@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import SpecError
 from ..results import Result
 from ..sweep import replica_seed
 from .base import FRACTION, Check, Experiment, ExperimentReport, run_many
@@ -108,7 +109,7 @@ def dumbbell_spec(capacity_bps: float, flows: list[XcpFlow], *, bottleneck_delay
     for i, f in enumerate(flows):
         access = f.rtt / 2 - bottleneck_delay - 0.001
         if access < 0:
-            raise ValueError(f"flow {f.name}: an RTT of {f.rtt * 1e3:g} ms is below the dumbbell's")
+            raise SpecError(f"flow {f.name}: an RTT of {f.rtt * 1e3:g} ms is below the dumbbell's", "rtt")
         links.append({"between": [f"s{i}", "r1"], "rate": _rate(ACCESS_FACTOR * capacity_bps),
                       "delay": f"{access * 1e3:.6g}ms", "queue": access_queue})
         links.append({"between": ["r2", f"d{i}"], "rate": _rate(ACCESS_FACTOR * capacity_bps), "delay": "1ms",

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import ccsim
+from ccsim.errors import SimulationError
 
 from . import available
 from .translate import RESULT_MARKER, SAMPLE_MARKER, Untranslatable, generated_flows, translate
@@ -28,7 +29,7 @@ FLOW_KEYS = ("goodput_bps", "timeouts", "retransmitted_packets")
 LINK_KEYS = ("utilization", "drops", "mean_queue_packets", "tx_packets")
 
 
-class Ns2Failed(RuntimeError):
+class Ns2Failed(SimulationError):
     """ns exited with an error or printed no result."""
 
 

@@ -7,7 +7,7 @@ checks (``ccsim reproduce --oracle ns2``).
 ``mean_queue_packets``, the aggregate and Jain's index of those, the run's seed, duration and
 warm-up, and the series of ``Translation.series`` (``rate``, ``sent_rate``, ``queue``,
 ``queue_bytes``, ``cwnd``, ``ssthresh``) with ccsim's names and units. Anything else a check
-reads raises :class:`Ns2Missing`, a ``KeyError`` that names it: the experiment then has no
+reads raises :class:`Ns2Missing`, a ``KeyError`` (and a ``ccsim.errors.NotFoundError``) that names it: the experiment then has no
 ns-2.35 column, and the report says which measure stopped it; nothing falls back to ccsim's
 value silently.
 """
@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import NotFoundError
 from ..results import Result
 from .oracle import Measures
 from .translate import Translation
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-class Ns2Missing(KeyError):
+class Ns2Missing(NotFoundError):
     """A measure ccsim gives and the ns-2.35 translation does not."""
 
     def __str__(self) -> str:

@@ -67,6 +67,7 @@ import re
 from typing import Any
 
 from ccsim import _ccsim
+from ccsim.errors import SpecError
 from ccsim.spec import to_json_text
 
 #: ns-2's TCP/IP header without options, ccsim's TCP header without options.
@@ -105,7 +106,7 @@ TFRC_FEEDBACK = 44
 TS_OPTION = 10
 
 
-class Untranslatable(ValueError):
+class Untranslatable(SpecError):
     """A spec ns-2.35 cannot run as ccsim does; the message names the key."""
 
 
@@ -198,7 +199,7 @@ _UNITS_B = {"B": 1, "kB": 1000, "KB": 1000, "MB": 10**6, "GB": 10**9}
 def _split(text: str) -> tuple[float, str]:
     m = re.fullmatch(r"([0-9.eE+-]+)\s*([A-Za-zµ]*)", str(text))
     if not m:
-        raise ValueError(f"cannot read {text!r}")
+        raise Untranslatable(f"cannot read {text!r}")
     return float(m.group(1)), m.group(2)
 
 
