@@ -63,7 +63,7 @@ def test_cbr_over_loopback_every_packet_at_the_source_rate(tmp_path: Path) -> No
     spec = scenario(tmp_path, 'protocol = "cbr"\nrate = "2Mbps"\npacket_size = "1000B"\n')
     port = free_port()
     rx = subprocess.Popen([*CLI, "real", "recv", str(spec), "--listen", f"127.0.0.1:{port}",
-                           "-o", str(tmp_path / "rx"), "--idle-end", "1", "-q"])
+                           "-o", str(tmp_path / "rx"), "--idle-end", "1s", "-q"])
     try:
         wait_bound(port)
         status = main(["real", "send", str(spec), "--to", f"127.0.0.1:{port}", "-o", str(tmp_path / "tx"), "-q"])
@@ -98,8 +98,8 @@ def test_bad_options_and_flows_are_one_line_naming_them(tmp_path: Path, capsys: 
     xcp = scenario(tmp_path, 'protocol = "xcp"\n')
     assert main(["real", "recv", str(xcp), "--listen", "127.0.0.1:0"]) == 2
     assert "cannot run over plain sockets" in capsys.readouterr().err
-    assert main(["real", "recv", str(spec), "--listen", "127.0.0.1:0", "--idle-end", "-1"]) == 2
-    assert "--idle-end: must be a positive number of seconds" in capsys.readouterr().err
+    assert main(["real", "recv", str(spec), "--listen", "127.0.0.1:0", "--idle-end=-1s"]) == 2
+    assert "--idle-end: expected a duration with its unit" in capsys.readouterr().err
 
 
 def _simulated_rate(spec_path: Path) -> float:
@@ -176,7 +176,7 @@ def ticp_files(tmp_path: Path, hosts: list[tuple[str, str]]) -> tuple[Path, Path
 def test_ticp_over_loopback_collects_every_report_once(tmp_path: Path) -> None:
     ports = [free_port(), free_port()]
     key, report, sources = ticp_files(tmp_path, [(f"127.0.0.1:{ports[0]}", "0-299"), (f"127.0.0.1:{ports[1]}", "300-499")])
-    cmd = [*CLI, "real", "ticp", "source", "--key-file", str(key), "--idle-end", "2", "-q"]
+    cmd = [*CLI, "real", "ticp", "source", "--key-file", str(key), "--idle-end", "2s", "-q"]
     procs = [subprocess.Popen([*cmd, "--listen", f"127.0.0.1:{ports[0]}", "--ids", "0-299", "--report-file", str(report)]),
              subprocess.Popen([*cmd, "--listen", f"127.0.0.1:{ports[1]}", "--ids", "300-499",
                                "--report-command", "echo source $CCSIM_SOURCE_ID", "-o", str(tmp_path / "s2")])]
@@ -184,7 +184,7 @@ def test_ticp_over_loopback_collects_every_report_once(tmp_path: Path) -> None:
         for port in ports:
             wait_bound(port)
         status = main(["real", "ticp", "collect", "--sources", str(sources), "--key-file", str(key),
-                       "--initial-timeout", "0.5", "-o", str(tmp_path / "c"), "-q"])
+                       "--initial-timeout", "0.5s", "-o", str(tmp_path / "c"), "-q"])
         assert status == 0
         assert [p.wait(timeout=30) for p in procs] == [0, 0]
     finally:
@@ -208,12 +208,12 @@ def test_ticp_sources_answer_no_collector_with_another_key(tmp_path: Path) -> No
     other = tmp_path / "other-key"
     other.write_bytes(bytes(range(1, 33)))
     src = subprocess.Popen([*CLI, "real", "ticp", "source", "--key-file", str(other), "--listen", f"127.0.0.1:{port}",
-                            "--ids", "0-9", "--report-file", str(report), "--idle-end", "1", "-o", str(tmp_path / "s"),
+                            "--ids", "0-9", "--report-file", str(report), "--idle-end", "1s", "-o", str(tmp_path / "s"),
                             "-q"])
     try:
         wait_bound(port)
         status = main(["real", "ticp", "collect", "--sources", str(sources), "--key-file", str(key),
-                       "--initial-timeout", "0.2", "--allotted", "1", "-o", str(tmp_path / "c"), "-q"])
+                       "--initial-timeout", "0.2s", "--allotted", "1s", "-o", str(tmp_path / "c"), "-q"])
         assert src.wait(timeout=30) == 0
     finally:
         src.kill()
@@ -304,9 +304,9 @@ def ticp_through_emulator(tmp_path: Path, tcp: str | None) -> dict[str, Any]:
         tcp_rx = f"{py} -m ccsim.cli real recv {d}/flow.toml --listen 10.77.0.1:9200 -o {d}/rx -q & RX=$!; sleep 6; "
         end_rx = " kill $RX; wait $RX;"
     server = (f"{py} -m ccsim.cli real ticp source --listen 10.77.0.2:9100 --ids 0-999 --key-file {key} "
-              f"--report-file {report} --idle-end 30 -o {d}/src -q{tcp_tx} & wait")
+              f"--report-file {report} --idle-end 30s -o {d}/src -q{tcp_tx} & wait")
     client = ["sh", "-c", f"{tcp_rx}{py} -m ccsim.cli real ticp collect --sources {sources} --key-file {key} "
-                          f"--timeout 100 -o {d}/col -q; S=$?;{end_rx} exit $S"]
+                          f"--timeout 100s -o {d}/col -q; S=$?;{end_rx} exit $S"]
     assert emulate(d / "link.toml", client, server=server, out=str(d / "emu"), quiet=True) == 0
     t: dict[str, Any] = json.loads((d / "col" / "summary.json").read_text())["ticp"]
     assert (t["sources"], t["reports"], t["complete"]) == (1000, 1000, True)
@@ -399,13 +399,13 @@ def test_ticp_with_landmark_binning_over_loopback(tmp_path: Path, capsys: pytest
     procs.append(subprocess.Popen([*CLI, "real", "ticp", "source", "--key-file", str(key), "--listen",
                                    f"127.0.0.1:{ports[2]}", "--ids", "0-99", "--report-file", str(report),
                                    "--landmarks", landmarks, "--collector", f"127.0.0.1:{ports[3]}",
-                                   "--binning-phase", "500ms", "--idle-end", "2", "-q"]))
+                                   "--binning-phase", "500ms", "--idle-end", "2s", "-q"]))
     try:
         for port in ports[:3]:
             wait_bound(port)
         status = main(["real", "ticp", "collect", "--sources", str(sources), "--key-file", str(key), "--listen",
                        f"127.0.0.1:{ports[3]}", "--landmarks", landmarks, "--binning-phase", "500ms",
-                       "--initial-timeout", "0.5", "-o", str(tmp_path / "c"), "-q"])
+                       "--initial-timeout", "0.5s", "-o", str(tmp_path / "c"), "-q"])
         assert status == 0
         assert procs[2].wait(timeout=30) == 0
     finally:

@@ -122,7 +122,9 @@ SOURCE = ["real", "ticp", "source", "--listen", "127.0.0.1:0", "--ids", "0-3", "
      "--request-size: a request packet of --rs 1000 messages of 100 B is 100000 B, more than an IPv4 packet's 65535"),
     (["--probes", "0"], "--probes: must be 1 to 10 probes per landmark, found 0"),
     (["--probes", "11"], "--probes: must be 1 to 10 probes per landmark, found 11"),
-    (["--bin-thresholds", "abc"], "--bin-thresholds: expected a positive duration such as 100ms, found 'abc'"),
+    (["--bin-thresholds", "abc"],
+     "--bin-thresholds: expected a duration with its unit, such as \"2s\" or \"500ms\", found 'abc'"),
+    (["--bin-thresholds", "0ms,100ms"], "--bin-thresholds: expected a positive duration such as 100ms, found '0ms'"),
     (["--bin-thresholds", "200ms,100ms"], "--bin-thresholds: must be strictly ascending, found '200ms,100ms'"),
 ])
 def test_real_ticp_collect_refuses_sizes_no_datagram_carries(args: list[str], message: str) -> None:
@@ -378,12 +380,14 @@ def test_an_output_folder_name_beyond_the_systems_limit_names_the_field(tmp_path
 
 @pytest.mark.parametrize("args,message", [
     (["send", "--to", "127.0.0.1:0"], "--to: expected the receiver's port, 1 to 65535, found 0 in '127.0.0.1:0'"),
-    (["recv", "--listen", "127.0.0.1:0", "--timeout", "0"],
-     "--timeout: must be a positive number of seconds up to 604800, found 0"),
-    (["recv", "--listen", "127.0.0.1:0", "--timeout", "1e300"],
-     "--timeout: must be a positive number of seconds up to 604800, found 1e+300"),
-    (["recv", "--listen", "127.0.0.1:0", "--idle-end", "inf"],
-     "--idle-end: must be a positive number of seconds up to 604800, found inf"),
+    (["recv", "--listen", "127.0.0.1:0", "--first-arrival-timeout", "0s"],
+     "--first-arrival-timeout: must be a positive number of seconds up to 604800, found 0"),
+    (["recv", "--listen", "127.0.0.1:0", "--first-arrival-timeout", "1e300s"],
+     "--first-arrival-timeout: must be a positive number of seconds up to 604800, found 1e+300"),
+    (["recv", "--listen", "127.0.0.1:0", "--idle-end", "1e400s"],
+     "--idle-end: '1e400s' is too large"),
+    (["recv", "--listen", "127.0.0.1:0", "--idle-end", "3"],
+     "--idle-end: expected a duration with its unit, such as \"2s\" or \"500ms\", found '3' (\"3s\" for seconds)"),
 ])
 def test_real_names_a_bad_address_or_time(args: list[str], message: str) -> None:
     proc = ccsim_cli("real", *args[:1], "examples/dumbbell.toml", "--flow", "tcp1", *args[1:])

@@ -355,7 +355,7 @@ def test_a_python_algorithm_runs_over_real_sockets(tmp_path: Path) -> None:
     spec = scenario(tmp_path, 'protocol = "ccsim.reference.cubic:Cubic"\nsize = "300kB"\n', duration="5s")
     port = free_port()
     rx = subprocess.Popen([sys.executable, "-m", "ccsim.cli", "real", "recv", str(spec), "--listen",
-                           f"127.0.0.1:{port}", "-o", str(tmp_path / "rx"), "--idle-end", "1", "-q"])
+                           f"127.0.0.1:{port}", "-o", str(tmp_path / "rx"), "--idle-end", "1s", "-q"])
     try:
         wait_bound(port)
         sent = cli("real", "send", str(spec), "--to", f"127.0.0.1:{port}", "-o", str(tmp_path / "tx"), "-q")

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from .cliargs import duration_seconds
 from .errors import InternalError, ResourceError, SimulationError, SpecError
 
 
@@ -135,7 +136,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if not existed and out.is_dir() and not any(out.iterdir()):
             out.rmdir()
         raise
-    if not args.quiet:
+    if args.json:
+        sys.stdout.write((out / "summary.json").read_text())
+    elif not args.quiet:
         s = result.overview
         files = sorted(f.name for f in out.iterdir() if not f.name.startswith("."))
         print(f"wrote {out}/ ({', '.join(files)})")
@@ -219,18 +222,11 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_emulate(args: argparse.Namespace) -> int:
-    from .emulate import DRAIN_S, GRACE_S, EmulationError, emulate
+    from .emulate import emulate
 
-    command = list(args.cmd)
-    try:
-        return emulate(args.link, command, server=args.server, out=args.output, strict=args.strict,
-                       quiet=args.quiet, drain_s=DRAIN_S if args.drain is None else args.drain,
-                       grace_s=GRACE_S if args.grace is None else args.grace)
-    except EmulationError as e:
-        if args.traceback:
-            raise
-        print(f"ccsim: error: {e}", file=sys.stderr)
-        return 1
+    return emulate(args.link, list(args.cmd), server=args.server, out=args.output, strict=args.strict,
+                   quiet=args.quiet, drain_s=duration_seconds(args.drain, "--drain"),
+                   grace_s=duration_seconds(args.grace, "--grace"))
 
 
 def _cmd_real(args: argparse.Namespace) -> int:
@@ -243,18 +239,24 @@ def _cmd_real(args: argparse.Namespace) -> int:
             return ticp_landmark(args.listen, quiet=args.quiet)
         binning = parse_binning(args.landmarks, args.bin_thresholds, args.probes, args.binning_phase)
         if args.ticp_role == "collect":
+            allotted = None if args.allotted is None else duration_seconds(args.allotted, "--allotted")
             return ticp_collect(args.sources, args.key_file, bind=args.listen, out=args.output, rs=args.rs,
-                                request_size=args.request_size, initial_timeout_s=args.initial_timeout,
-                                allotted_s=args.allotted, timeout_s=args.timeout, binning=binning, quiet=args.quiet)
+                                request_size=args.request_size,
+                                initial_timeout_s=duration_seconds(args.initial_timeout, "--initial-timeout"),
+                                allotted_s=allotted, timeout_s=duration_seconds(args.timeout, "--timeout"),
+                                binning=binning, quiet=args.quiet)
         return ticp_source(args.ids, args.key_file, bind=args.listen, report_file=args.report_file,
                            report_command=args.report_command, report_size=args.report_size,
-                           request_size=args.request_size, idle_end_s=args.idle_end, timeout_s=args.timeout,
+                           request_size=args.request_size, idle_end_s=duration_seconds(args.idle_end, "--idle-end"),
+                           first_request_timeout_s=duration_seconds(args.first_request_timeout, "--first-request-timeout"),
                            out=args.output, collector=args.collector, binning=binning, quiet=args.quiet)
     if args.role == "send":
         return real("send", args.scenario, bind=args.bind, to=args.to, flow=args.flow, out=args.output,
                     quiet=args.quiet)
     return real("recv", args.scenario, bind=args.listen, flow=args.flow, out=args.output,
-                idle_end_s=args.idle_end, first_arrival_timeout_s=args.timeout, quiet=args.quiet)
+                idle_end_s=duration_seconds(args.idle_end, "--idle-end"),
+                first_arrival_timeout_s=duration_seconds(args.first_arrival_timeout, "--first-arrival-timeout"),
+                quiet=args.quiet)
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -390,7 +392,9 @@ def _cmd_topology(args: argparse.Namespace) -> int:
                                                  "host_rate", "host_delay", "host_queue"))
         else:
             method = int(args.method) if args.method is not None and args.method.isdigit() else args.method
-            options = given("scale", "alpha", "beta", "seed", "ms_per_unit", "rate", "queue", "reachable_from")
+            options = given("scale", "alpha", "beta", "seed", "rate", "queue", "reachable_from")
+            if args.delay_per_unit is not None:
+                options["ms_per_unit"] = duration_seconds(args.delay_per_unit, "--delay-per-unit") * 1e3
             if method is not None:
                 options["method"] = method
             graph = topology.waxman(args.nodes, **options)
@@ -430,6 +434,8 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .emulate import DRAIN_S, GRACE_S
+
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--traceback", action="store_true", default=argparse.SUPPRESS,
                         help="show Python tracebacks on errors")
@@ -439,24 +445,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="run a scenario file", parents=[common])
     r.add_argument("scenario", help="scenario file (TOML, or the JSON of spec.json)")
-    r.add_argument("-o", "--output", default="out", help="output folder (default: out)")
-    r.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+    r.add_argument("-o", "--output", metavar="DIR", default="out", help="output folder (default: out)")
+    r.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary lines")
+    r.add_argument("--json", action="store_true",
+                   help="print summary.json's content on standard output instead of the summary lines")
     r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     r.add_argument("--csv", action="store_true", help="also write series.csv")
     r.set_defaults(func=_cmd_run)
 
     v = sub.add_parser("validate", help="check a scenario file without running it", parents=[common])
-    v.add_argument("scenario")
-    v.add_argument("--print", action="store_true", help="print the whole spec, every key with its value (defaults included)")
-    v.add_argument("-q", "--quiet", action="store_true")
+    v.add_argument("scenario", help="scenario file (TOML, or the JSON of spec.json)")
+    v.add_argument("--print", action="store_true",
+                   help="print the whole spec as JSON, every key with its value (defaults included)")
+    v.add_argument("-q", "--quiet", action="store_true", help="no line when the file is valid (the exit status says)")
     v.set_defaults(func=_cmd_validate)
 
     fl = sub.add_parser("flows", parents=[common],
                         help="write the flows a workload generator starts, in HPCC's flow-file format")
-    fl.add_argument("scenario")
+    fl.add_argument("scenario", help="scenario file (TOML, or the JSON of spec.json)")
     fl.add_argument("--traffic", metavar="NAME", help="the flows generator (needed if there are several)")
-    fl.add_argument("-o", "--output", help="file to write (default: print it); never replaced")
-    fl.add_argument("-q", "--quiet", action="store_true")
+    fl.add_argument("-o", "--output", metavar="FILE", help="file to write, never replaced (default: print it)")
+    fl.add_argument("-q", "--quiet", action="store_true", help="no line naming the file written")
     fl.set_defaults(func=_cmd_flows)
 
     s = sub.add_parser("schema", help="print the JSON Schema of scenario files", parents=[common])
@@ -476,7 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--all", action="store_true", help="every registered experiment")
     e.add_argument("--list", action="store_true", help="list the experiments")
     e.add_argument("--quick", action="store_true", help="the reduced variants (seconds each)")
-    e.add_argument("-o", "--output", default="out", help="output folder (default: out)")
+    e.add_argument("-o", "--output", metavar="DIR", default="out", help="output folder (default: out)")
     e.add_argument("-j", "--jobs", type=_positive_int, default=None, help="parallel runs (default: all cores)")
     e.add_argument("--seeds", type=_positive_int, default=None, metavar="K",
                    help="seed replicas of each experiment (default: each experiment's own; 1 for those "
@@ -493,7 +502,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also run each experiment of an ns-2 paper with every run that translates run by ns-2.35 "
                         "(Debian's ns2), and give each check ns-2.35's value and verdict beside ccsim's "
                         "(docs/validation.md)")
-    e.add_argument("-q", "--quiet", action="store_true")
+    e.add_argument("-q", "--quiet", action="store_true", help="no progress bar or verdict lines")
     e.set_defaults(func=_cmd_reproduce)
     em = sub.add_parser("emulate", help="run a command across a link emulated by ccsim (root, namespaces, TUN)",
                         parents=[common],
@@ -509,11 +518,11 @@ def build_parser() -> argparse.ArgumentParser:
     em.add_argument("--strict", action="store_true",
                     help="exit with status 3 when a direction's p99 release lateness exceeds a tenth of one "
                          "1500-byte packet time")
-    em.add_argument("--drain", metavar="SECONDS", type=float, default=None,
+    em.add_argument("--drain", metavar="DURATION", default=f"{DRAIN_S:g}s",
                     help="after CMD exits, keep the link running until it is empty and quiet, at most this "
-                         "long (default 2), so that what CMD wrote is delivered")
-    em.add_argument("--grace", metavar="SECONDS", type=float, default=None,
-                    help="then give the server this long to exit on its own before SIGTERM (default 2)")
+                         f"long, so that what CMD wrote is delivered (default: {DRAIN_S:g}s)")
+    em.add_argument("--grace", metavar="DURATION", default=f"{GRACE_S:g}s",
+                    help=f"then give the server this long to exit on its own before SIGTERM (default: {GRACE_S:g}s)")
     em.add_argument("-q", "--quiet", action="store_true", help="no per-direction lines")
     em.add_argument("cmd", nargs="*", metavar="CMD", help="the client command and its arguments, after --")
     em.set_defaults(func=_cmd_emulate)
@@ -541,10 +550,10 @@ def _add_real_parser(sub: Any, common: argparse.ArgumentParser) -> None:
                    help="the local address and port (default: any, a free port)")
     v = roles.add_parser("recv", parents=[common, out], help="run the flow's receiver on --listen")
     v.add_argument("--listen", metavar="ADDR:PORT", required=True, help="the local IPv4 address and port to bind")
-    v.add_argument("--idle-end", metavar="SECONDS", type=float, default=IDLE_END_S,
-                   help=f"end after this long without a datagram (default {IDLE_END_S:g})")
-    v.add_argument("--timeout", metavar="SECONDS", type=float, default=FIRST_ARRIVAL_TIMEOUT_S,
-                   help=f"end if nothing arrives within this long (default {FIRST_ARRIVAL_TIMEOUT_S:g})")
+    v.add_argument("--idle-end", metavar="DURATION", default=f"{IDLE_END_S:g}s",
+                   help=f"end after this long without a datagram (default: {IDLE_END_S:g}s)")
+    v.add_argument("--first-arrival-timeout", metavar="DURATION", default=f"{FIRST_ARRIVAL_TIMEOUT_S:g}s",
+                   help=f"end if nothing arrives within this long (default: {FIRST_ARRIVAL_TIMEOUT_S:g}s)")
     for p in (s, v):
         p.set_defaults(func=_cmd_real)
     t = roles.add_parser("ticp", parents=[common], help="TICP: collect one report from each of many sources",
@@ -556,28 +565,28 @@ def _add_real_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     shared.add_argument("--key-file", metavar="KEY", required=True,
                         help="the secret the collector and the sources share (at least 16 bytes)")
     shared.add_argument("--request-size", metavar="BYTES", type=int, default=64,
-                        help="bytes of a request packet on the wire (default 64)")
+                        help="bytes of a request packet on the wire (default: 64)")
     shared.add_argument("-o", "--output", metavar="DIR", default=None, help="write DIR/summary.json (and reports)")
     shared.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     shared.add_argument("--landmarks", metavar="ADDR:PORT,...", default=None,
                         help="landmark binning (TICP section III.1): the landmarks, the same list at the "
                              "collector and every source")
     shared.add_argument("--bin-thresholds", metavar="DURATIONS", default="100ms,200ms",
-                        help="round-trip level thresholds, ascending (default 100ms,200ms)")
-    shared.add_argument("--probes", type=int, default=3, help="probes per landmark (default 3)")
+                        help="round-trip level thresholds, ascending (default: 100ms,200ms)")
+    shared.add_argument("--probes", type=int, default=3, help="probes per landmark (default: 3)")
     shared.add_argument("--binning-phase", metavar="DURATION", default="2s",
-                        help="the binning phase before the session (default 2s)")
+                        help="the binning phase before the session (default: 2s)")
     c = ticp.add_parser("collect", parents=[common, shared], help="run a collection session")
     c.add_argument("--sources", metavar="FILE", required=True,
                    help="one source host per line: ADDR:PORT FIRST-LAST (the IDs it serves, from 0, in order)")
     c.add_argument("--listen", metavar="ADDR:PORT", default="0.0.0.0:0", help="the local address (default: any)")
-    c.add_argument("--rs", type=int, default=1, help="RS, the window's floor in request messages (default 1)")
-    c.add_argument("--initial-timeout", metavar="SECONDS", type=float, default=3.0,
-                   help="the timer before the first round-trip sample (default 3, the paper's)")
-    c.add_argument("--allotted", metavar="SECONDS", type=float, default=None,
+    c.add_argument("--rs", type=int, default=1, help="RS, the window's floor in request messages (default: 1)")
+    c.add_argument("--initial-timeout", metavar="DURATION", default="3s",
+                   help="the retransmission timer before the first round-trip sample (default: 3s, the paper's)")
+    c.add_argument("--allotted", metavar="DURATION", default=None,
                    help="end the session this long after it began, complete or not")
-    c.add_argument("--timeout", metavar="SECONDS", type=float, default=3600.0,
-                   help="end the run after this long whatever happens (default 3600)")
+    c.add_argument("--timeout", metavar="DURATION", default="3600s",
+                   help="end the run after this long whatever happens (default: 3600s)")
     o = ticp.add_parser("source", parents=[common, shared], help="answer a collector for a block of source IDs")
     o.add_argument("--listen", metavar="ADDR:PORT", required=True, help="the local address the collector sends to")
     o.add_argument("--ids", metavar="FIRST-LAST", required=True, help="the source IDs served, e.g. 0-999")
@@ -585,11 +594,11 @@ def _add_real_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     o.add_argument("--report-command", metavar="CMD", default=None,
                    help="each report is this shell command's output (CCSIM_SOURCE_ID in its environment)")
     o.add_argument("--report-size", metavar="BYTES", type=int, default=1000,
-                   help="bytes of a report datagram on the wire; longer contents are cut (default 1000)")
-    o.add_argument("--idle-end", metavar="SECONDS", type=float, default=10.0,
-                   help="end after this long without a request (default 10)")
-    o.add_argument("--timeout", metavar="SECONDS", type=float, default=300.0,
-                   help="end if no request arrives within this long (default 300)")
+                   help="bytes of a report datagram on the wire; longer contents are cut (default: 1000)")
+    o.add_argument("--idle-end", metavar="DURATION", default="10s",
+                   help="end after this long without a request (default: 10s)")
+    o.add_argument("--first-request-timeout", metavar="DURATION", default="300s",
+                   help="end if no request arrives within this long (default: 300s)")
     o.add_argument("--collector", metavar="ADDR:PORT", default=None,
                    help="the collector's address (with --landmarks: the host registers its bin there)")
     lm = ticp.add_parser("landmark", parents=[common], help="answer TICP binning probes")
@@ -606,11 +615,11 @@ def _add_topology_parser(sub: Any, common: argparse.ArgumentParser) -> None:
                                    "add [[flows]] to the file and run it.")
     shapes = t.add_subparsers(dest="shape", required=True, metavar="SHAPE")
     out = argparse.ArgumentParser(add_help=False)
-    out.add_argument("-o", "--output", help="scenario file to write (default: print it)")
+    out.add_argument("-o", "--output", metavar="FILE", help="scenario file to write (default: print it)")
     out.add_argument("--force", action="store_true", help="replace a file that ccsim topology wrote")
-    out.add_argument("--duration", help='the run\'s duration (default "60s")')
+    out.add_argument("--duration", metavar="DURATION", help="the run's duration (default: 60s)")
     out.add_argument("--run-seed", type=int, help="the run's seed (default: the topology's --seed, else 1)")
-    out.add_argument("-q", "--quiet", action="store_true")
+    out.add_argument("-q", "--quiet", action="store_true", help="no line naming the file written")
 
     def link_options(p: argparse.ArgumentParser, prefix: str, what: str) -> None:
         p.add_argument(f"--{prefix}rate", help=f"rate of {what}")
@@ -619,61 +628,61 @@ def _add_topology_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
     d = shapes.add_parser("dumbbell", parents=[common, out], help="n sender-receiver pairs across one bottleneck")
     d.add_argument("--pairs", type=int, required=True, help="sender-receiver pairs (s1..sn, d1..dn)")
-    link_options(d, "access-", "each access link (default 100Mbps, 1ms, 1000p)")
-    link_options(d, "bottleneck-", "the bottleneck r1-r2 (default 10Mbps, 20ms, 100p)")
+    link_options(d, "access-", "each access link (defaults: 100Mbps, 1ms, 1000p)")
+    link_options(d, "bottleneck-", "the bottleneck r1-r2 (defaults: 10Mbps, 20ms, 100p)")
 
     pl = shapes.add_parser("parking-lot", parents=[common, out], help="a chain of k bottlenecks with cross traffic")
     pl.add_argument("--bottlenecks", type=int, required=True, help="bottleneck links (routers r1..r(k+1))")
-    link_options(pl, "", "each bottleneck (default 10Mbps, 10ms, 100p)")
+    link_options(pl, "", "each bottleneck (defaults: 10Mbps, 10ms, 100p)")
     pl.add_argument("--hop-rate", action="append", metavar="HOP=RATE",
                     help="rate of one bottleneck, numbered from 1 (repeatable: --hop-rate 5=50Mbps)")
     pl.add_argument("--no-cross", action="store_true", help="no cross-traffic hosts (only s0 and d0)")
-    link_options(pl, "access-", "each host's link (default 100Mbps, 1ms, 1000p)")
+    link_options(pl, "access-", "each host's link (defaults: 100Mbps, 1ms, 1000p)")
 
     bt = shapes.add_parser("binary-tree", parents=[common, out], help="the complete binary tree of a depth")
     bt.add_argument("--depth", type=int, required=True, help="levels, the root alone being 1 (6: 63 nodes)")
-    link_options(bt, "", "each link (default 10Mbps, 1ms, 100p)")
+    link_options(bt, "", "each link (defaults: 10Mbps, 1ms, 100p)")
     bt.add_argument("--delay-max", help="draw each link's delay uniformly from [--delay, --delay-max]")
-    bt.add_argument("--seed", type=int, help="seed of the random delays (default 1)")
+    bt.add_argument("--seed", type=int, help="seed of the random delays (default: 1)")
 
     ft = shapes.add_parser("fat-tree", parents=[common, out],
                            help="the k-ary fat-tree of a datacenter (k pods; hosts h0..h<N-1>)")
     ft.add_argument("--k", type=int, required=True, help="the arity, even: k pods, (k/2)^2 cores, k^3/4 hosts")
-    ft.add_argument("--rate", help="rate of each switch link (default 100Gbps)")
-    ft.add_argument("--delay", help="one-way delay of each switch link (default 1us)")
-    ft.add_argument("--queue", help="queue limit of each switch link (default 100p)")
+    ft.add_argument("--rate", help="rate of each switch link (default: 100Gbps)")
+    ft.add_argument("--delay", help="one-way delay of each switch link (default: 1us)")
+    ft.add_argument("--queue", help="queue limit of each switch link (default: 100p)")
     link_options(ft, "host-", "each host's link (default: the switch links')")
     ft.add_argument("--oversubscription", type=int,
-                    help="hosts per edge switch over its k/2 uplinks (default 1: full bisection bandwidth)")
+                    help="hosts per edge switch over its k/2 uplinks (default: 1, full bisection bandwidth)")
 
     ls = shapes.add_parser("leaf-spine", parents=[common, out],
                            help="leaves each joined to every spine, hosts on the leaves (h0..h<N-1>)")
     ls.add_argument("--leaves", type=int, required=True, help="leaf switches (l0..)")
     ls.add_argument("--spines", type=int, required=True, help="spine switches (s0..)")
     ls.add_argument("--hosts", type=int, required=True, help="hosts per leaf")
-    link_options(ls, "", "each leaf-spine link (default 100Gbps, 1us, 100p)")
+    link_options(ls, "", "each leaf-spine link (defaults: 100Gbps, 1us, 100p)")
     link_options(ls, "host-", "each host's link (default: the fabric's)")
 
     mf = shapes.add_parser("meta-fabric", parents=[common, out],
                            help="Meta's fabric as Parsimon runs it: pods x racks x hosts (h0..h<N-1>)")
-    mf.add_argument("--pods", type=int, help="pods (default 8)")
-    mf.add_argument("--racks", type=int, help="racks per pod, one ToR each (default 48)")
-    mf.add_argument("--hosts", type=int, help="hosts per rack (default 16)")
-    mf.add_argument("--fabrics", type=int, help="fabric switches per pod, and spine planes (default 4)")
-    mf.add_argument("--spines", type=int, help="spine switches per plane (default 48)")
-    link_options(mf, "", "each switch link (default 10Gbps, 1us, 100p)")
+    mf.add_argument("--pods", type=int, help="pods (default: 8)")
+    mf.add_argument("--racks", type=int, help="racks per pod, one ToR each (default: 48)")
+    mf.add_argument("--hosts", type=int, help="hosts per rack (default: 16)")
+    mf.add_argument("--fabrics", type=int, help="fabric switches per pod, and spine planes (default: 4)")
+    mf.add_argument("--spines", type=int, help="spine switches per plane (default: 48)")
+    link_options(mf, "", "each switch link (defaults: 10Gbps, 1us, 100p)")
     link_options(mf, "host-", "each host's link (default: the switch links')")
 
     w = shapes.add_parser("waxman", parents=[common, out], help="a GT-ITM random graph (Waxman RG1/RG2, pure random)")
     w.add_argument("--nodes", type=int, required=True, help="nodes (n0..n(N-1))")
-    w.add_argument("--scale", type=int, help="side of the integer grid (default 100)")
+    w.add_argument("--scale", type=int, help="side of the integer grid (default: 100)")
     w.add_argument("--method", help="GT-ITM edge method: 2 or rg1 (default), 1 or rg2, 3 or random")
-    w.add_argument("--alpha", type=float, help="GT-ITM alpha, the largest edge probability (default 0.4)")
-    w.add_argument("--beta", type=float, help="GT-ITM beta, the distance scale (default 0.1)")
-    w.add_argument("--seed", type=int, help="seed (default 1)")
-    w.add_argument("--ms-per-unit", type=float, help="link delay per grid unit of length, ms (default 1)")
-    w.add_argument("--rate", help="rate of each link (default 10Mbps)")
-    w.add_argument("--queue", help="queue limit of each link (default 100p)")
+    w.add_argument("--alpha", type=float, help="GT-ITM alpha, the largest edge probability (default: 0.4)")
+    w.add_argument("--beta", type=float, help="GT-ITM beta, the distance scale (default: 0.1)")
+    w.add_argument("--seed", type=int, help="seed (default: 1)")
+    w.add_argument("--delay-per-unit", metavar="DURATION", help="link delay per grid unit of length (default: 1ms)")
+    w.add_argument("--rate", help="rate of each link (default: 10Mbps)")
+    w.add_argument("--queue", help="queue limit of each link (default: 100p)")
     w.add_argument("--reachable-from", metavar="NODE", help="keep only the nodes reachable from NODE (e.g. n0)")
     for shape in (d, pl, bt, ft, ls, mf, w):
         shape.set_defaults(func=_cmd_topology)

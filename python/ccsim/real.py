@@ -104,7 +104,7 @@ def real(role: str, scenario: str, *, bind: str, to: str | None = None, flow: st
 
     if to is not None and to.rpartition(":")[2].strip() == "0":
         raise SpecError(f"expected the receiver's port, 1 to 65535, found 0 in {to!r}", "--to")
-    for name, value in (("--idle-end", idle_end_s), ("--timeout", first_arrival_timeout_s)):
+    for name, value in (("--idle-end", idle_end_s), ("--first-arrival-timeout", first_arrival_timeout_s)):
         if not 0 < value <= MAX_REAL_WAIT_S:
             raise SpecError(f"must be a positive number of seconds up to {MAX_REAL_WAIT_S:g}, found {value:.6g}", name)
 
@@ -240,15 +240,12 @@ def parse_binning(landmarks: str | None, thresholds: str, probes: int, phase: st
     comma-separated list of ADDR:PORT (None: no binning), ``thresholds`` and ``phase``
     durations such as ``100ms,200ms`` and ``2s``. Every value is checked, with or without
     landmarks: a mistyped flag is an error even where it would not be used."""
+    from .cliargs import duration_seconds
     from .errors import SpecError
-    from .sweep import _TIME_UNITS, _quantity
 
     def seconds(text: str, field: str) -> float:
-        try:
-            value = _quantity(text.strip(), _TIME_UNITS)
-        except SpecError:
-            raise SpecError(f"expected a duration such as 100ms, found {text!r}", field) from None
-        if not 0 < value < float("inf"):
+        value = duration_seconds(text, field)
+        if value <= 0:
             raise SpecError(f"expected a positive duration such as 100ms, found {text!r}", field)
         return value
 
@@ -322,7 +319,7 @@ def _write_ticp(out: Path, summary: dict[str, Any], reports: list[tuple[int, flo
 
 def ticp_source(ids: str, key_file: str, *, bind: str, report_file: str | None = None,
                 report_command: str | None = None, report_size: int = 1000, request_size: int = 64,
-                idle_end_s: float = 10.0, timeout_s: float = 300.0, out: str | None = None,
+                idle_end_s: float = 10.0, first_request_timeout_s: float = 300.0, out: str | None = None,
                 collector: str | None = None, binning: dict[str, Any] | None = None, quiet: bool = False) -> int:
     """`ccsim real ticp source`: answer a collector's requests for the IDs ``ids``."""
     from . import _ccsim
@@ -342,7 +339,7 @@ def ticp_source(ids: str, key_file: str, *, bind: str, report_file: str | None =
     out_dir = prepare_output_dir(out, {"summary.json"}) if out is not None else None
     with terminate_as_interrupt():
         text = _ccsim.ticp_sources(bind, first, count, secret, report_file, report_command, request_size,
-                                   report_size, idle_end_s, timeout_s, collector, **(binning or {}))
+                                   report_size, idle_end_s, first_request_timeout_s, collector, **(binning or {}))
     summary: dict[str, Any] = json.loads(text)
     s = summary["ticp_sources"]
     if out_dir is not None:

@@ -654,6 +654,8 @@ def command_line(graph: nx.Graph, *, duration: str = "60s", seed: int | None = N
             parts += [f"--hop-rate {i}={r}" for i, r in value.items()]
         elif key == "cross":
             parts += [] if value else ["--no-cross"]
+        elif key == "ms_per_unit":  # the command line takes a duration with its unit
+            parts.append(f"--delay-per-unit {_arg(value)}ms")
         else:
             parts.append(f"--{key.replace('_', '-')} {_arg(value)}")
     if duration != "60s":

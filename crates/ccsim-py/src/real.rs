@@ -382,7 +382,7 @@ pub fn ticp_sources(
     };
     let idle = (
         secs_dur(py, "idle_end", idle_end_s)?,
-        secs_dur(py, "timeout", first_arrival_timeout_s)?,
+        secs_dur(py, "first_request_timeout", first_arrival_timeout_s)?,
     );
     let (socket, bound) = bind_socket(py, bind)?;
     let failures = Arc::new(std::sync::atomic::AtomicU64::new(0));
