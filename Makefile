@@ -1,6 +1,7 @@
 # make demo  : install, then reproduce every experiment's quick variant into ./out and end with
 #              a table of their verdicts and the report, out/index.html (docs/experiments.md)
 # make test  : install (the module with debug assertions), then run every Rust and Python test
+# make wheel : the abi3 manylinux wheel and the sdist into dist/ (pip install dist/ccsim-*.whl)
 # make validate-ns3 : ccsim against ns-3 3.44 on every scenario of validation/ns3/run.py (about
 #              half an hour; not part of make test, which runs the quick suite)
 # make validate-ns2 : ccsim's ns-2 modes against ns-2.35 (Debian's ns2) on every twin of
@@ -12,7 +13,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: system-deps install demo test test-rust test-python bench lint clean validate-ns3 validate-ns3-quick validate-ns2
+.PHONY: system-deps install demo test test-rust test-python bench lint clean validate-ns3 validate-ns3-quick validate-ns2 wheel
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +42,12 @@ install: $(VENV)/.deps system-deps
 
 demo: install
 	$(PY) -m ccsim.experiments.demo -o out
+
+# One abi3 wheel (every CPython from 3.10) for manylinux, with maturin's check of the glibc
+# symbols it needs, and the source distribution, into dist/ (README.md, "Install").
+wheel: $(VENV)/.deps
+	$(VENV)/bin/maturin build --release --out dist
+	$(VENV)/bin/maturin sdist --out dist
 
 # The tests build the workspace once, in the fasttest profile (release optimisation with
 # debug assertions and overflow checks): the Rust tests first, then the Python module from
