@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from . import _ccsim
+from . import summary_types as summary_types  # the TypedDicts of Result.summary and Result.overview
 from . import topology as topology  # networkx is imported only when a graph is built
 from .algorithms import CongestionControl, QueueDiscipline, register_cc, register_queue
 from .api import flow_file, run

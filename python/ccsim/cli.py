@@ -160,11 +160,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
             done = f"done in {t['duration_s']:.2f} s" if t["duration_s"] is not None else "incomplete"
             print(f"  ticp {name:<11} {t['reports_received']}/{t['reports_expected']} reports, {done}, "
                   f"{t['rounds']} rounds")
-        for name, t in s.get("tcpm", {}).items():
-            rate = f"{t['throughput_bps'] / 1e6:.3g} Mbit/s" if t["throughput_bps"] is not None else "no data phase"
-            done = f"closed at {t['completion_s']:.2f} s" if t["completion_s"] is not None else "not closed"
-            failed = f", failed: {', '.join(t['failed'])}" if t["failed"] else ""
-            print(f"  tcpm {name:<11} {rate}, {len(t['completed'])} receivers completed, {done}{failed}")
+        for name, m in s.get("tcpm", {}).items():
+            rate = f"{m['throughput_bps'] / 1e6:.3g} Mbit/s" if m["throughput_bps"] is not None else "no data phase"
+            done = f"closed at {m['completion_s']:.2f} s" if m["completion_s"] is not None else "not closed"
+            failed = f", failed: {', '.join(m['failed'])}" if m["failed"] else ""
+            print(f"  tcpm {name:<11} {rate}, {len(m['completed'])} receivers completed, {done}{failed}")
         jain = s["fairness"]["jain"]
         r = s["run"]
         n_flows = len(cols["name"])

@@ -18,13 +18,14 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .drawing import InlineDrawer
+    from .summary_types import Overview
 
 
 class RunView(Protocol):
     """What the plots read of a run: the part of :class:`ccsim.Result` they use."""
 
     @property
-    def overview(self) -> dict[str, Any]: ...
+    def overview(self) -> Overview: ...
 
     @property
     def table(self) -> pd.DataFrame: ...
@@ -131,8 +132,8 @@ def plot_result(result: RunView, out_dir: Path) -> list[Path]:
     overview = result.overview["aggregate"]
     flow_cols = result.flow_columns("name", "goodput_bps")
     flows = list(flow_cols["name"])
-    extremes = [(label, overview[key]) for label, key in (("least", "lowest_flow"), ("most", "highest_flow"))
-                if overview.get(key) is not None]
+    extremes = [(label, name) for label, name in (("least", overview["lowest_flow"]), ("most", overview["highest_flow"]))
+                if name is not None]
     written: list[Path] = []
     from .drawing import current
 

@@ -2,8 +2,9 @@
 with a writer for an output folder.
 
 The native run keeps its results until they are asked for; pandas and numpy are imported
-only by the methods that return DataFrames, so running a scenario and writing its files
-need neither (the Parquet files are written natively).
+only by the methods that return DataFrames (and numpy and pyarrow by :meth:`Result.arrow`),
+so running a scenario and writing its files need neither (the Parquet files are written
+natively). The summary's types are in :mod:`ccsim.summary_types`.
 """
 
 from __future__ import annotations
@@ -18,13 +19,16 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from . import _ccsim
 from .errors import InternalError, NotFoundError, SpecError, WriteError, describe_os_error
+from .summary_types import FlowSummary, LinkSummary, Overview, Summary
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
+    import pyarrow as pa
 
 #: The file in an output folder that lists the files ccsim wrote there (one name a line).
 MANIFEST = ".ccsim-manifest"
@@ -38,6 +42,12 @@ OUTPUT_FILES = frozenset({"summary.json", "spec.json", "series.parquet", "series
 SLOWDOWN_COLUMNS = ("generator", "from_percent", "to_percent", "max_size_bytes", "flows", "mean", "p50", "p95",
                     "p99")
 
+
+#: The tables :meth:`Result.arrow` gives.
+ArrowTableName = Literal["series", "flows", "links"]
+
+#: A DualPI2 link's counters that count packets (summary.json's integers).
+_DUALPI2_COUNTS = ("l_packets", "c_packets", "l_step_marks", "l_coupled_marks", "c_marks", "l_drops", "c_drops")
 
 #: Columns of flows.parquet that summary.json's flows do not have.
 _GENERATED_COLUMNS = ("start_s", "size_bytes", "slowdown")
@@ -64,9 +74,10 @@ class Result:
     """What a run returns.
 
     ``summary`` is a dict with the content of ``summary.json`` and, for runs of any size, the
-    per-flow (``flows``) and per-link (``links``) entries; :meth:`flows` and :meth:`links` give
-    the same as DataFrames, :meth:`series` a time series as a tidy DataFrame (columns ``time``,
-    ``entity``, ``variable``, ``value``).
+    per-flow (``flows``) and per-link (``links``) entries (typed
+    :class:`ccsim.summary_types.Summary`); :meth:`flows` and :meth:`links` give the same as
+    DataFrames, :meth:`series` a time series as a tidy DataFrame (columns ``time``,
+    ``entity``, ``variable``, ``value``), :meth:`arrow` any of the three as a pyarrow Table.
     """
 
     def __init__(self, data: _ccsim.RunData) -> None:
@@ -74,15 +85,15 @@ class Result:
         self.spec_hash: str = data.spec_hash
         self.seed: int = data.seed
         #: The summary without the per-flow and per-link entries (cheap for any run).
-        self.overview: dict[str, Any] = json.loads(data.summary_json())
-        self._summary: dict[str, Any] | None = None
+        self.overview: Overview = json.loads(data.summary_json())
+        self._summary: Summary | None = None
         self._spec: dict[str, Any] | None = None
         self._table: pd.DataFrame | None = None
         #: :meth:`wide`'s tables, built once per variable (an experiment asks for one several times).
         self._wide: dict[str, pd.DataFrame] = {}
 
     @property
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> Summary:
         """The summary with every flow and link direction (built on first use)."""
         if self._summary is None:
             table = dict(self._data.table("flows"))
@@ -97,7 +108,18 @@ class Result:
                 if row.get("route") == "":
                     del row["route"]
             links = _rows(self._data.table("links"))
-            self._summary = {"flows": flows, "links": links, **self.overview}
+            for row in links.values():
+                # As summary.json: a DualPI2 link's counters on DualPI2 links only (the table
+                # has the columns for every link of such a run, empty elsewhere), counts whole.
+                queues = row.get("dualpi2")
+                if queues is None:
+                    continue
+                if all(v is None for v in queues.values()):
+                    del row["dualpi2"]
+                else:
+                    queues.update({k: int(queues[k]) for k in _DUALPI2_COUNTS})
+            self._summary = {"flows": cast(dict[str, FlowSummary], flows),
+                             "links": cast(dict[str, LinkSummary], links), **self.overview}
         return self._summary
 
     @property
@@ -175,6 +197,43 @@ class Result:
         out["entity"] = _used_categories(out["entity"])
         out["variable"] = _used_categories(out["variable"])
         return out
+
+    def arrow(self, which: ArrowTableName) -> pa.Table:
+        """The recorded series (``"series"``) or the per-flow or per-link table (``"flows"``,
+        ``"links"``) as a ``pyarrow.Table``, built from the native data without pandas (not
+        even imported): ``polars.from_arrow(result.arrow("series"))`` reads it into polars.
+
+        The series has :attr:`table`'s and ``series.parquet``'s columns: ``time`` (float64
+        seconds), ``entity`` and ``variable`` (dictionary-encoded: the run's own codes, uint32
+        and uint16, over every entity and variable name of the run) and ``value`` (float64);
+        the codes and values are the native buffers, not copies.
+        CHOICE: time in float64 seconds only, not also the native nanoseconds: the same
+        columns as ``series.parquet`` and :attr:`table`, so that one code reads any of them.
+
+        The tables have :meth:`flows`' and :meth:`links`' columns with ``name`` first, their
+        rows in the same order, and the types of ``flows.parquet`` and ``links.parquet``
+        (int64 counts, float64 numbers with nulls where there is no value, strings, booleans).
+        Raises :class:`ccsim.SpecError` for another ``which``.
+        """
+        import pyarrow as pa
+
+        if which in ("flows", "links"):
+            columns = self._data.table(which)
+            return pa.table([_arrow_column(v) for v in columns.values()], names=list(columns))
+        if which != "series":
+            raise SpecError(f"no table {which!r} (series, flows, links)", "which")
+        raw = self._data.series()
+
+        def names(codes: bytes, dtype: str, index_type: pa.DataType, values: list[str]) -> pa.DictionaryArray:
+            return pa.DictionaryArray.from_arrays(_arrow_numbers(_native_view(codes, dtype), index_type),
+                                                  _arrow_column(values))
+
+        return pa.table([
+            _arrow_numbers(_native_view(raw["time_ns"], "<u8") / 1e9, pa.float64()),
+            names(raw["entity"], "<u4", pa.uint32(), list(raw["entities"])),
+            names(raw["var"], "<u2", pa.uint16(), list(raw["vars"])),
+            _arrow_numbers(_native_view(raw["value"], "<f8"), pa.float64()),
+        ], names=["time", "entity", "variable", "value"])
 
     def ticp_reports(self, session: str | None = None) -> pd.DataFrame:
         """Per source of each TICP session: its node, cluster rank, the arrival time of its report
@@ -277,6 +336,53 @@ class Result:
                                 f"({type(plot_error).__name__}: {plot_error}); the data files were written "
                                 f"to {out}") from plot_error
         return out
+
+
+def _arrow_numbers(values: np.ndarray[Any, Any], arrow_type: pa.DataType) -> pa.Array:
+    """A numpy array of ``arrow_type``'s width as an Arrow array sharing its memory.
+    (``pyarrow.array`` would import pandas to look at its argument.)"""
+    import pyarrow as pa
+
+    return pa.Array.from_buffers(arrow_type, len(values), [None, pa.py_buffer(values)])
+
+
+def _arrow_column(values: list[Any]) -> pa.Array:
+    """A native table's column (strings, booleans, counts, or numbers with None for no value)
+    as an Arrow array of the type its Parquet file gives it (float64 for a column without
+    rows), without importing pandas."""
+    import numpy as np
+    import pyarrow as pa
+
+    n = len(values)
+    sample = next((v for v in values if v is not None), None)
+    if isinstance(sample, str):
+        data = [v.encode() for v in values]
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum([len(b) for b in data], out=offsets[1:])
+        small = offsets[-1] < 2**31  # else 64-bit offsets: large_string
+        text = pa.string() if small else pa.large_string()
+        offsets = offsets.astype(np.int32) if small else offsets
+        return pa.Array.from_buffers(text, n, [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
+    if isinstance(sample, bool):
+        bits = np.packbits(np.array(values, dtype=bool), bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(bits)])
+    if isinstance(sample, int):
+        return _arrow_numbers(np.array(values, dtype=np.int64), pa.int64())
+    present = np.array([v is not None for v in values], dtype=bool)
+    numbers = np.array([v if v is not None else 0.0 for v in values], dtype=np.float64)
+    if present.all():
+        return _arrow_numbers(numbers, pa.float64())
+    validity = pa.py_buffer(np.packbits(present, bitorder="little"))
+    return pa.Array.from_buffers(pa.float64(), n, [validity, pa.py_buffer(numbers)], null_count=n - int(present.sum()))
+
+
+def _native_view(data: bytes, dtype: str) -> np.ndarray[Any, Any]:
+    """A little-endian buffer as an array of ``dtype`` in the machine's byte order: a view of
+    ``data`` (no copy) on a little-endian machine."""
+    import numpy as np
+
+    view = np.frombuffer(data, dtype=dtype)
+    return view.astype(view.dtype.newbyteorder("="), copy=False)
 
 
 def _used_categories(column: pd.Series) -> pd.Categorical:

@@ -22,13 +22,16 @@ import os
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from . import _ccsim
 from .algorithms import note_scenario_dir
 from .errors import SpecError
 from .inputs import MAX_INPUT_BYTES, read_input_text
-from .runner import run_text
+from .runner import ProgressCallback, run_text
+
+if TYPE_CHECKING:
+    from .results import Result
 
 SpecLike = Union[str, os.PathLike[str], dict[str, Any], "Scenario"]
 #: A duration as the spec writes it ("20ms") or as a ``datetime.timedelta``.
@@ -210,9 +213,10 @@ class Scenario:
         """Validate and return the canonical spec (defaults filled in)."""
         return validate(self)
 
-    def run(self, **kwargs: Any) -> Any:
+    def run(self, *, progress: bool = True, label: str = "",
+            on_progress: ProgressCallback | None = None) -> Result:
         """Run this scenario; see :func:`ccsim.run`."""
-        return run_text(to_json_text(self), False, **kwargs)
+        return run_text(to_json_text(self), False, progress=progress, label=label, on_progress=on_progress)
 
 
 def load(path: str | os.PathLike[str]) -> dict[str, Any]:

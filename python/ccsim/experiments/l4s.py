@@ -62,7 +62,7 @@ import json
 import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -201,7 +201,7 @@ def measure(p: Point, res: Result, warmup: float) -> Measured:
     fa, fb = s["flows"]["a"], s["flows"]["b"]
     ga, gb = float(fa["goodput_bps"]), float(fb["goodput_bps"])
     link = s["links"][BOTTLENECK]
-    dq = link.get("dualpi2") or {}
+    dq = cast(dict[str, Any], link.get("dualpi2") or {})
     nan = math.nan
     return Measured(
         queue=p.queue, rtt_ms=p.rtt_ms, buffer_bdp=p.buffer_bdp, a=p.a, b=p.b,

@@ -51,7 +51,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -242,8 +242,7 @@ def flow_rate(res: Result, flow: str, t1: float, t2: float) -> float:
 
 def tcpm(res: Result, name: str) -> dict[str, Any]:
     """A session's summary (``summary["tcpm"][name]``)."""
-    out: dict[str, Any] = res.summary["tcpm"][name]
-    return out
+    return cast(dict[str, Any], res.summary["tcpm"][name])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..results import Result
+from ..summary_types import TicpSummary
 from .base import Check, Experiment, ExperimentReport, Reading, StartJitter, ns2_window_reading, reading, run_many
 from .figures import cached_figure, pyplot, save, time_axis
 
@@ -152,7 +153,7 @@ def throughput_figure(path: Path, title: str, panels: list[tuple[str, Result, li
     return save(fig, path, dpi=110)
 
 
-def collected(label: str, s: dict[str, Any]) -> Check:
+def collected(label: str, s: TicpSummary) -> Check:
     """The reliability check: the share of expected reports in the collector's table."""
     return Check(f"{label}every report collected", s["reports_received"] / s["reports_expected"], "1", 1.0, 1.0,
                  "protocol", unit="ratio")

@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import ccsim
 from ccsim.errors import SimulationError
@@ -25,8 +25,10 @@ from ccsim.errors import SimulationError
 from . import available
 from .translate import RESULT_MARKER, SAMPLE_MARKER, Untranslatable, generated_flows, translate
 
-FLOW_KEYS = ("goodput_bps", "timeouts", "retransmitted_packets")
-LINK_KEYS = ("utilization", "drops", "mean_queue_packets", "tx_packets")
+FLOW_KEYS: tuple[Literal["goodput_bps", "timeouts", "retransmitted_packets"], ...] = (
+    "goodput_bps", "timeouts", "retransmitted_packets")
+LINK_KEYS: tuple[Literal["utilization", "drops", "mean_queue_packets", "tx_packets"], ...] = (
+    "utilization", "drops", "mean_queue_packets", "tx_packets")
 
 
 class Ns2Failed(SimulationError):
@@ -85,8 +87,8 @@ def run_ccsim(spec: Any) -> tuple[Measures, float]:
 def measures_of(result: ccsim.Result) -> tuple[Measures, float]:
     """ccsim's run as the measures the ns-2.35 side gives, and its wall time."""
     s = result.summary
-    flows = {name: {k: float(f[k]) for k in FLOW_KEYS} for name, f in s["flows"].items()}
-    links = {name: {k: float(v[k]) for k in LINK_KEYS} for name, v in s["links"].items()}
+    flows: dict[str, dict[str, float]] = {name: {k: float(f[k]) for k in FLOW_KEYS} for name, f in s["flows"].items()}
+    links: dict[str, dict[str, float]] = {name: {k: float(v[k]) for k in LINK_KEYS} for name, v in s["links"].items()}
     return Measures(flows, links), float(s["run"]["wall_seconds"])
 
 

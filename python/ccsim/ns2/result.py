@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import NotFoundError
 from ..results import Result
@@ -26,6 +26,8 @@ from .translate import Translation
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from ..summary_types import Overview, Summary
 
 
 class Ns2Missing(NotFoundError):
@@ -78,21 +80,22 @@ class Ns2Result(Result):
         aggregate = {"flows": len(flows), "goodput_bps": sum(goodputs)}
         for key in ("sent_packets", "lost_packets", "retransmitted_packets", "timeouts"):
             aggregate[key] = sum(float(f[key]) for f in flows.values())
-        self.overview = {
+        # ns-2.35's measures stand where ccsim's summary does; one it lacks raises Ns2Missing.
+        self.overview = cast("Overview", {
             "aggregate": _Entry("aggregate", aggregate),
             "fairness": _Entry("fairness", {"jain": _jain(goodputs) if goodputs else 1.0}),
             "run": _Entry("run", {"seed": self.seed, "spec_hash": spec_hash, "sim_seconds": duration,
                                   "warmup_seconds": warmup, "wall_seconds": wall_seconds,
                                   "simulator": "ns-2.35"}),
-        }
+        })
         self._measured: dict[str, Any] = {"flows": flows, "links": links, **self.overview}
         self._samples = measures.samples
         self._table = None
         self._wide = {}
 
     @property
-    def summary(self) -> dict[str, Any]:
-        return self._measured
+    def summary(self) -> Summary:
+        return cast("Summary", self._measured)
 
     @property
     def spec(self) -> dict[str, Any]:
@@ -168,7 +171,7 @@ class Ns2Result(Result):
 
         out = prepare_output_dir(out_dir, {"summary.json", "spec.json", "scenario.tcl"})
         summary = {"flows": dict(self._measured["flows"]), "links": dict(self._measured["links"]),
-                   **{k: dict(v) for k, v in self.overview.items()}}
+                   **{k: dict(cast(_Entry, v)) for k, v in self.overview.items()}}
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         (out / "spec.json").write_text(json.dumps(self._canonical, indent=2) + "\n")
         (out / "scenario.tcl").write_text(self.translation.tcl)
