@@ -1,6 +1,7 @@
 # make demo  : install, then reproduce every experiment's quick variant into ./out and end with
 #              a table of their verdicts and the report, out/index.html (docs/experiments.md)
 # make test  : install (the module with debug assertions), then run every Rust and Python test
+# make check : the development lane (lint, Rust unit tests, the Python tests not marked slow)
 # make wheel : the abi3 manylinux wheel and the sdist into dist/ (pip install dist/ccsim-*.whl)
 # make validate-ns3 : ccsim against ns-3 3.44 on every scenario of validation/ns3/run.py (about
 #              half an hour; not part of make test, which runs the quick suite)
@@ -13,14 +14,14 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: system-deps install demo test test-rust test-python bench lint clean validate-ns3 validate-ns3-quick validate-ns2 wheel
+.PHONY: system-deps install demo test test-rust test-python bench lint clean validate-ns3 validate-ns3-quick validate-ns2 wheel check
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 
 $(VENV)/.deps: pyproject.toml | $(PY)
-	$(PIP) install -q "maturin>=1.5,<2" "numpy>=1.24" "pandas>=2.0" "pyarrow>=14" "matplotlib>=3.7" "tqdm>=4.60" "networkx>=3.0" "dask[distributed]>=2024.1" "markdown>=3.4" "pytest>=7" "mypy>=1.8" "ruff>=0.5"
+	$(PIP) install -q "maturin>=1.5,<2" "numpy>=1.24" "pandas>=2.0" "pyarrow>=14" "matplotlib>=3.7" "tqdm>=4.60" "networkx>=3.0" "dask[distributed]>=2024.1" "markdown>=3.4" "pytest>=7" "pytest-xdist>=3.5" "mypy>=1.8" "ruff>=0.5"
 	touch $@
 
 # tshark (Wireshark's reader, Debian package) checks the pcap files in the tests;
@@ -60,9 +61,21 @@ test: $(VENV)/.deps system-deps test-rust
 test-rust:
 	cargo test --workspace --exclude ccsim-py --profile fasttest
 
-# The browser test of the report must run here, never be skipped.
+# The browser test of the report must run here, never be skipped. Two workers take the tests
+# file by file; the real-time ones (marker `serial`) run after them, alone. Each phase ends with
+# its slowest 20 tests.
 test-python:
-	CCSIM_REQUIRE_BROWSER=1 $(PY) -m pytest -q tests
+	CCSIM_REQUIRE_BROWSER=1 $(PY) -m pytest -q -n 2 --dist loadfile -m "not serial" --durations=20 tests
+	CCSIM_REQUIRE_BROWSER=1 $(PY) -m pytest -q -m serial --durations=20 tests
+
+# The development lane, a couple of minutes once built: formatting and lints, the Rust unit
+# tests (not the integration tests), and the Python tests not marked slow or serial.
+check: $(VENV)/.deps
+	cargo fmt --all -- --check
+	$(VENV)/bin/ruff check python tests validation
+	cargo test -q --workspace --exclude ccsim-py --profile fasttest --lib
+	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --profile fasttest -q
+	$(PY) -m pytest -q -n 2 -m "not slow and not serial" --durations=10 tests
 
 lint: install
 	cargo fmt --all -- --check

@@ -13,6 +13,32 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
+#: Files whose tests keep real time (an emulated link, real sockets, the kernel's TCP or a user's
+#: algorithm through the emulator): `make test` runs them after the others, alone, so no other
+#: test's work delays them.
+SERIAL_FILES = {"test_emulate.py", "test_real.py", "test_kernel_tcp.py", "test_tutorial.py"}
+
+#: Files whose tests run experiments, reports, the other simulators, a cluster or a type checker
+#: (seconds to minutes each): `make check`, the development lane, leaves them to `make test`.
+SLOW_FILES = {
+    "test_reproduce.py", "test_demo.py", "test_report.py", "test_report_privacy.py", "test_cached_report.py",
+    "test_study.py", "test_quick_titles.py", "test_figures.py", "test_stated_causes.py",
+    "test_ticp.py", "test_primo.py", "test_rate_based.py", "test_obp_experiments.py", "test_obp_period.py",
+    "test_xcp_experiments.py", "test_tcpm_experiments.py", "test_l4s_experiment.py", "test_datacenter.py",
+    "test_ns2_oracle.py", "test_ns2_validation.py", "test_ns3_validation.py", "test_distributed.py",
+    "test_wheel.py", "test_typing.py", "test_typed_results.py",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The `serial` marker on every test of :data:`SERIAL_FILES` and `slow` on those of
+    :data:`SLOW_FILES` (beside the tests that carry them themselves)."""
+    for item in items:
+        if item.path.name in SERIAL_FILES:
+            item.add_marker(pytest.mark.serial)
+        if item.path.name in SLOW_FILES | SERIAL_FILES:
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(autouse=True)
 def _private_result_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
