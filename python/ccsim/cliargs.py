@@ -33,7 +33,3 @@ def duration_seconds(text: str, option: str) -> float:
         raise SpecError(f"{text!r} is too large", option)
     return seconds
 
-
-def durations_seconds(text: str, option: str) -> list[float]:
-    """A comma-separated list of durations (``"100ms,200ms"``), each in seconds."""
-    return [duration_seconds(part, option) for part in text.split(",")]
