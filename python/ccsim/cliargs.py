@@ -32,4 +32,3 @@ def duration_seconds(text: str, option: str) -> float:
     if not math.isfinite(seconds):
         raise SpecError(f"{text!r} is too large", option)
     return seconds
-
