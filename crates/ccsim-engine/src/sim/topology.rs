@@ -465,9 +465,7 @@ impl<H: Header> Core<H> {
             link.end_pending = false;
             if link.busy_until > now {
                 in_service = pipe.pop_back().map(|(_, idx)| idx);
-                link.stats.tx_packets -= 1;
-                link.stats.tx_bytes -= u64::from(link.busy_size);
-                link.stats.busy_ns -= link.busy_until - link.service_started_at;
+                link.stats = link.stats_settled(now);
                 link.busy_until = now;
             } else if !link.idle_noted {
                 if let Some(port) = link.red.as_deref_mut() {
