@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import copy
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -30,6 +34,49 @@ SLOW_FILES = {
 }
 
 
+#: Files whose tests run the registered experiments' quick variants (`reproduce --all --quick`
+#: among them): they share one result cache for the session (:func:`quick_experiment_cache`)
+#: and one unit of xdist's scheduling, so that each quick run is simulated once, not once per file.
+QUICK_EXPERIMENT_FILES = {
+    "test_reproduce.py", "test_ticp.py", "test_primo.py", "test_rate_based.py", "test_xcp_experiments.py",
+    "test_tcpm_experiments.py", "test_obp_experiments.py", "test_obp_period.py", "test_l4s_experiment.py",
+    "test_figures.py",
+}
+
+#: The environment variable naming the session's shared cache of quick experiment runs.
+QUICK_CACHE_VARIABLE = "CCSIM_TEST_QUICK_CACHE"
+_OWN_QUICK_CACHE = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The session's cache of quick experiment runs: made by the controlling process (xdist's
+    workers inherit the variable) and removed at its end."""
+    if QUICK_CACHE_VARIABLE not in os.environ:
+        os.environ[QUICK_CACHE_VARIABLE] = tempfile.mkdtemp(prefix="ccsim-quick-runs-")
+        config.stash[_OWN_QUICK_CACHE] = os.environ[QUICK_CACHE_VARIABLE]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    own = config.stash.get(_OWN_QUICK_CACHE, None)
+    if own is not None:
+        shutil.rmtree(own, ignore_errors=True)
+        os.environ.pop(QUICK_CACHE_VARIABLE, None)
+
+
+@contextmanager
+def quick_experiment_cache() -> Iterator[Path]:
+    """Within the block, experiment runs (``run_many``) read and fill the session's shared cache
+    of quick runs. The cache gives a run of the same spec and build bit for bit (its own tests,
+    test_cache.py and test_reproduce.py's rerun, check that), so a check judged on a cached run is
+    judged on the simulation's own numbers."""
+    from ccsim.cache import ResultCache
+    from ccsim.sweep import sweep_options
+
+    folder = Path(os.environ[QUICK_CACHE_VARIABLE])
+    with sweep_options(cache=ResultCache(folder)):
+        yield folder
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The `serial` marker on every test of :data:`SERIAL_FILES` and `slow` on those of
     :data:`SLOW_FILES` (beside the tests that carry them themselves)."""
@@ -38,6 +85,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.serial)
         if item.path.name in SLOW_FILES | SERIAL_FILES:
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With ``--dist loadfile`` (`make test`), xdist's file-by-file scheduling, but with every
+    file of :data:`QUICK_EXPERIMENT_FILES` in one unit, on one worker, so that their shared
+    cache of quick runs is filled once and read after. (xdist's ``loadgroup`` would say this
+    with markers, but under pytest 9 it ignores them: it renames ``item._nodeid``, which
+    pytest 9 no longer reads.)"""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FilesWithQuickExperimentsTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            file = nodeid.split("::", 1)[0]
+            return "quick experiments" if Path(file).name in QUICK_EXPERIMENT_FILES else file
+
+    return FilesWithQuickExperimentsTogether(config, log)
 
 
 @pytest.fixture(autouse=True)
@@ -79,7 +144,7 @@ def replicated_report(name: str, out: Path, jobs: int = 2) -> Any:
     exp = REGISTRY[name]
     reports = []
     for k in range(1, exp.default_seeds(True) + 1):
-        with sweep_options(replica=k):
+        with quick_experiment_cache(), sweep_options(replica=k):
             reports.append(exp.run(out if k == 1 else out / "seeds" / f"replica-{k}", quick=True, jobs=jobs))
     combined = ExperimentReport(name, combine([r.checks for r in reports]), reports[0].figures, study=exp.study)
     for label in reports[0].readings:

@@ -22,6 +22,8 @@ from ccsim.experiments import REGISTRY, Check, ExperimentReport
 from ccsim.experiments.figures import RATE_UNITS
 from ccsim.experiments.satellite import BDP, BUFFER, RTT
 
+from conftest import quick_experiment_cache
+
 # One experiment for each figure-drawing function (sat-slowstart; the CBRAA rate figure with a
 # reference level, and with instants; the TICP throughput with and without the staircase; the
 # parking-lot rates; the dumbbell goodput; the pentagons).
@@ -44,7 +46,8 @@ def drawn(name: str, out: str) -> tuple[ExperimentReport, tuple[Figure, ...]]:
 
     Figure.savefig = keep  # type: ignore[method-assign]
     try:
-        report = REGISTRY[name].run(Path(out) / name, quick=True, jobs=2)
+        with quick_experiment_cache():
+            report = REGISTRY[name].run(Path(out) / name, quick=True, jobs=2)
     finally:
         Figure.savefig = original  # type: ignore[method-assign]
     # The experiment's own figures; the per-run plots of its sub-folders are ccsim.plots'.

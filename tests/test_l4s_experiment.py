@@ -20,6 +20,8 @@ from ccsim.experiments.base import STUDY
 from ccsim.experiments.l4s import (BUFFERS_BDP, PACKET, PAIRS, QUEUES, QUICK_TIME, RATE, RTTS_MS, Point,
                                    buffer_packets, point_spec, points)
 
+from conftest import quick_experiment_cache
+
 NAME = "l4s-coexistence"
 #: Payload bytes of a 1500 B packet (IPv4 and TCP headers of 40 B): the most goodput the link carries.
 PAYLOAD_RATE = RATE * (PACKET - 40) / PACKET
@@ -28,7 +30,8 @@ PAYLOAD_RATE = RATE * (PACKET - 40) / PACKET
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory: pytest.TempPathFactory) -> tuple[ExperimentReport, list[dict[str, Any]], Path]:
     out = tmp_path_factory.mktemp("l4s") / NAME
-    report = REGISTRY[NAME].run(out, quick=True, jobs=2)
+    with quick_experiment_cache():
+        report = REGISTRY[NAME].run(out, quick=True, jobs=2)
     return report, json.loads((out / "points.json").read_text()), out
 
 

@@ -20,7 +20,7 @@ from ccsim.experiments import REGISTRY, ExperimentReport
 from ccsim.experiments import obp as o
 from ccsim.experiments.base import as_reading
 from ccsim.sweep import run_many
-from conftest import assert_every_check_listed, judge_check
+from conftest import assert_every_check_listed, judge_check, quick_experiment_cache
 
 EXPERIMENTS = ["obp-capacity", "obp-rtt", "obp-convergence", "obp-jain", "obp-parking-flows", "obp-parking-rtt"]
 
@@ -388,7 +388,8 @@ def test_the_fig_4_and_fig_9_bands_tell_a_lagging_obp_from_one_like_xcp() -> Non
 
 @cache
 def quick_report(name: str, out: str) -> ExperimentReport:
-    return REGISTRY[name].run(Path(out), quick=True, jobs=2)
+    with quick_experiment_cache():
+        return REGISTRY[name].run(Path(out), quick=True, jobs=2)
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import pytest
 import ccsim
 from ccsim.experiments import REGISTRY, ExperimentReport
 from ccsim.experiments import obp_period as op
-from conftest import assert_every_check_listed, judge_check
+from conftest import assert_every_check_listed, judge_check, quick_experiment_cache
 
 NAME = "obp-period"
 
@@ -56,7 +56,8 @@ NOT_YET = {
 
 @cache
 def quick_report(out: str) -> ExperimentReport:
-    return REGISTRY[NAME].run(Path(out), quick=True, jobs=2)
+    with quick_experiment_cache():
+        return REGISTRY[NAME].run(Path(out), quick=True, jobs=2)
 
 
 @pytest.fixture(scope="module")

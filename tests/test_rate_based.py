@@ -15,7 +15,7 @@ from ccsim.experiments import REGISTRY, ExperimentReport
 from ccsim.experiments.cbraa import (arrivals_checks, arrivals_flows, cbraa_spec, cov, fair_checks, fair_flows,
                                      mean_kBps, rtt_checks, rtt_flows)
 from ccsim.experiments.base import jitter_of, run_many, timer_of
-from conftest import replicated_report
+from conftest import quick_experiment_cache, replicated_report
 
 
 def line(protocol: str, **options: Any) -> dict[str, Any]:
@@ -155,7 +155,9 @@ def test_cbraa_band_is_measured_on_the_rate_held_after_60_s(out: str) -> None:
     with timer_of(exp), jitter_of(exp):
         res = run_many([cbraa_spec([{"name": "tcp", "protocol": "reno"}, {"name": "cbraa", "protocol": "cbraa"}])])[0]
     settled = mean_kBps(res, "cbraa", 300) * 8e3 / 1e6
-    (c,) = [c for c in exp.run(Path(out) / "one-replica", quick=True, jobs=1).checks
+    with quick_experiment_cache():
+        checks = exp.run(Path(out) / "one-replica", quick=True, jobs=1).checks
+    (c,) = [c for c in checks
             if c.name.startswith("CBRAA rate held")]
     assert c.unit == "Mbit/s" and c.measured == pytest.approx(settled, rel=0.05)
 
@@ -164,7 +166,8 @@ def test_cbraa_arrivals_uses_the_papers_intervals(out: str) -> None:
     # "In approximately 10 seconds" after the arrivals at 300 s; "less than 20 seconds after the
     # two TCP connections leave"; the averages over 70-300 s and 570-700 s, the latter 10 s to
     # 140 s after the paper's arrivals left (560 s), placed as far after this run's.
-    report = REGISTRY["cbraa-arrivals"].run(Path(out) / "one-replica-arrivals", quick=True, jobs=1)
+    with quick_experiment_cache():
+        report = REGISTRY["cbraa-arrivals"].run(Path(out) / "one-replica-arrivals", quick=True, jobs=1)
     leave = max(c.measured for c in report.checks if c.name.endswith("TCP leaves"))
     names = [c.name for c in report.checks]
     assert any(n.endswith(f"({leave + 20:.0f}-{leave + 140:.0f} s)") for n in names), names

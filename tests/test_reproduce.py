@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import cli
+from conftest import QUICK_CACHE_VARIABLE, cli
 from test_report import _body_counts, _chromium, browser
 
 import ccsim
@@ -33,7 +33,9 @@ def _json(path: Path) -> Any:
 @pytest.fixture(scope="module")
 def quick_all(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
     out = tmp_path_factory.mktemp("reproduce-all")
-    env = dict(os.environ, CCSIM_CACHE_DIR=str(tmp_path_factory.mktemp("cache-all")))
+    # The session's shared cache of quick runs (tests/conftest.py): the experiment files' runs
+    # of the same specs come from it, or fill it.
+    env = dict(os.environ, CCSIM_CACHE_DIR=os.environ[QUICK_CACHE_VARIABLE])
     proc = subprocess.run([sys.executable, "-m", "ccsim.cli", "reproduce", "--all", "--quick", "-o", str(out)],
                           capture_output=True, text=True, timeout=900, env=env)
     return out, proc

@@ -18,7 +18,7 @@ import ccsim
 from ccsim.experiments import REGISTRY, ExperimentReport
 from ccsim.experiments import tcpm as t
 from ccsim.experiments.base import run_many, timer_of
-from conftest import assert_every_check_listed, judge_check, replicated_report
+from conftest import assert_every_check_listed, judge_check, quick_experiment_cache, replicated_report
 
 EXPERIMENTS = ["tcpm-single", "tcpm-two-disjoint", "tcpm-two-shared", "tcpm-unicast", "tcpm-crash", "tcpm-reroute",
                "tcpm-fastrtx", "tcpm-random", "tcpm-fusion"]
@@ -413,7 +413,8 @@ def drawn(name: str, out: str) -> tuple[ExperimentReport, tuple[Figure, ...]]:
 
     Figure.savefig = keep  # type: ignore[method-assign]
     try:
-        report = REGISTRY[name].run(Path(out), quick=True, jobs=2)
+        with quick_experiment_cache():
+            report = REGISTRY[name].run(Path(out), quick=True, jobs=2)
     finally:
         Figure.savefig = original  # type: ignore[method-assign]
     return report, tuple(saved)

@@ -17,7 +17,7 @@ import ccsim
 from ccsim.experiments import REGISTRY, ExperimentReport
 from ccsim.experiments import xcp as x
 from ccsim.sweep import run_many
-from conftest import judge_check, assert_every_check_listed
+from conftest import assert_every_check_listed, judge_check, quick_experiment_cache
 
 EXPERIMENTS = ["xcp-capacity", "xcp-rtt-fairness", "xcp-convergence"]
 
@@ -144,7 +144,8 @@ NOT_YET = {
 
 @cache
 def quick_report(name: str, out: str) -> ExperimentReport:
-    return REGISTRY[name].run(Path(out), quick=True, jobs=2)
+    with quick_experiment_cache():
+        return REGISTRY[name].run(Path(out), quick=True, jobs=2)
 
 
 @pytest.fixture(scope="module")
