@@ -164,3 +164,30 @@ def test_linux_pacing_spreads_a_cubic_flows_window() -> None:
     assert len(rates) > 100
     assert rates[-1][1] > RATE
     assert res.summary["flows"]["bbr"]["retransmitted_packets"] < 30
+
+
+@pytest.mark.parametrize("protocol", ["bbr", "bbr3"])
+def test_the_handshakes_rtt_is_the_first_min_rtt(protocol: str) -> None:
+    """`bbr_init` takes `tcp_min_rtt(tp)` as min_rtt, and the SYN-ACK's RTT sample is its first
+    value (the kernel's bbr_info in validation/kernel reads 20.2 ms 8 ms after connecting on a
+    20 ms path): so a flow that opens with the handshake starts with the path's propagation
+    time, before its data fills a queue; without the handshake min_rtt has no value until the
+    first data ACK. Ten flows into 17 packets, where the first data RTT samples are inflated."""
+    def run(handshake: bool) -> Any:
+        spec = {"run": {"duration": "3s", "seed": 1},
+                "links": [{"between": ["s", "d"], "rate": "10Mbps", "delay": "10ms", "queue": "17p"}],
+                "flows": [{"name": f"f{i}", "protocol": protocol, "from": "s", "to": "d", "packet_size": "1500B",
+                           "handshake": handshake, "start": f"{i}ms"} for i in range(10)],
+                "output": {"series": [], "trace": ["min_rtt", "btl_bw", "pacing_gain", "cwnd_gain"]}}
+        t = ccsim.run(spec, progress=False).series()
+        return t[t.variable == "min_rtt:change"].sort_values("time")
+
+    with_handshake, without = run(True), run(False)
+    syn_rtt = 2 * 0.010 + 2 * 52 * 8 / 10e6  # two propagation delays and two 52-byte SYNs
+    for i in range(10):
+        first = with_handshake[with_handshake.entity == f"f{i}"].iloc[0]
+        assert first["value"] == pytest.approx(syn_rtt, abs=2e-3 if i else 1e-5), (i, first)
+        assert first["time"] < 0.05
+    # Without it, min_rtt is the first data RTT: the later flows' see the queue the first ones built.
+    late = [without[without.entity == f"f{i}"].iloc[0]["value"] for i in range(5, 10)]
+    assert min(late) > syn_rtt + 0.005, late

@@ -55,11 +55,20 @@ pub enum VarId {
     /// Number of the data segment a TCP sender just transmitted (retransmissions included):
     /// traced at every transmission, the points of a sequence-number plot.
     Seq = 10,
+    /// A model-based sender's bottleneck-bandwidth estimate, payload bits per second (BBR's
+    /// `bbr_bw`, as Linux's `bbr_info` reports it).
+    BtlBw = 11,
+    /// A model-based sender's round-trip propagation estimate (BBR's min_rtt), seconds.
+    MinRtt = 12,
+    /// A model-based sender's pacing gain (BBR's, as a ratio: 2.885 in STARTUP).
+    PacingGain = 13,
+    /// A model-based sender's window gain (BBR's, as a ratio).
+    CwndGain = 14,
 }
 
 impl VarId {
     /// Every variable, in code order.
-    pub const ALL: [VarId; 11] = [
+    pub const ALL: [VarId; 15] = [
         VarId::Cwnd,
         VarId::Ssthresh,
         VarId::Srtt,
@@ -71,6 +80,10 @@ impl VarId {
         VarId::Cluster,
         VarId::CaState,
         VarId::Seq,
+        VarId::BtlBw,
+        VarId::MinRtt,
+        VarId::PacingGain,
+        VarId::CwndGain,
     ];
 
     /// The name used in scenario files and result tables.
@@ -88,6 +101,10 @@ impl VarId {
             VarId::Cluster => "cluster",
             VarId::CaState => "ca_state",
             VarId::Seq => "seq",
+            VarId::BtlBw => "btl_bw",
+            VarId::MinRtt => "min_rtt",
+            VarId::PacingGain => "pacing_gain",
+            VarId::CwndGain => "cwnd_gain",
         }
     }
 
@@ -107,6 +124,10 @@ impl VarId {
             VarId::Cluster => "cluster:change",
             VarId::CaState => "ca_state:change",
             VarId::Seq => "seq:change",
+            VarId::BtlBw => "btl_bw:change",
+            VarId::MinRtt => "min_rtt:change",
+            VarId::PacingGain => "pacing_gain:change",
+            VarId::CwndGain => "cwnd_gain:change",
         }
     }
 

@@ -18,7 +18,8 @@ pub struct OutputSpec {
     pub interval: DurStr,
     /// Series sampled every interval: "rate", "sent_rate" and "delay" (per flow), "queue" (per
     /// link direction), and agent variables "cwnd", "ssthresh", "srtt", "rto", "inflight",
-    /// "send_rate", "reports", "round", "cluster", "ca_state".
+    /// "send_rate", "reports", "round", "cluster", "ca_state", and BBR's "btl_bw", "min_rtt",
+    /// "pacing_gain", "cwnd_gain".
     #[serde(default = "default_series")]
     pub series: Vec<String>,
     /// Agent variables recorded at every change (e.g. "cwnd"), beside the sampled series.

@@ -32,7 +32,7 @@
 //! [`v3`] (the `v3` field): it reuses this file's connection view (`Tp`), constants, the
 //! pacing-rate and window-saving helpers, and the v1 code paths never read the v3 state.
 
-use ccsim_core::{Dur, RngStream};
+use ccsim_core::{Dur, RngStream, VarId};
 
 use super::{AckEvent, CaState, CongestionControl, Conn, Control, RateSample, Window};
 use crate::tcp::minmax::MinMax;
@@ -320,6 +320,13 @@ impl Bbr {
         } else {
             rate
         }
+    }
+
+    /// `tcp_min_rtt(tp)` as `bbr_init` reads it: the connection's minimum RTT so far (the
+    /// handshake's, when it opened with one), microseconds; "none" (`~0U`) before any sample.
+    fn conn_min_rtt_us(conn: &Conn) -> u32 {
+        conn.min_rtt
+            .map_or(u32::MAX, |m| u32::try_from(m.0 / 1000).unwrap_or(u32::MAX))
     }
 
     /// `bbr_init_pacing_rate_from_rtt`: STARTUP's gain times the initial window per RTT (1 ms
@@ -793,6 +800,7 @@ impl CongestionControl for Bbr {
         let now = conn.now;
         let tp = Self::tp(w, conn);
         w.ssthresh = u64::MAX;
+        self.min_rtt_us = Self::conn_min_rtt_us(conn);
         self.min_rtt_stamp = tp.jiffies;
         self.bw.reset(0, 0);
         self.init_pacing_rate_from_rtt(&tp);
@@ -837,6 +845,29 @@ impl CongestionControl for Bbr {
         self.last = Some(tp);
         ctl.pacing_rate = Some(self.pacing_rate);
         ctl
+    }
+
+    /// The model as Linux's `bbr_get_info` reports it (`ss -ti`'s `bbr:(bw,mrtt,pacing_gain,
+    /// cwnd_gain)`): the bandwidth estimate in payload bit/s (`bbr_bw`: the policer model's
+    /// while it is in use; v3's bounded by `bw_lo`), min_rtt in seconds (none before the
+    /// first sample), the gains as ratios.
+    fn model_var(&self, var: VarId) -> Option<f64> {
+        match var {
+            VarId::BtlBw => {
+                let mss = self.last.as_ref()?.mss;
+                let bw = self
+                    .v3
+                    .as_ref()
+                    .map_or_else(|| self.current_bw(), |v3| v3.bw());
+                Some(bw as f64 * mss as f64 * 8e6 / BW_UNIT as f64)
+            }
+            VarId::MinRtt => {
+                (self.min_rtt_us != u32::MAX).then(|| f64::from(self.min_rtt_us) * 1e-6)
+            }
+            VarId::PacingGain => Some(f64::from(self.pacing_gain) / f64::from(UNIT)),
+            VarId::CwndGain => Some(f64::from(self.cwnd_gain) / f64::from(UNIT)),
+            _ => None,
+        }
     }
 }
 

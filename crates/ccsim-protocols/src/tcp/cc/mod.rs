@@ -22,7 +22,7 @@ mod reno;
 mod vegas;
 mod vegas_ns2;
 
-use ccsim_core::{Dur, RngStream, SimTime};
+use ccsim_core::{Dur, RngStream, SimTime, VarId};
 
 pub use bbr::{Bbr, BbrMode, ProbeBwPhase};
 pub use cubic::{cubic_root, Cubic, CubicParams};
@@ -206,6 +206,13 @@ pub trait CongestionControl {
     fn on_init(&mut self, _w: &mut Window, _conn: &Conn) -> Option<u64> {
         None
     }
+
+    /// The value of a model variable ([`VarId::BtlBw`], [`VarId::MinRtt`],
+    /// [`VarId::PacingGain`], [`VarId::CwndGain`]) for series and traces; `None` for an
+    /// algorithm without that variable (every one but BBR's by default).
+    fn model_var(&self, _var: VarId) -> Option<f64> {
+        None
+    }
 }
 
 /// The built-in algorithms, statically dispatched, and a user's behind a box.
@@ -333,6 +340,9 @@ impl CongestionControl for CustomCc {
         Self::bounded(w);
         rate
     }
+    fn model_var(&self, var: VarId) -> Option<f64> {
+        self.inner.model_var(var)
+    }
 }
 
 impl std::fmt::Debug for CustomCc {
@@ -422,6 +432,9 @@ impl CongestionControl for AnyCc {
     }
     fn on_init(&mut self, w: &mut Window, conn: &Conn) -> Option<u64> {
         each_cc!(self, c => c.on_init(w, conn))
+    }
+    fn model_var(&self, var: VarId) -> Option<f64> {
+        each_cc!(self, c => c.model_var(var))
     }
 }
 

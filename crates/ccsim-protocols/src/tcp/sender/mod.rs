@@ -262,7 +262,7 @@ impl TcpSender {
 }
 
 /// The variables a sender records on change when asked.
-const TRACED: [VarId; 7] = [
+const TRACED: [VarId; 11] = [
     VarId::Cwnd,
     VarId::Ssthresh,
     VarId::Srtt,
@@ -270,6 +270,10 @@ const TRACED: [VarId; 7] = [
     VarId::BytesInFlight,
     VarId::CaState,
     VarId::Rate,
+    VarId::BtlBw,
+    VarId::MinRtt,
+    VarId::PacingGain,
+    VarId::CwndGain,
 ];
 
 impl Agent<Hdr> for TcpSender {
@@ -347,6 +351,9 @@ impl Agent<Hdr> for TcpSender {
             VarId::Seq => self.last_sent.map(|s| s as f64),
             // The pacing rate, payload bit/s, of a sender that paces.
             VarId::Rate => self.pacing_rate().map(|r| r as f64 * 8.0),
+            VarId::BtlBw | VarId::MinRtt | VarId::PacingGain | VarId::CwndGain => {
+                self.control.cc().model_var(var)
+            }
             VarId::Reports | VarId::Round | VarId::Cluster => None,
         }
     }

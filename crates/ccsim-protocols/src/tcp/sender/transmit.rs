@@ -233,6 +233,9 @@ impl TcpSender {
         if self.syn_retries == 0 {
             self.rtt
                 .sample(now - self.syn_sent_at, self.syn_sent_at, 0, 0);
+            // Linux's `tcp_ack_update_rtt` on the SYN-ACK also starts the connection's
+            // minimum RTT (`tcp_min_rtt`), which BBR's `bbr_init` takes as its min_rtt.
+            self.rate.on_rtt(now - self.syn_sent_at);
         } else {
             // RFC 5681 section 3.1: after a lost SYN or SYN-ACK the initial window is one
             // segment.

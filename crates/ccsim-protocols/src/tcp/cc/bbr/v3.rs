@@ -1028,11 +1028,13 @@ impl Bbr {
         let ecn = self.v3.as_ref().is_some_and(|v| v.ecn_capable);
         let mut v = V3::new(ecn);
         v.init_cwnd = tp.cwnd.min(0x7f);
+        v.probe_rtt_min_us = Self::conn_min_rtt_us(conn);
         v.probe_rtt_min_stamp = tp.jiffies;
         v.loss_round_delivered = tp.delivered + 1;
         w.ssthresh = u64::MAX;
         self.next_rtt_delivered = tp.delivered;
         self.prev_ca_state = CaState::Open;
+        self.min_rtt_us = Self::conn_min_rtt_us(conn);
         self.min_rtt_stamp = tp.jiffies;
         self.has_seen_rtt = false;
         self.init_pacing_rate_from_rtt(&tp);
