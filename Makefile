@@ -8,13 +8,16 @@
 # make validate-ns2 : ccsim's ns-2 modes against ns-2.35 (Debian's ns2) on every twin of
 #              validation/ns2/run.py, then the experiments' runs that translate (arms.py;
 #              a few minutes; make test runs the quick twins)
+# make validate-kernel : Linux's TCP (Reno, CUBIC, BBR v1, DCTCP) through `ccsim emulate` against
+#              the same algorithms simulated, every case of validation/kernel/run.py (root,
+#              namespaces and TUN; about 45 minutes; make test runs the quick cases)
 VENV   ?= .venv
 PYTHON ?= python3
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: system-deps install demo test test-rust test-python bench lint clean validate-ns3 validate-ns3-quick validate-ns2 wheel check
+.PHONY: system-deps install demo test test-rust test-python bench lint clean validate-ns3 validate-ns3-quick validate-ns2 validate-kernel wheel check
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -75,7 +78,7 @@ check: $(VENV)/.deps
 	$(VENV)/bin/ruff check python tests validation
 	cargo test -q --workspace --exclude ccsim-py --profile fasttest --lib
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --profile fasttest -q
-	$(PY) -m pytest -q -n 2 -m "not slow and not serial" --durations=10 tests
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow and not serial" --durations=10 tests
 
 lint: install
 	cargo fmt --all -- --check
@@ -97,6 +100,10 @@ validate-ns2: install
 	mkdir -p out
 	$(PY) validation/ns2/run.py --json out/validate-ns2.json | tee out/validate-ns2.md
 	$(PY) validation/ns2/arms.py --all-ns2 --quick | tee out/validate-ns2-arms.md
+
+validate-kernel: install
+	mkdir -p out
+	$(PY) validation/kernel/run.py --json out/validate-kernel.json | tee out/validate-kernel.md
 
 clean:
 	rm -rf $(VENV) target out
