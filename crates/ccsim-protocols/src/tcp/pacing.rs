@@ -19,7 +19,9 @@
 //! CHOICE: the release interval counts the segment's payload, as Linux's `skb->len` there;
 //! rates are in payload bytes per second, the unit BBR's estimate is in.
 //! CHOICE: segments leave one at a time at their release times (no TSO bursts); the pacing
-//! timer is the sender's only one for it.
+//! timer is the sender's only one for it. Linux sends its TSO goal at once (two segments back
+//! to back for BBR above 1.2 Mbit/s), and with ten BBR flows that makes its flows share more
+//! evenly than they do one segment at a time (docs/validation.md, "The kernel suite").
 
 use ccsim_core::{Dur, SimTime};
 
