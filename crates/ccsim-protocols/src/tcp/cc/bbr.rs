@@ -869,6 +869,21 @@ impl CongestionControl for Bbr {
             _ => None,
         }
     }
+
+    /// `bbr_tso_segs_goal`: the segments Linux sends at once (v1).
+    ///
+    /// CHOICE: v3 sends one segment at a time. Its goal adds up to 64 kB at round trips
+    /// under about 16 ms (`bbr_tso_segs_goal`'s allowance for the legacy GSO size), and with
+    /// no mainline kernel running v3 there is nothing here to check those bursts against; v1's
+    /// two-segment sends were measured against the kernel (docs/validation.md, "The kernel
+    /// suite").
+    fn tso_segs(&self, mss: u64) -> u64 {
+        if self.v3.is_some() {
+            1
+        } else {
+            self.tso_segs_goal(mss)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -213,6 +213,13 @@ pub trait CongestionControl {
     fn model_var(&self, _var: VarId) -> Option<f64> {
         None
     }
+
+    /// Segments per send for a paced sender (Linux's `ca_ops->tso_segs`, the TSO goal), read
+    /// after every [`cong_control`](Self::cong_control): they leave back to back at one
+    /// release time (`tcp/pacing.rs`). One by default.
+    fn tso_segs(&self, _mss: u64) -> u64 {
+        1
+    }
 }
 
 /// The built-in algorithms, statically dispatched, and a user's behind a box.
@@ -343,6 +350,9 @@ impl CongestionControl for CustomCc {
     fn model_var(&self, var: VarId) -> Option<f64> {
         self.inner.model_var(var)
     }
+    fn tso_segs(&self, mss: u64) -> u64 {
+        self.inner.tso_segs(mss).clamp(1, 0x7f)
+    }
 }
 
 impl std::fmt::Debug for CustomCc {
@@ -435,6 +445,9 @@ impl CongestionControl for AnyCc {
     }
     fn model_var(&self, var: VarId) -> Option<f64> {
         each_cc!(self, c => c.model_var(var))
+    }
+    fn tso_segs(&self, mss: u64) -> u64 {
+        each_cc!(self, c => c.tso_segs(mss))
     }
 }
 

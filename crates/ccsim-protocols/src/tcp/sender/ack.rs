@@ -166,6 +166,9 @@ impl TcpSender {
         if let (Some(rate), Some(p)) = (decision.pacing_rate, self.pacing.as_mut()) {
             p.set_rate(rate);
         }
+        if let Some(p) = self.pacing.as_mut() {
+            p.set_quantum(self.control.cc().tso_segs(self.mss));
+        }
         if decision.mark_app_limited {
             self.rate.mark_app_limited(conn.in_flight);
         }
