@@ -23,8 +23,10 @@
 //! built-in sources never pause and resume a transfer.
 //! CHOICE: every ACK counts as possibly not delayed (`is_ack_delayed` false), so an expired
 //! min_rtt is replaced by the next sample.
-//! CHOICE: the quantisation budget counts Linux's TSO goal (about 1 ms of data at the pacing
-//! rate, at least two segments above 1.2 Mbit/s), though segments leave one at a time.
+//! Linux's TSO goal (about 1 ms of data at the pacing rate, at least two segments above
+//! 1.2 Mbit/s) is both the quantisation budget's unit and the segments v1 sends at once
+//! (`tso_segs`, read by the pacer in `tcp/pacing.rs`); BBR's `bbr_init` takes the
+//! connection's minimum RTT so far, the handshake's when there was one, as its first min_rtt.
 //! CHOICE: PROBE_BW's random start phase is drawn from the flow's random stream; when a
 //! timeout ends the policer model's use, the gain cycle restarts on the next ACK.
 //!
