@@ -123,7 +123,8 @@ def test_the_sweeps_figures_are_the_runs(tmp_path: Path) -> None:
     assert f"({share[4]:.1f} % to {share[7]:.1f} % of the link" in text
     assert share[4] < share[5] < share[6] < share[7]  # "more with a larger target"
     assert f"from about {round(min(delay[:4]))} ms to {round(min(delay[4:8]))}-{round(max(delay[4:8]))} ms" in text
-    assert all(round(d) == 24 for d in delay[8:]) and "its delay is 24 ms" in text
+    low, high = round(min(delay[8:])), round(max(delay[8:]))
+    assert f"its delay is {low} ms" in text if low == high else f"its delay is {low}-{high} ms" in text
     assert max(share[8:]) < 1  # "its share stays under 1 %"
 
 
