@@ -191,3 +191,25 @@ def test_the_handshakes_rtt_is_the_first_min_rtt(protocol: str) -> None:
     # Without it, min_rtt is the first data RTT: the later flows' see the queue the first ones built.
     late = [without[without.entity == f"f{i}"].iloc[0]["value"] for i in range(5, 10)]
     assert min(late) > syn_rtt + 0.005, late
+
+
+def test_the_model_series_read_as_bbr_info_does() -> None:
+    """`btl_bw`, `pacing_gain` and `cwnd_gain` are what Linux's `bbr_info` reports: after STARTUP
+    the bandwidth estimate is the path's payload rate (100 Mbit/s of 1500 B packets carrying
+    1460 B), and the gains take only tcp_bbr.c's values: 2/ln 2 in STARTUP (both), its inverse
+    in DRAIN, 5/4, 3/4 and 1 in PROBE_BW with a window gain of 2, and 1 in PROBE_RTT, each in
+    256ths as Linux rounds them."""
+    spec = clean_path("12s")
+    spec["output"] = {"series": ["btl_bw", "pacing_gain", "cwnd_gain"], "interval": "10ms"}
+    t = ccsim.run(spec, progress=False).series()
+    bw = t[(t.variable == "btl_bw") & (t.time > 2)]["value"]
+    payload = RATE * 1460 / PACKET
+    assert bw.median() == pytest.approx(payload, rel=0.02), bw.median()
+    # tcp_bbr.c's gains in 256ths: bbr_high_gain = BBR_UNIT * 2885 / 1000 + 1 (739), and
+    # bbr_drain_gain = BBR_UNIT * 1000 / 2885 (88).
+    high, drain = (256 * 2885 // 1000 + 1) / 256, (256 * 1000 // 2885) / 256
+    allowed = {round(g, 2) for g in (high, drain, 1.25, 0.75, 1.0, 2.0)}
+    for name in ("pacing_gain", "cwnd_gain"):
+        seen = {round(v, 2) for v in t[t.variable == name]["value"]}
+        assert seen <= allowed, (name, seen)
+    assert {1.25, 0.75, 1.0} <= {round(v, 2) for v in t[t.variable == "pacing_gain"]["value"]}
