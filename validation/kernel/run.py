@@ -232,10 +232,6 @@ json.dump(results, open(out, "w"))
 '''
 
 
-class KernelUnavailable(Exception):
-    """The kernel side cannot run here (the message says why)."""
-
-
 def kernel_available(cc: str) -> str | None:
     """Why the kernel's ``cc`` cannot run through the emulator here, or None."""
     from ccsim.emulate import EmulationError, check_machine

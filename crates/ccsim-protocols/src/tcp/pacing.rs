@@ -29,10 +29,11 @@
 //! segment per send (docs/validation.md, "The kernel suite").
 //!
 //! CHOICE: the quantum is the congestion control's (`CongestionControl::tso_segs`): BBR v1
-//! gives Linux's TSO goal; BBR v3 (see its CHOICE in `cc/bbr.rs`) and every other algorithm, and a window-based flow paced with
-//! `pacing = true`, sends one segment at a time (Linux's `tcp_tso_autosize` would give them
-//! two as well; their sends are clocked by ACKs that already release two segments at once
-//! with delayed ACKs). The pacing timer is the sender's only one for it.
+//! gives Linux's TSO goal; BBR v3 (see its CHOICE in `cc/bbr.rs`), every other algorithm and
+//! a window-based flow paced with `pacing = true` send one segment at a time (Linux's
+//! `tcp_tso_autosize` would give them two as well; their sends are clocked by ACKs that
+//! already release two segments at once with delayed ACKs). The pacing timer is the sender's
+//! only one for it.
 //! CHOICE: the credit of a late sender is computed on a send's first segment (half of that
 //! segment's time at most), where Linux takes half of the whole skb's.
 
