@@ -14,7 +14,10 @@ A case outside a target is marked, and its cause is in docs/validation.md ("The 
     python validation/kernel/run.py --list
 
 What is measured, per run: each flow's goodput at the receiver after the first 5 s (the
-warm-up), their sum, Jain's index over them, the smallest flow's share of an equal split
+warm-up: bytes the application reads in order in the window, on both sides; so data that
+crossed the link before 5 s, held above a hole, counts when the hole fills, and with heavy loss
+the sum can exceed the payload capacity by a few tenths of a percent: ten kernel BBR flows
+9.69 against 9.653 Mbit/s, ten ccsim CUBIC flows 9.667), their sum, Jain's index over them, the smallest flow's share of an equal split
 (its goodput times the number of flows over the sum), the retransmitted segments and the
 retransmission timeouts after the warm-up (the kernel's `tcpi_total_retrans` and
 `tcpi_total_rto` of each socket, read at 5 s and at the end), and for the loss-based algorithms
