@@ -66,11 +66,13 @@ test-rust:
 
 # The browser test of the report must run here, never be skipped. Two workers take the tests
 # file by file; the real-time ones (marker `serial`) run after them, two at a time with no
-# CPU-bound test beside them (they mostly wait on the clock: about a quarter of two cores).
-# Each phase ends with its slowest 20 tests.
+# CPU-bound test beside them (they mostly wait on the clock: about a quarter of two cores),
+# and last those that need a core to themselves (marker `alone`). Each phase ends with its
+# slowest tests.
 test-python:
 	CCSIM_REQUIRE_BROWSER=1 $(PY) -m pytest -q -n 2 --dist loadfile -m "not serial" --durations=20 tests
-	CCSIM_REQUIRE_BROWSER=1 $(PY) -m pytest -q -n 2 --dist load -m serial --durations=20 tests
+	CCSIM_REQUIRE_BROWSER=1 $(PY) -m pytest -q -n 2 --dist load -m "serial and not alone" --durations=20 tests
+	CCSIM_REQUIRE_BROWSER=1 $(PY) -m pytest -q -m alone --durations=5 tests
 
 # The development lane, a couple of minutes once built: formatting and lints, the Rust unit
 # tests (not the integration tests), and the Python tests not marked slow or serial.

@@ -23,6 +23,12 @@ EXAMPLES = ROOT / "examples"
 #: segments the idle emulator never drops, and the tutorial's rate fell short.)
 SERIAL_FILES = {"test_emulate.py", "test_real.py", "test_kernel_tcp.py", "test_tutorial.py"}
 
+#: Real-time files whose own process needs a core to itself: the tutorial's Python algorithm,
+#: a delay-based one, over real sockets (beside another real-time test it read the late
+#: ACKs of its own busy process as queueing and held 4.9 Mbit/s where it holds more than 5
+#: alone). `make test` runs them last, one at a time (marker `alone`).
+ALONE_FILES = {"test_tutorial.py"}
+
 #: Files whose tests run experiments, reports, the other simulators, a cluster or a type checker
 #: (seconds to minutes each): `make check`, the development lane, leaves them to `make test`.
 SLOW_FILES = {
@@ -84,6 +90,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.name in SERIAL_FILES:
             item.add_marker(pytest.mark.serial)
+        if item.path.name in ALONE_FILES:
+            item.add_marker(pytest.mark.alone)
         if item.path.name in SLOW_FILES | SERIAL_FILES:
             item.add_marker(pytest.mark.slow)
 
