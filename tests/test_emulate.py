@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -25,7 +26,7 @@ import pytest
 
 from ccsim import SpecError
 from ccsim.cli import main
-from ccsim.emulate import emulate, load_link_directions, load_link_file
+from ccsim.emulate import emulate, load_link_directions, load_link_file, load_link_path
 
 
 def _can_emulate() -> str | None:
@@ -134,6 +135,69 @@ def test_a_datagrams_round_trip_is_twice_the_delay_plus_two_serialisations(tmp_p
     assert up["packets"] == 20 and up["bytes"] == 20 * 128
     assert summary["exit_status"] == 0
     assert not our_namespaces()
+
+
+PORTS_CLIENT = r"""
+import json, os, socket, sys, time
+rtts = {}
+for port in (40001, 40002):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("0.0.0.0", port))
+    s.settimeout(2)
+    rtts[port] = []
+    for i in range(10):
+        t = time.perf_counter()
+        s.sendto(bytes(100), (os.environ["CCSIM_SERVER"], 9000))
+        s.recvfrom(2000)
+        rtts[port].append(time.perf_counter() - t)
+        time.sleep(0.02)
+open(sys.argv[1], "w").write(json.dumps(rtts))
+"""
+
+
+@needs_emulation
+def test_a_ports_access_link_adds_its_delay_each_way_to_that_port_only(tmp_path: Path) -> None:
+    path = link_file(tmp_path, rate="10Mbps", delay="20ms")
+    path.write_text(path.read_text() + '\n[[port_delays]]\nport = 40001\ndelay = "15ms"\n')
+    out = tmp_path / "rtts"
+    status = emulate(path, [sys.executable, "-c", PORTS_CLIENT, str(out)],
+                     server=f"{sys.executable} -c '{ECHO_SERVER}'", out=tmp_path / "o", quiet=True)
+    assert status == 0
+    rtts = {int(port): values for port, values in json.loads(out.read_text()).items()}
+    # 128-byte IP packets: 102.4 us each way at 10 Mbit/s; the access link adds 15 ms each way
+    # (and 1 ns of serialisation at 1 Tbit/s) to port 40001's datagrams and their echoes.
+    for port, extra in ((40001, 0.015), (40002, 0.0)):
+        expected = 2 * (0.020 + extra) + 2 * 128 * 8 / 10e6
+        fastest = min(rtts[port])
+        assert expected <= fastest <= expected + 0.001, (port, sorted(rtts[port]))
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["port_delays"] == [{"port": 40001, "delay_s": 0.015}]
+    assert summary["directions"]["client->server"]["packets"] == 20
+
+
+@pytest.mark.parametrize(("entry", "path", "message"), [
+    ('port = 0\ndelay = "5ms"', "port_delays[0].port", "1 to 65535, found 0"),
+    ('port = "80"\ndelay = "5ms"', "port_delays[0].port", "found '80'"),
+    ('port = 80\ndelay = "-5ms"', "port_delays[0].delay", "must not be negative"),
+    ('port = 80\ndelay = "5 parsecs"', "port_delays[0].delay", "5 parsecs"),
+    ('port = 80', "port_delays[0].delay", "missing delay"),
+    ('port = 80\ndelay = "5ms"\nqueue = "3p"', "port_delays[0].queue", "unknown key 'queue'"),
+    ('port = 80\ndelay = "5ms"\n[[port_delays]]\nport = 80\ndelay = "9ms"', "port_delays[1].port",
+     "port 80 has two entries"),
+])
+def test_a_bad_port_delay_is_named(tmp_path: Path, entry: str, path: str, message: str) -> None:
+    link = link_file(tmp_path, rate="10Mbps", delay="20ms")
+    link.write_text(link.read_text() + "\n[[port_delays]]\n" + entry + "\n")
+    with pytest.raises(SpecError, match=re.escape(message)) as e:
+        load_link_path(link)
+    assert e.value.path == path
+
+
+def test_port_delays_are_read_in_nanoseconds(tmp_path: Path) -> None:
+    link = link_file(tmp_path, rate="10Mbps", delay="20ms")
+    link.write_text(link.read_text() + '\n[[port_delays]]\nport = 5001\ndelay = "20.5ms"\n'
+                    '[[port_delays]]\nport = 5002\ndelay = "0s"\n')
+    assert load_link_path(link)[2] == [(5001, 20_500_000), (5002, 0)]
 
 
 ASYMMETRIC = """[[links]]

@@ -63,15 +63,36 @@ def test_simulated_tcp_meets_the_kernel_suites_targets(name: str, tmp_path: Path
 
 
 def test_the_suite_covers_what_the_issue_names() -> None:
-    """Reno, CUBIC, BBR v1 and DCTCP with step marking; 1, 2, 4 and 10 flows; buffers from 0.2
-    to 2 BDP; DropTail, RED and step marking."""
+    """Reno, CUBIC, BBR v1 and DCTCP with step marking; 1, 2, 4 and 10 flows; equal and unequal
+    round trips; buffers from 0.2 to 2 BDP; DropTail, RED and step marking."""
     cases = suite.suite()
     assert {c.cc for c in cases} == {"reno", "cubic", "bbr", "dctcp"}
     assert {c.flows for c in cases} >= {1, 2, 4, 10}
     assert {c.buffer_bdp for c in cases} >= {0.2, 1.0, 2.0}
     assert {c.queue for c in cases} == {"droptail", "red", "step"}
     assert all(c.queue == "step" for c in cases if c.cc == "dctcp")
+    assert {c.cc for c in cases if len({c.extra_s(i) for i in range(c.flows)}) > 1} == {"reno", "cubic", "bbr"}
     assert len({c.name for c in cases}) == len(cases)
+
+
+def test_unequal_round_trips_take_access_links_on_both_sides() -> None:
+    """A flow's extra delay: an access link of its own in the simulation, the delay each way,
+    as the emulator's ``[[port_delays]]`` puts it on the kernel's side."""
+    case = next(c for c in suite.suite() if c.name == "cubic-4-rtt-40-100ms")
+    spec = suite.spec(case, 1)
+    ccsim = pytest.importorskip("ccsim")
+    # Every flow opens at 0, so each SYN reaches the shared link before the first data.
+    flows = [{**f, "start": "0s"} for f in spec["flows"]]
+    result = ccsim.run({**spec, "run": {**spec["run"], "duration": "1s", "warmup": "0s"}, "flows": flows},
+                       progress=False)
+    srtt = result.series("srtt")
+    # The smoothed RTT starts at the handshake's: twice the path's delays, and a SYN's and a
+    # SYN-ACK's serialisation (tens of microseconds).
+    for i, extra_ms in enumerate((0, 10, 20, 30)):
+        assert case.extra_s(i) == extra_ms / 1e3
+        first = srtt[srtt["entity"] == f"f{i}"]["value"].min()
+        base = 2 * (0.020 + extra_ms / 1e3)
+        assert base < first < base + 0.0005, (i, first)
 
 
 def test_the_simulated_side_matches_the_kernels_set_up() -> None:

@@ -3,7 +3,8 @@
 Two network namespaces, "client" and "server", each get a TUN device (``ccsim0``; the client
 10.77.0.1, the server 10.77.0.2, point to point); every IP packet one sends to the other crosses
 the emulator (``ccsim-emulate``: a simulated link per direction, run in real time, with the
-rate, delay, queue and loss of the file's one ``[[links]]`` entry). The server command, if any,
+rate, delay, queue and loss of the file's one ``[[links]]`` entry; the ports of its
+``[[port_delays]]`` behind access links of their own). The server command, if any,
 starts first in the server namespace; the client command runs in the client namespace with the
 server's address in ``CCSIM_SERVER``; the emulator stops when the client command exits, and its
 exit status is returned. docs/real-networks.md has the details and the accuracy to expect.
@@ -93,6 +94,19 @@ def load_link_directions(path: str | os.PathLike[str]) -> tuple[dict[str, Any], 
     ``[[links]]`` entry's keys apply to both; its optional tables ``client_to_server`` and
     ``server_to_client`` override them for one direction (e.g. ``[links.server_to_client]``
     with ``rate = "50Mbps"``). A :class:`SpecError` names the field."""
+    spec, reverse, _ = load_link_path(path)
+    return spec, reverse
+
+
+#: The most ``[[port_delays]]`` entries a link file may have.
+MAX_PORT_DELAYS = 64
+
+
+def load_link_path(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, Any], list[tuple[int, int]]]:
+    """:func:`load_link_directions`, and the file's ``[[port_delays]]`` as (port, one-way
+    delay in nanoseconds): each entry's TCP or UDP port (source or destination) crosses an
+    access link of that delay each way on the client's side, for flows of unequal round trips
+    through the one link (docs/real-networks.md)."""
     from .inputs import read_input_text
 
     text = read_input_text(path, "link file", "link file")
@@ -100,9 +114,10 @@ def load_link_directions(path: str | os.PathLike[str]) -> tuple[dict[str, Any], 
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise SpecError(f"{path} is not valid TOML: {e}", "link file") from None
-    extra = sorted(set(doc) - {"links", "run"})
+    extra = sorted(set(doc) - {"links", "run", "port_delays"})
     if extra:
-        raise SpecError(f"unknown key {extra[0]!r}: a link file has [[links]] and an optional [run]", extra[0])
+        raise SpecError(f"unknown key {extra[0]!r}: a link file has [[links]], an optional [run] and optional "
+                        f"[[port_delays]]", extra[0])
     links = doc.get("links")
     if not isinstance(links, list) or len(links) != 1:
         found = len(links) if isinstance(links, list) else "none"
@@ -127,7 +142,42 @@ def load_link_directions(path: str | os.PathLike[str]) -> tuple[dict[str, Any], 
             raise SpecError("a direction's table cannot change between", f"links[0].{table}.between")
         specs.append(_validated({"run": {"duration": "1s", **run}, "links": [{**base, **override}], "flows": []},
                                 table, set(override)))
-    return specs[0], specs[1]
+    return specs[0], specs[1], _port_delays(doc.get("port_delays", []))
+
+
+def _port_delays(entries: Any) -> list[tuple[int, int]]:
+    """``[[port_delays]]`` validated: (port, one-way delay in ns) per entry."""
+    from . import _ccsim
+    from .sweep import _TIME_UNITS, _quantity
+
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise SpecError("expected [[port_delays]] tables of port and delay", "port_delays")
+    if len(entries) > MAX_PORT_DELAYS:
+        raise SpecError(f"at most {MAX_PORT_DELAYS} entries, found {len(entries)}", "port_delays")
+    out: list[tuple[int, int]] = []
+    for i, entry in enumerate(entries):
+        where = f"port_delays[{i}]"
+        unknown = sorted(set(entry) - {"port", "delay"})
+        if unknown:
+            raise SpecError(f"unknown key {unknown[0]!r}: an entry has port and delay", f"{where}.{unknown[0]}")
+        for key in ("port", "delay"):
+            if key not in entry:
+                raise SpecError(f"missing {key}", f"{where}.{key}")
+        port = entry["port"]
+        if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+            raise SpecError(f"must be a TCP or UDP port, 1 to 65535, found {port!r}", f"{where}.port")
+        if any(port == p for p, _ in out):
+            raise SpecError(f"port {port} has two entries", f"{where}.port")
+        # The access link's delay as a link's delay (units, bounds), on a 1 Gbit/s link.
+        access = {"run": {"duration": "1s"}, "flows": [],
+                  "links": [{"between": ["client", "access"], "rate": "1Gbps", "delay": entry["delay"]}]}
+        try:
+            canonical = json.loads(_ccsim.validate(json.dumps(access)))["links"][0]["delay"]
+        except SpecError as e:
+            message = str(e).removeprefix(f"{e.path}: ").replace('at "1Gbps" ', "at 1 Gbit/s ")
+            raise SpecError(message, f"{where}.delay") from None
+        out.append((port, round(_quantity(canonical, _TIME_UNITS) * 1e9)))
+    return out
 
 
 def _validated(spec: dict[str, Any], table: str, overridden: set[str]) -> dict[str, Any]:
@@ -296,7 +346,7 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
     for name, value in (("--drain", drain_s), ("--grace", grace_s)):
         if not 0 <= value <= MAX_WAIT_S:
             raise SpecError(f"must be 0 to {MAX_WAIT_S:g} seconds, found {value!r}", name)
-    spec, reverse = load_link_directions(link_file)
+    spec, reverse, port_delays = load_link_path(link_file)
     out_dir = None
     if out is not None:
         from .results import prepare_output_dir
@@ -317,7 +367,7 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
     interrupted = False
     with terminate_as_interrupt(), _namespaces() as (client_ns, server_ns):
         handle = _ccsim.emulator_start(json.dumps(spec), f"/run/netns/{client_ns}", f"/run/netns/{server_ns}",
-                                       DEVICE, json.dumps(reverse))
+                                       DEVICE, json.dumps(reverse), port_delays)
         reports: dict[str, Any] | None = None
         try:
             _configure(client_ns, CLIENT_ADDRESS, SERVER_ADDRESS)
@@ -368,6 +418,7 @@ def emulate(link_file: str | os.PathLike[str], command: list[str], *, server: st
     limit = min(r["lateness_limit_s"] for r in reports.values())
     summary = {
         "link": spec["links"][0],
+        "port_delays": [{"port": p, "delay_s": ns / 1e9} for p, ns in port_delays],
         "seed": spec["run"]["seed"],
         "command": command,
         "server_command": server,

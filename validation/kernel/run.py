@@ -26,7 +26,9 @@ the sawtooth period (the median time between falls of cwnd by more than 15 %, fa
 model from `TCP_CC_INFO`, the `bbr_info` that `ss -ti` prints) every 5 ms; ccsim's is sampled at
 the same interval.
 
-The link: one `[[links]]` entry of `ccsim emulate`, the same link in the simulation. The kernel
+The link: one `[[links]]` entry of `ccsim emulate`, the same link in the simulation; a flow of a
+longer round trip crosses an access link of its own on the client's side (the emulator's
+`[[port_delays]]`, by the port the flow binds; in the simulation a link from its own node). The kernel
 side runs with timestamps, SACK, delayed ACKs and an initial window of 10, as Linux does by
 default; ccsim's flows are given the same (`timestamps`, `delayed_ack`, `initial_window = 10`,
 `handshake`, Linux's loss recovery `recovery = "linux"`, and for Reno Linux's per-segment
@@ -64,6 +66,11 @@ SAMPLE_S = 0.005
 #: The IP packet size of a full segment: 1448 bytes of payload, 20 of IP, 32 of TCP with timestamps.
 PACKET = 1500
 MSS = 1448
+#: The kernel flows' own ports: flow i binds FIRST_PORT + i (``[[port_delays]]`` names them).
+FIRST_PORT = 40001
+#: The simulated access links' rate (the emulator's are 1 Tbit/s; a scenario's link holds at
+#: most 1 GB in flight): a 1500-byte packet takes 0.12 us.
+ACCESS_RATE = "100Gbps"
 #: ccsim's flows start at uniform offsets in [0, START_SPREAD_S).
 START_SPREAD_S = 0.05
 #: Issue 45's targets.
@@ -107,10 +114,18 @@ class Case:
     seconds: float = 30.0
     loss: float = 0.0
     quick: bool = False
+    #: Unequal round trips: flow i's extra one-way delay, ms (flows past the tuple's end take
+    #: none), on an access link of its own on the client's side, both ways: through the
+    #: emulator's ``[[port_delays]]`` on the kernel side (each flow binds port
+    #: ``FIRST_PORT + i``), an access link in the simulation.
+    extra_delay_ms: tuple[float, ...] = ()
     #: With a number, the kernel side's device takes at most this many segments per send
     #: (`ip link set dev ccsim0 gso_max_segs N`): 1 makes the kernel send one segment at a
     #: time, as ccsim does, where Linux's TSO autosizing sends two or more back to back.
     kernel_gso_segs: int | None = None
+
+    def extra_s(self, i: int) -> float:
+        return self.extra_delay_ms[i] * 1e-3 if i < len(self.extra_delay_ms) else 0.0
 
     @property
     def bdp_packets(self) -> float:
@@ -140,13 +155,16 @@ class Case:
                 + (f"{self.buffer_packets}p" if self.queue_packets else f"{self.buffer_bdp:g} BDP ({self.buffer_packets}p)")
                 + f" {self.queue}"
                 + (f", loss {self.loss:g}" if self.loss else "") + f", {self.seconds:g} s"
+                + (", round trips " + "/".join(f"{2 * (self.delay_ms + self.extra_s(i) * 1e3):g}"
+                                               for i in range(self.flows)) + " ms" if self.extra_delay_ms else "")
                 + (f", kernel sends at most {self.kernel_gso_segs} segment(s) at once" if self.kernel_gso_segs else ""))
 
 
 def suite() -> list[Case]:
     """Every case: each algorithm on 1, 2, 4 and 10 flows at one BDP of DropTail, 4 flows at 0.2
-    and 2 BDP and behind RED; BBR's ten flows on the 20 ms path of docs/validation.md; two of
-    Pantheon's calibrated paths (research note modern-tcp.md section 4.2) with their mean rates."""
+    and 2 BDP and behind RED, 2 and 4 flows of unequal round trips; BBR's ten flows on the 20 ms
+    path of docs/validation.md; two of Pantheon's calibrated paths (research note modern-tcp.md
+    section 4.2) with their mean rates."""
     cases = []
     for cc in ("reno", "cubic", "bbr"):
         for n in (1, 2, 4, 10):
@@ -156,6 +174,11 @@ def suite() -> list[Case]:
             cases.append(Case(f"{cc}-4-buffer-{bdp:g}bdp", cc, 4, buffer_bdp=bdp))
         cases.append(Case(f"{cc}-4-red", cc, 4, queue="red"))
     cases.append(Case("bbr-10-20ms", "bbr", 10, delay_ms=10.0))
+    # Unequal round trips: two flows at 40 and 80 ms, four at 40, 60, 80 and 100 ms (the BDP,
+    # and so the buffer, of the shortest).
+    for cc in ("reno", "cubic", "bbr"):
+        cases.append(Case(f"{cc}-2-rtt-40-80ms", cc, 2, extra_delay_ms=(0.0, 20.0)))
+        cases.append(Case(f"{cc}-4-rtt-40-100ms", cc, 4, extra_delay_ms=(0.0, 10.0, 20.0, 30.0)))
     # The same two BBR cases with the kernel sending one segment at a time (no GSO pairs).
     cases.append(Case("bbr-2-one-segment", "bbr", 2, seconds=20.0, kernel_gso_segs=1))
     cases.append(Case("bbr-10-20ms-one-segment", "bbr", 10, delay_ms=10.0, kernel_gso_segs=1))
@@ -177,8 +200,10 @@ def quick_suite() -> list[Case]:
 
 SENDER = r'''
 import json, os, socket, struct, sys, threading, time
-out, cc, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+out, cc, seconds, port = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
 s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", port))
 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc.encode())
 s.connect((os.environ["CCSIM_SERVER"], 9001))
 started = time.time()
@@ -266,9 +291,12 @@ def run_kernel(case: Case, work: Path, trace: Path | None = None) -> dict[str, A
     (work / "sender.py").write_text(SENDER)
     (work / "receiver.py").write_text(RECEIVER)
     lines = ['[[links]]', 'between = ["client", "server"]'] + [f"{k} = {_toml(v)}" for k, v in case.link().items()]
+    for i in range(case.flows):
+        if case.extra_s(i):
+            lines += ["[[port_delays]]", f"port = {FIRST_PORT + i}", f'delay = "{case.extra_s(i) * 1e6:.0f}us"']
     (work / "link.toml").write_text("\n".join(lines) + "\n")
     py = sys.executable
-    senders = " & ".join(f"{py} {work}/sender.py {work}/s{i}.json {case.cc} {case.seconds}"
+    senders = " & ".join(f"{py} {work}/sender.py {work}/s{i}.json {case.cc} {case.seconds} {FIRST_PORT + i}"
                          for i in range(case.flows))
     setup = f"ip link set dev ccsim0 gso_max_segs {case.kernel_gso_segs} && " if case.kernel_gso_segs else ""
     status = emulate(work / "link.toml", ["sh", "-c", f"{setup}{senders} & wait"],
@@ -328,10 +356,13 @@ MODEL_SERIES = ["btl_bw", "min_rtt", "pacing_gain", "cwnd_gain"]
 
 def spec(case: Case, seed: int) -> dict[str, Any]:
     starts = random.Random(seed).random
+    access = [{"between": [f"client{i}", "client"], "rate": ACCESS_RATE, "delay": f"{case.extra_s(i) * 1e6:.0f}us",
+               "queue": "1000000p"} for i in range(case.flows) if case.extra_s(i)]
     return {"run": {"duration": f"{case.seconds:g}s", "seed": seed, "warmup": f"{WARMUP_S:g}s"},
-            "links": [{"between": ["client", "server"], **case.link()}],
-            "flows": [{"name": f"f{i}", "from": "client", "to": "server", **LINUX_FLOW, **SIMULATED[case.cc],
-                       "start": f"{starts() * START_SPREAD_S * 1e6:.0f}us"} for i in range(case.flows)],
+            "links": [{"between": ["client", "server"], **case.link()}, *access],
+            "flows": [{"name": f"f{i}", "from": f"client{i}" if case.extra_s(i) else "client", "to": "server",
+                       **LINUX_FLOW, **SIMULATED[case.cc], "start": f"{starts() * START_SPREAD_S * 1e6:.0f}us"}
+                      for i in range(case.flows)],
             "output": {"series": SERIES + (MODEL_SERIES if case.cc == "bbr" else []),
                        "interval": f"{SAMPLE_S * 1e3:g}ms"}}
 

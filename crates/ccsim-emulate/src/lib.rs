@@ -26,6 +26,16 @@
 //! CHOICE: a packet that is neither a well-formed IPv4 packet nor IPv6 (none should come from
 //! a TUN device without packet information) crosses as Not-ECT; its ECN field is read and
 //! marked by ccsim-wire (`ecn`).
+//!
+//! Unequal round trips ([`PortDelay`]): the packets of a TCP or UDP port (source or
+//! destination) cross an access link of their own on the client's side, with its propagation
+//! delay each way, as a dumbbell's flows reach its bottleneck over access links of different
+//! lengths: in the client-to-server direction before the shared link, back after it.
+//! CHOICE: the access link has no queue to speak of (1 Tbit/s, a million packets) and its own
+//! propagation pipe, so a packet of one port never waits behind another port's.
+//! CHOICE: a port is read from an IPv4 packet's transport header when it is the first
+//! fragment, and from an IPv6 packet only when its next header is TCP or UDP (no extension
+//! headers); other packets cross without an access link.
 
 mod sys;
 
@@ -37,10 +47,10 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use ccsim_core::{Addr, Agent, Ctx, Ecn, Header, Packet, SimTime, TimerSlot};
+use ccsim_core::{Addr, Agent, Ctx, Dur, Ecn, Header, Packet, Rate, SimTime, TimerSlot};
 use ccsim_engine::dualpi2::Sojourn;
 pub use ccsim_engine::LinkConfig;
-use ccsim_engine::{DropReason, SeriesConfig, Sim};
+use ccsim_engine::{Discipline, DropReason, QueueLimit, SeriesConfig, Sim};
 use ccsim_udp::sys::wait_readable;
 pub use sys::open_tun_in_netns;
 
@@ -50,6 +60,53 @@ const SPIN: Duration = Duration::from_micros(50);
 const STOP_CHECK: Duration = Duration::from_millis(10);
 /// The largest IP packet a TUN device hands over.
 const MAX_PACKET: usize = 65_536;
+/// An access link's rate and queue limit ([`PortDelay`]): far from ever queueing.
+const ACCESS_RATE_BPS: u64 = 1_000_000_000_000;
+const ACCESS_LIMIT_PACKETS: u64 = 1_000_000;
+
+/// The packets of one TCP or UDP port, source or destination, cross an extra propagation
+/// delay each way on the client's side of the emulated link (the module's "Unequal round
+/// trips").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortDelay {
+    /// The port.
+    pub port: u16,
+    /// The access link's one-way propagation delay.
+    pub delay: Dur,
+}
+
+/// The TCP or UDP source and destination ports of an IP packet, when it has them.
+fn transport_ports(packet: &[u8]) -> Option<(u16, u16)> {
+    let (proto, header) = match packet.first()? >> 4 {
+        4 => {
+            let ihl = usize::from(packet.first()? & 0x0f) * 4;
+            let fragment_offset = u16::from_be_bytes([*packet.get(6)?, *packet.get(7)?]) & 0x1fff;
+            if ihl < 20 || fragment_offset != 0 {
+                return None;
+            }
+            (*packet.get(9)?, ihl)
+        }
+        6 => (*packet.get(6)?, 40),
+        _ => return None,
+    };
+    if proto != 6 && proto != 17 {
+        return None;
+    }
+    let ports = packet.get(header..header + 4)?;
+    Some((
+        u16::from_be_bytes([ports[0], ports[1]]),
+        u16::from_be_bytes([ports[2], ports[3]]),
+    ))
+}
+
+/// The index in `delays` of the first entry whose port the packet carries.
+fn port_class(packet: &[u8], delays: &[PortDelay]) -> Option<usize> {
+    if delays.is_empty() {
+        return None;
+    }
+    let (src, dst) = transport_ports(packet)?;
+    delays.iter().position(|d| d.port == src || d.port == dst)
+}
 
 /// An IP packet as the emulated link carries it: its bytes.
 #[derive(Clone, Debug)]
@@ -141,13 +198,15 @@ impl Emulator {
     /// `config` in each direction (each direction its own queue); `seed` seeds the random
     /// loss and the queues' random streams.
     pub fn start(config: &LinkConfig, seed: u64, client: File, server: File) -> io::Result<Self> {
-        Self::start_directions([config, config], seed, client, server)
+        Self::start_directions([config, config], &[], seed, client, server)
     }
 
     /// [`Emulator::start`] with a link of its own in each direction: `configs[0]` from the
-    /// client to the server, `configs[1]` back.
+    /// client to the server, `configs[1]` back; and the ports of `port_delays` each behind an
+    /// access link of their own on the client's side.
     pub fn start_directions(
         configs: [&LinkConfig; 2],
+        port_delays: &[PortDelay],
         seed: u64,
         client: File,
         server: File,
@@ -166,12 +225,21 @@ impl Emulator {
         {
             let config = config.clone();
             let stop = Arc::clone(&stop);
+            let port_delays = port_delays.to_vec();
             threads.push(
                 std::thread::Builder::new()
                     .name(format!("ccsim {name}"))
                     .spawn(move || {
                         forward(
-                            name, &config, seed, &input, &output, &stop, epoch, &progress,
+                            name,
+                            &config,
+                            &port_delays,
+                            seed,
+                            &input,
+                            &output,
+                            &stop,
+                            epoch,
+                            &progress,
                         )
                     })?,
             );
@@ -220,6 +288,7 @@ fn elapsed_ns(epoch: Instant) -> u64 {
 fn forward(
     name: &str,
     config: &LinkConfig,
+    port_delays: &[PortDelay],
     seed: u64,
     mut input: &File,
     mut output: &File,
@@ -236,6 +305,39 @@ fn forward(
     let flow = sim.add_flow(name);
     let entry = sim.add_agent(a, flow, "entry", Port::Entry);
     let exit = sim.add_agent(b, flow, "exit", Port::Exit(Vec::new()));
+    // Each delayed port's ends: its access link comes before the shared link when the client
+    // is this direction's input, after it when the client is its output.
+    let client_is_input = from == "client";
+    let mut ends = Vec::new();
+    for d in port_delays {
+        let access = LinkConfig {
+            rate: Rate(ACCESS_RATE_BPS),
+            delay: d.delay,
+            limit: QueueLimit::Packets(ACCESS_LIMIT_PACKETS),
+            loss: 0.0,
+            discipline: Discipline::DropTail,
+            trace: None,
+        };
+        let node = sim.add_node(&format!("client port {}", d.port));
+        let label = format!("port {}", d.port);
+        if client_is_input {
+            sim.add_link(node, a, access);
+            ends.push((sim.add_agent(node, flow, &label, Port::Entry), exit));
+        } else {
+            sim.add_link(b, node, access);
+            ends.push((
+                entry,
+                sim.add_agent(node, flow, &label, Port::Exit(Vec::new())),
+            ));
+        }
+    }
+    let exits: Vec<Addr> = std::iter::once(exit)
+        .chain(if client_is_input {
+            Vec::new()
+        } else {
+            ends.iter().map(|&(_, x)| x).collect()
+        })
+        .collect();
     sim.build_routes();
     sim.configure_run(
         SimTime(u64::MAX / 2),
@@ -271,19 +373,20 @@ fn forward(
             report.packets_in += 1;
             report.bytes_in += n as u64;
             let bytes: Box<[u8]> = buf[..n].into();
+            let (src, dst) = port_class(&bytes, port_delays).map_or((entry, exit), |k| ends[k]);
             let pkt = Packet {
-                src: entry,
-                dst: exit,
+                src,
+                dst,
                 flow,
                 size: u32::try_from(n).expect("a TUN packet fits u32"),
                 sent_at: SimTime::ZERO,
                 ecn: ccsim_wire::ecn::ecn_of(&bytes).unwrap_or(Ecn::NotEct),
                 header: RawIp(bytes),
             };
-            sim.send_from(entry, pkt);
+            sim.send_from(src, pkt);
         }
         sim.run_until(SimTime(now + 1), u64::MAX);
-        release(&mut sim, exit, &mut output, epoch, &mut report);
+        release(&mut sim, &exits, &mut output, epoch, &mut report);
         let dropped = sim.link_stats_now(link).total_drops();
         progress.in_link.store(
             report.packets_in - report.packets_out - report.write_errors - dropped,
@@ -306,18 +409,25 @@ fn forward(
     Ok(report)
 }
 
-/// Write every packet that has arrived at the far end, recording its lateness.
+/// Write every packet that has arrived at the far end (at any of its `exits`), in the order
+/// of arrival, recording its lateness.
 fn release(
     sim: &mut Sim<RawIp, Port>,
-    exit: Addr,
+    exits: &[Addr],
     output: &mut &File,
     epoch: Instant,
     report: &mut DirectionReport,
 ) {
-    let Port::Exit(out) = sim.agent_mut(exit) else {
-        return;
-    };
-    for mut r in out.drain(..) {
+    let mut arrived = Vec::new();
+    for &exit in exits {
+        if let Port::Exit(out) = sim.agent_mut(exit) {
+            arrived.append(out);
+        }
+    }
+    if exits.len() > 1 {
+        arrived.sort_by_key(|r| r.at);
+    }
+    for mut r in arrived {
         if r.ce {
             ccsim_wire::ecn::mark_ce(&mut r.bytes);
         }
@@ -362,4 +472,71 @@ fn wait(deadline: Option<SimTime>, fd: i32, epoch: Instant) -> io::Result<()> {
         std::hint::spin_loop();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An IPv4 packet (RFC 791) of `proto` with a header of `ihl` words, the fragment offset
+    /// field `frag`, and the transport header's first four bytes: source and destination port.
+    fn ipv4(proto: u8, ihl: u8, frag: u16, sport: u16, dport: u16) -> Vec<u8> {
+        let mut p = vec![0u8; usize::from(ihl) * 4 + 8];
+        p[0] = 0x40 | ihl;
+        p[6..8].copy_from_slice(&frag.to_be_bytes());
+        p[9] = proto;
+        let h = usize::from(ihl) * 4;
+        p[h..h + 2].copy_from_slice(&sport.to_be_bytes());
+        p[h + 2..h + 4].copy_from_slice(&dport.to_be_bytes());
+        p
+    }
+
+    #[test]
+    fn tcp_and_udp_ports_are_read_after_the_ip_header_and_its_options() {
+        assert_eq!(
+            transport_ports(&ipv4(6, 5, 0, 40001, 9001)),
+            Some((40001, 9001))
+        );
+        assert_eq!(
+            transport_ports(&ipv4(17, 5, 0, 53, 40002)),
+            Some((53, 40002))
+        );
+        // Options: a 24-byte header.
+        assert_eq!(transport_ports(&ipv4(6, 6, 0, 1, 2)), Some((1, 2)));
+        // Don't-fragment set (0x4000) is still a first fragment; a later fragment has no ports.
+        assert_eq!(transport_ports(&ipv4(6, 5, 0x4000, 1, 2)), Some((1, 2)));
+        assert_eq!(transport_ports(&ipv4(6, 5, 0x2000 | 185, 1, 2)), None);
+        // ICMP has none; nor has a header shorter than 20 bytes, or a truncated packet.
+        assert_eq!(transport_ports(&ipv4(1, 5, 0, 1, 2)), None);
+        assert_eq!(transport_ports(&ipv4(6, 4, 0, 1, 2)), None);
+        assert_eq!(transport_ports(&ipv4(6, 5, 0, 1, 2)[..22]), None);
+        assert_eq!(transport_ports(&[]), None);
+        // IPv6 (RFC 8200): next header at byte 6, the transport header after 40 bytes.
+        let mut v6 = vec![0u8; 48];
+        v6[0] = 0x60;
+        v6[6] = 17;
+        v6[40..44].copy_from_slice(&[0x9c, 0x41, 0x23, 0x29]);
+        assert_eq!(transport_ports(&v6), Some((40001, 9001)));
+        v6[6] = 0; // a hop-by-hop extension header: not followed
+        assert_eq!(transport_ports(&v6), None);
+    }
+
+    #[test]
+    fn a_packet_takes_the_first_entry_naming_either_of_its_ports() {
+        let delays = [
+            PortDelay {
+                port: 9001,
+                delay: Dur(1),
+            },
+            PortDelay {
+                port: 40001,
+                delay: Dur(2),
+            },
+        ];
+        assert_eq!(port_class(&ipv4(6, 5, 0, 40001, 80), &delays), Some(1));
+        assert_eq!(port_class(&ipv4(6, 5, 0, 80, 40001), &delays), Some(1));
+        assert_eq!(port_class(&ipv4(6, 5, 0, 40001, 9001), &delays), Some(0));
+        assert_eq!(port_class(&ipv4(6, 5, 0, 40002, 80), &delays), None);
+        assert_eq!(port_class(&ipv4(6, 5, 0, 40001, 80), &[]), None);
+    }
 }

@@ -4,7 +4,8 @@
 
 use std::sync::Mutex;
 
-use ccsim_emulate::{open_tun_in_netns, DirectionReport, Emulator, LinkConfig};
+use ccsim_core::Dur;
+use ccsim_emulate::{open_tun_in_netns, DirectionReport, Emulator, LinkConfig, PortDelay};
 use ccsim_scenario::{parse_spec_json, ScenarioError};
 use pyo3::prelude::*;
 
@@ -47,9 +48,11 @@ fn one_link(py: Python<'_>, spec_json: &str) -> PyResult<(LinkConfig, u64)> {
 /// `[[links]]` has one entry, `between = ["client", "server"]`), or, with
 /// `reverse_spec_json`, that link from the client to the server and the reverse spec's back:
 /// TUN devices named `device` in the network namespaces whose files are `client_netns` and
-/// `server_netns`. The random streams come from the first spec's seed.
+/// `server_netns`. The random streams come from the first spec's seed. Each
+/// `(port, delay_ns)` of `port_delays` puts that TCP or UDP port's packets behind an access
+/// link of that one-way delay on the client's side (validated by `ccsim/emulate.py`).
 #[pyfunction]
-#[pyo3(signature = (spec_json, client_netns, server_netns, device, reverse_spec_json=None))]
+#[pyo3(signature = (spec_json, client_netns, server_netns, device, reverse_spec_json=None, port_delays=Vec::new()))]
 pub fn emulator_start(
     py: Python<'_>,
     spec_json: &str,
@@ -57,6 +60,7 @@ pub fn emulator_start(
     server_netns: &str,
     device: &str,
     reverse_spec_json: Option<&str>,
+    port_delays: Vec<(u16, u64)>,
 ) -> PyResult<EmulatorHandle> {
     let (forward, seed) = one_link(py, spec_json)?;
     let reverse = match reverse_spec_json {
@@ -70,14 +74,22 @@ pub fn emulator_start(
     };
     let client = tun(client_netns)?;
     let server = tun(server_netns)?;
+    let port_delays: Vec<PortDelay> = port_delays
+        .into_iter()
+        .map(|(port, ns)| PortDelay {
+            port,
+            delay: Dur(ns),
+        })
+        .collect();
     let emulator =
-        Emulator::start_directions([&forward, &reverse], seed, client, server).map_err(|e| {
-            resource_error(
-                py,
-                &format!("cannot start the emulator threads: {e}"),
-                "threads",
-            )
-        })?;
+        Emulator::start_directions([&forward, &reverse], &port_delays, seed, client, server)
+            .map_err(|e| {
+                resource_error(
+                    py,
+                    &format!("cannot start the emulator threads: {e}"),
+                    "threads",
+                )
+            })?;
     Ok(EmulatorHandle {
         inner: Mutex::new(Some(emulator)),
     })
