@@ -35,14 +35,17 @@ QUICK = {c.name: c for c in suite.quick_suite()}
 #: them over three kernel runs and three seeds (docs/validation.md, "The kernel suite").
 NOT_JUDGED_QUICKLY = {
     ("reno-1", "retransmitted"):
-        "a few events either way, and one run's count moves by their size: the kernel retransmits 7, 8, "
-        "10, 10 and 10 times after the warm-up in five runs, ccsim 14 (about two a loss event against "
-        "the kernel's one to one and a half); 5 events of slack holds three of those five; not traced",
+        "a few events either way, and one run's count moves by their size: the kernel retransmits 7-11 "
+        "times after the warm-up in seven runs, ccsim 14. ccsim loses a second segment one round trip "
+        "after the first at every loss event, the kernel at 3-5 of 8: the second overflow and the "
+        "first loss's detection fall within a millisecond, a tie the kernel's timing breaks either "
+        "way (docs/validation.md); 5 events of slack holds three of five runs",
     ("bbr-2", "retransmitted"):
         "outside the target in the full suite, and one run's count is too noisy to hold either way: "
         "the kernel retransmits 801-1028 times after the warm-up in five runs, ccsim 591-742 over "
         "seeds; the kernel held to one segment per send gives 382-777 (case bbr-2-one-segment), so "
-        "Linux's two-segment sends do not explain it; not traced",
+        "Linux's two-segment sends do not explain it; the kernel's bandwidth estimates sum to "
+        "1.11-1.13 times the capacity, ccsim's to 1.08 (docs/validation.md); why, not traced",
 }
 #: The sawtooth period's band: a per-run median of 3-6 loss events moves by about 10 % between
 #: kernel runs (docs/validation.md).
