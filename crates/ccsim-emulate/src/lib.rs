@@ -309,6 +309,7 @@ fn forward(
     // is this direction's input, after it when the client is its output.
     let client_is_input = from == "client";
     let mut ends = Vec::new();
+    let mut exits = vec![exit];
     for d in port_delays {
         let access = LinkConfig {
             rate: Rate(ACCESS_RATE_BPS),
@@ -325,19 +326,11 @@ fn forward(
             ends.push((sim.add_agent(node, flow, &label, Port::Entry), exit));
         } else {
             sim.add_link(b, node, access);
-            ends.push((
-                entry,
-                sim.add_agent(node, flow, &label, Port::Exit(Vec::new())),
-            ));
+            let port_exit = sim.add_agent(node, flow, &label, Port::Exit(Vec::new()));
+            ends.push((entry, port_exit));
+            exits.push(port_exit);
         }
     }
-    let exits: Vec<Addr> = std::iter::once(exit)
-        .chain(if client_is_input {
-            Vec::new()
-        } else {
-            ends.iter().map(|&(_, x)| x).collect()
-        })
-        .collect();
     sim.build_routes();
     sim.configure_run(
         SimTime(u64::MAX / 2),
