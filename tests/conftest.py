@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -16,6 +17,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+
+# A session started with SIGINT ignored (a background job of a shell without job control, or
+# nohup) hands that on to every process it starts: the runs the Ctrl-C tests interrupt would
+# never see their Ctrl-C, and each test would wait out its five-minute guard and fail. The
+# session's processes (the controller and xdist's workers each import this file) take
+# Python's handler back, so the processes they start have the default action.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 #: Files whose tests keep real time (an emulated link, real sockets, the kernel's TCP or a user's
 #: algorithm through the emulator): `make test` runs them after the others, two at a time, so no
