@@ -10,7 +10,7 @@
 #              a few minutes; make test runs the quick twins)
 # make validate-kernel : Linux's TCP (Reno, CUBIC, BBR v1, DCTCP) through `ccsim emulate` against
 #              the same algorithms simulated, every case of validation/kernel/run.py (root,
-#              namespaces and TUN; about 45 minutes; make test runs the quick cases)
+#              namespaces and TUN; about 50 minutes; make test runs the quick cases)
 VENV   ?= .venv
 PYTHON ?= python3
 PY     := $(VENV)/bin/python
