@@ -47,7 +47,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert "ccsim/py.typed" in names and any(n.startswith("ccsim/_ccsim") and n.endswith(".so") for n in names)
     venv = where / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)],
+    # --no-compile: the byte-code cache is not what is tested, and writing it is half of pip's time.
+    pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-compile", str(wheel)],
                          capture_output=True, text=True, timeout=1800, env=_without_rust(dict(os.environ)))
     assert pip.returncode == 0, pip.stderr[-3000:]
     return venv
