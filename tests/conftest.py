@@ -31,7 +31,8 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
 #: CPU-bound test delays them. (Beside the CPU-bound tests, even niced, a kernel BBR flow lost 8
 #: segments the idle emulator never drops, and the tutorial's rate fell short. With the CPU-bound
 #: tests at SCHED_IDLE, `chrt --idle 0`, which yields the core at every wake-up of another task,
-#: a kernel BBR flow still lost 18 and a TICP session beside a TCP took 1.38 times its share.)
+#: a kernel BBR flow still lost 18 and a TICP session beside a TCP took 1.38 times its share.
+#: Three real-time tests at a time, with nothing else running: the single kernel BBR flow lost 8.)
 SERIAL_FILES = {"test_emulate.py", "test_real.py", "test_kernel_tcp.py", "test_tutorial.py"}
 
 #: Real-time files whose own process needs a core to itself: the tutorial's Python algorithm,
