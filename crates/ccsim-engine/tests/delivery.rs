@@ -4,7 +4,7 @@
 //! continues at the next opportunity, unused bytes are lost, the trace repeats with period
 //! its last timestamp).
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

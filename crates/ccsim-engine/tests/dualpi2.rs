@@ -5,7 +5,7 @@
 //! that matches 1.2 times the link rate to it is 1 - 1/1.2), the step's sojourn times worked
 //! by hand, conservation and determinism.
 
-mod common;
+use crate::common;
 
 use ccsim_core::{Addr, Agent, Ctx, Dur, Ecn, FlowId, Packet, Rate, RngStream, SimTime, TimerSlot};
 use ccsim_engine::dualpi2::{Action, DualPi2, Queue, MAX_PROB};

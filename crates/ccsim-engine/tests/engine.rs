@@ -1,7 +1,7 @@
 //! Engine behaviour with a minimal header and agent, independent of any real protocol:
 //! timer slots (re-arm, cancel), router hooks, loss accounting and routing choices.
 
-mod common;
+use crate::common;
 
 use ccsim_core::{Addr, Agent, Ctx, Dur, Ecn, FlowId, Packet, Rate, SimTime, TimerSlot};
 use ccsim_engine::{LinkConfig, NodeId, QueueLimit, RouterHook, SeriesConfig, Sim, Verdict};

@@ -3,7 +3,7 @@
 //! `(1 - w_q)^m`, RFC 3168's mark-instead-of-drop rule on a small topology, conservation and
 //! determinism.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 

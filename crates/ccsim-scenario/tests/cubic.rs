@@ -2,7 +2,7 @@
 //! 9438 section 5.1 under deterministic periodic loss, and HyStart's slow-start exit on a
 //! clean path against the bandwidth-delay product.
 
-mod common;
+use crate::common;
 
 use common::{run_spec, spec};
 use serde_json::{json, Value};

@@ -5,7 +5,7 @@
 //! K)), and the link full; the queue cycles in T_C = (1/2) sqrt(2 (C RTT + K) / N) round trips
 //! (checked at 10 Gbps, where the paper sets K = 65 and its guideline K > C RTT / 7).
 
-mod common;
+use crate::common;
 
 use ccsim_scenario::RunOutcome;
 use common::{run_spec, spec};

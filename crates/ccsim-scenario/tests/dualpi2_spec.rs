@@ -2,7 +2,7 @@
 //! (`dualpi2_reset_default` in `net/sched/sch_dualpi2.c`), one clear error naming the field
 //! and the value for every bad input, and the per-queue results in a run's summary.
 
-mod common;
+use crate::common;
 
 use ccsim_engine::{Discipline, DualPi2Config, L4sClass, QueueLimit, StepThresh};
 use ccsim_scenario::{parse_spec_value, ScenarioError, Spec};

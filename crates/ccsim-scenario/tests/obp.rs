@@ -3,7 +3,7 @@
 //! in section IV: high utilisation, no drops, a small queue, Jain's index near 1), finite
 //! transfers end, web generators run OBP, and OBP and XCP routers work side by side.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 

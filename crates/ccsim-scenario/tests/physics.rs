@@ -1,7 +1,7 @@
 //! Scenario tests against closed forms: serialisation and propagation delay, link rate,
 //! drop fractions, the exponential distribution. Every run also checks conservation.
 
-mod common;
+use crate::common;
 
 use ccsim_core::SimTime;
 use ccsim_protocols::AnyAgent;

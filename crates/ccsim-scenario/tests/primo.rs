@@ -2,7 +2,7 @@
 //! start together share the bottleneck without loss and with a short queue, packets are
 //! conserved, and bad constants are refused with their path.
 
-mod common;
+use crate::common;
 
 use common::{run_spec, spec, spec_error};
 use serde_json::{json, Value};

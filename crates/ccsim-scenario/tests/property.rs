@@ -7,7 +7,7 @@
 //! its own counters (utilisation <= 1, bytes sent in the window <= what the rate allows) and
 //! by the flows' arrivals and goodputs (`common::assert_within_capacity`), and give the same
 //! summary bit for bit when run twice. A failure prints the generated spec.
-mod common;
+use crate::common;
 
 use ccsim_core::RngStream;
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! equation (2) predict on a loss-free path, and every protocol conserves packets and is
 //! deterministic.
 
-mod common;
+use crate::common;
 
 use ccsim_protocols::AnyAgent;
 use common::{run_spec, spec, spec_error};

@@ -2,7 +2,7 @@
 //! replaces drops by marks at the same goodput, the sender halves at most once per round
 //! trip, and the queue description (`queue = { kind = "red", ... }`) is validated.
 
-mod common;
+use crate::common;
 
 use common::{run_spec, spec, spec_error};
 use serde_json::{json, Value};

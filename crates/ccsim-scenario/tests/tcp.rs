@@ -2,7 +2,7 @@
 //! one-BDP buffer, the Mathis et al. throughput formula, fairness (Jain's index), RTT bias,
 //! and the RFC 6582 / RFC 6298 recovery behaviour read off the cwnd trace.
 
-mod common;
+use crate::common;
 
 use common::{run_spec, spec};
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! three), Vegas's standing queue against its alpha/beta band (Brakmo and Peterson), and
 //! conservation and determinism for every variant.
 
-mod common;
+use crate::common;
 
 use ccsim_scenario::RunOutcome;
 use common::{run_spec, spec};

@@ -3,7 +3,7 @@
 //! detected by Figure 6's timer, and tear-down. Numbers come from the topology: link rates
 //! and the paper's timers.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 

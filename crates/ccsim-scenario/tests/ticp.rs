@@ -1,7 +1,7 @@
 //! TICP sessions end to end: reliability under loss, multicast replication, binning on the
 //! paper's topology, virtual sources, determinism.
 
-mod common;
+use crate::common;
 
 use common::{run_spec, spec, spec_error};
 use serde_json::{json, Value};

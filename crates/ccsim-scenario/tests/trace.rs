@@ -1,7 +1,7 @@
 //! `links[].trace`: a mahimahi delivery trace as a link's rate, through the scenario layer
 //! (the engine's closed-form cases are in ccsim-engine's tests/delivery.rs).
 
-mod common;
+use crate::common;
 
 use common::{run_spec, spec, spec_error};
 use serde_json::json;

@@ -2,7 +2,7 @@
 //! agents, timers and packets a run holds follow the transfers alive at once, not all those
 //! ever started (the 100 web flows/s for 100 s over 1 Gbps).
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 

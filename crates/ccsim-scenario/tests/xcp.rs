@@ -3,7 +3,7 @@
 //! on the port. Bands from the paper's claims (section 4): utilisation near 1, near-zero drops,
 //! a small queue, fairness across RTTs.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 
