@@ -36,7 +36,10 @@ find_pkg() {
 NS3_PKG="$(find_pkg)"
 if [ -z "$NS3_PKG" ] || [ ! -f "$NS3_PKG/lib64/libns3.44-core.so" ]; then
   echo "[ns3 build] installing $NS3_PIP_SPEC into $NS3_VENV" >&2
-  if ! "$NS3_VENV/bin/python" -m pip install --quiet "$NS3_PIP_SPEC" >&2; then
+  # CHOICE: without the wheel's dependencies and without byte-compiling: the programs use only
+  # its C++ headers and libraries, not the Python bindings, whose cppyy packages pip builds from
+  # source (about 70 CPU-seconds of a fresh install's 75).
+  if ! "$NS3_VENV/bin/python" -m pip install --quiet --no-deps --no-compile "$NS3_PIP_SPEC" >&2; then
     echo "[ns3 build] could not install $NS3_PIP_SPEC (no network or no package registry?)" >&2
     exit 3
   fi
