@@ -85,12 +85,13 @@ class Scenario:
         self._spec: dict[str, Any] = {"run": run, "links": [], "flows": []}
 
     def link(self, a: str, b: str, *, rate: str, delay: Duration, queue: str | dict[str, Any] | None = None,
-             loss: float | None = None, assist: bool | None = None,
+             loss: float | None = None, jitter: Duration | None = None, assist: bool | None = None,
              trace: list[int] | str | os.PathLike[str] | None = None) -> Scenario:
         """Add a duplex link between nodes ``a`` and ``b`` (created by naming them): the TOML
         keys of ``[[links]]`` (docs/scenarios.md). ``queue`` is a DropTail limit ("100p",
         "20kB") or a RED table (``{"kind": "red", ...}``); ``loss`` the probability that a
-        packet is lost; ``assist=False`` leaves the headers of router-assisted protocols (XCP,
+        packet is lost; ``jitter`` the bound of a uniform random addition to each packet's
+        delay (packets keep their order); ``assist=False`` leaves the headers of router-assisted protocols (XCP,
         OBP) untouched on this link (partial deployment; default true); ``trace`` a mahimahi
         delivery trace timing the link (its millisecond timestamps, or the path of its file,
         read now)."""
@@ -103,6 +104,8 @@ class Scenario:
             link["queue"] = queue
         if loss is not None:
             link["loss"] = loss
+        if jitter is not None:
+            link["jitter"] = jitter
         if assist is not None:
             link["assist"] = assist
         self._spec["links"].append(link)

@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 #: The first line of every file ``ccsim topology`` writes; ``--force`` replaces only such files.
 MARKER = "# Written by `ccsim topology`"
 #: Edge attributes that become ``[[links]]`` keys, in this order.
-LINK_KEYS = ("rate", "delay", "queue", "loss")
+LINK_KEYS = ("rate", "delay", "queue", "loss", "jitter")
 #: GT-ITM's edge methods that ccsim implements (geog.h: RG2 = 1, RG1 = 2, RANDOM = 3).
 WAXMAN_METHODS = {1: "rg2", 2: "rg1", 3: "random"}
 #: Bounds that keep a generated file and its generation in seconds, not hours (the Waxman loop

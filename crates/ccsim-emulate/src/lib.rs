@@ -316,6 +316,7 @@ fn forward(
             delay: d.delay,
             limit: QueueLimit::Packets(ACCESS_LIMIT_PACKETS),
             loss: 0.0,
+            jitter: Dur::ZERO,
             discipline: Discipline::DropTail,
             trace: None,
         };

@@ -55,6 +55,7 @@ fn link(limit: u64, discipline: Discipline) -> LinkConfig {
         delay: Dur(5_000_000),
         limit: QueueLimit::Packets(limit),
         loss: 0.0,
+        jitter: Dur::ZERO,
         discipline,
         trace: None,
     }

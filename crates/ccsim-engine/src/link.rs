@@ -151,6 +151,9 @@ pub struct LinkConfig {
     pub limit: QueueLimit,
     /// Probability that a packet offered to the link is lost (0 for none).
     pub loss: f64,
+    /// Each packet's propagation is lengthened by a uniform random amount in [0, jitter)
+    /// (0 for none); packets still arrive in the order they were sent.
+    pub jitter: Dur,
     /// Queue discipline; the physical `limit` applies under every discipline.
     pub discipline: Discipline,
     /// A mahimahi delivery schedule ([`crate::delivery`]): when set, it times serialisation
@@ -292,6 +295,8 @@ pub struct Link<H> {
     pub pipe: VecDeque<(u64, u32)>,
     /// Loss stream (present when `loss > 0`).
     pub loss_rng: Option<RngStream>,
+    /// Jitter stream (present when `jitter > 0`).
+    pub jitter_rng: Option<RngStream>,
     /// RED state (present for RED links).
     pub red: Option<Box<RedPort>>,
     /// DualPI2 state (present for DualPI2 links; their `queue` stays empty).
@@ -330,12 +335,15 @@ pub struct Link<H> {
 
 impl<H> Link<H> {
     /// A new idle link. Its random streams derive from `seed` and `stream`, its stable name:
-    /// `link/{stream}/loss` when `loss > 0`, `link/{stream}/red` for RED, so giving one link
-    /// a loss model or RED never shifts another stream's draws.
+    /// `link/{stream}/loss` when `loss > 0`, `link/{stream}/jitter` when `jitter > 0`,
+    /// `link/{stream}/red` for RED, so giving one link a loss model, jitter or RED never shifts
+    /// another stream's draws.
     #[must_use]
     pub fn new(from: u32, to: u32, config: LinkConfig, seed: u64, stream: &str) -> Self {
         let loss_rng =
             (config.loss > 0.0).then(|| RngStream::new(seed, &format!("link/{stream}/loss")));
+        let jitter_rng =
+            (config.jitter.0 > 0).then(|| RngStream::new(seed, &format!("link/{stream}/jitter")));
         let mark_above = match config.discipline {
             Discipline::Step { threshold } => threshold,
             _ => u64::MAX,
@@ -373,6 +381,7 @@ impl<H> Link<H> {
             idle_noted: true,
             pipe: VecDeque::new(),
             loss_rng,
+            jitter_rng,
             red,
             dual,
             custom: None,
@@ -389,6 +398,23 @@ impl<H> Link<H> {
             queue_changed_at: 0,
             bytes_offered: 0,
             cursor,
+        }
+    }
+
+    /// When a packet whose serialisation ends at `done` reaches the far end: the propagation
+    /// delay, plus the jitter's draw, and never before the packet ahead of it.
+    /// CHOICE: jitter keeps the link's order (a packet is held behind an earlier one that drew
+    /// more), as a jittered path of one physical wire does; netem's jitter without a rate
+    /// reorders instead.
+    #[inline]
+    pub fn arrival(&mut self, done: u64) -> u64 {
+        let at = done + self.config.delay.0;
+        match &mut self.jitter_rng {
+            None => at,
+            Some(rng) => {
+                let at = at + rng.below(self.config.jitter.0);
+                self.pipe.back().map_or(at, |&(ahead, _)| at.max(ahead))
+            }
         }
     }
 

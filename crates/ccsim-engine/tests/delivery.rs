@@ -70,6 +70,7 @@ fn departures(trace_ms: &[u64], plan: Vec<(u64, u32)>) -> Vec<u64> {
             delay: Dur(DELAY),
             limit: QueueLimit::Packets(1000),
             loss: 0.0,
+            jitter: Dur::ZERO,
             discipline: ccsim_engine::Discipline::DropTail,
             trace: Some(Arc::new(DeliveryTrace::from_ms(trace_ms).unwrap())),
         },

@@ -350,6 +350,7 @@ fn run_limit(
             delay: Dur(MS),
             limit: QueueLimit::Packets(limit),
             loss: 0.0,
+            jitter: Dur::ZERO,
             discipline: Discipline::DualPi2(config),
             trace: None,
         },

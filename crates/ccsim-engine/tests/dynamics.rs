@@ -160,6 +160,7 @@ fn cfg(rate_bps: u64, delay_ns: u64) -> LinkConfig {
         delay: Dur(delay_ns),
         limit: QueueLimit::Packets(10_000),
         loss: 0.0,
+        jitter: Dur::ZERO,
         discipline: Discipline::DropTail,
         trace: None,
     }

@@ -72,6 +72,7 @@ fn link(rate_bps: u64, delay_ns: u64) -> LinkConfig {
         delay: Dur(delay_ns),
         limit: QueueLimit::Packets(100),
         loss: 0.0,
+        jitter: Dur::ZERO,
         discipline: ccsim_engine::Discipline::DropTail,
         trace: None,
     }
@@ -160,6 +161,83 @@ fn a_burst_is_serialised_back_to_back_in_order() {
         run_to(&mut sim, 1_000_000_000),
         vec![(ms + 1_000, 0), (2 * ms + 1_000, 1), (3 * ms + 1_000, 2)]
     );
+}
+
+/// A burst of `n` packets of 1000 B over one link of 8 Mbit/s (1 ms each) and 1 us of delay
+/// whose propagation is jittered by up to `jitter_ns`: the receiver's arrivals.
+fn jittered_burst(n: u64, jitter_ns: u64, seed: u64) -> Vec<(u64, u64)> {
+    let mut sim: Sim<H, Probe> = Sim::new(seed);
+    let (a, b) = (sim.add_node("a"), sim.add_node("b"));
+    let config = LinkConfig {
+        limit: QueueLimit::Packets(n),
+        jitter: Dur(jitter_ns),
+        ..link(8_000_000, 1_000)
+    };
+    sim.add_link(a, b, config);
+    add_sender_receiver(&mut sim, a, b, n, 0);
+    run_to(&mut sim, u64::MAX / 4)
+}
+
+#[test]
+fn jitter_adds_a_uniform_draw_below_its_bound_to_each_packets_delay() {
+    // 0.25 ms of jitter on packets 1 ms apart: no packet can catch up with the one ahead, so
+    // each arrival is its serialisation end and delay plus its own draw.
+    let (n, bound) = (2_000, 250_000);
+    let got = jittered_burst(n, bound, 1);
+    assert_eq!(got.len() as u64, n);
+    let extra: Vec<f64> = got
+        .iter()
+        .enumerate()
+        .map(|(k, &(t, seq))| {
+            assert_eq!(seq, k as u64);
+            let base = (k as u64 + 1) * 1_000_000 + 1_000;
+            assert!((base..base + bound).contains(&t), "packet {k} at {t}");
+            (t - base) as f64
+        })
+        .collect();
+    // Uniform on [0, bound): mean bound / 2, standard error bound / sqrt(12 n).
+    let mean = extra.iter().sum::<f64>() / n as f64;
+    let se = bound as f64 / (12.0 * n as f64).sqrt();
+    assert!(
+        (mean - bound as f64 / 2.0).abs() < 4.0 * se,
+        "mean extra delay {mean} ns"
+    );
+    // Each quarter of the range holds about a quarter of the draws (n / 4 = 500, sd 19).
+    for q in 0..4 {
+        let lo = q as f64 * bound as f64 / 4.0;
+        let count = extra
+            .iter()
+            .filter(|&&e| (lo..lo + bound as f64 / 4.0).contains(&e))
+            .count();
+        assert!((420..580).contains(&count), "quarter {q}: {count}");
+    }
+}
+
+#[test]
+fn jitter_longer_than_the_packets_spacing_keeps_their_order() {
+    // Up to 5 ms of jitter on packets 1 ms apart: a packet that draws less than the one ahead
+    // of it waits for it, so arrivals never go back and the sequence stays in order.
+    let got = jittered_burst(500, 5_000_000, 3);
+    assert_eq!(got.len(), 500);
+    assert!(got
+        .windows(2)
+        .all(|w| w[0].0 <= w[1].0 && w[0].1 + 1 == w[1].1));
+    let held = got.windows(2).filter(|w| w[0].0 == w[1].0).count();
+    assert!(held > 0, "no packet was held behind another");
+}
+
+#[test]
+fn jitter_is_seeded_and_none_leaves_the_delay_exact() {
+    assert_eq!(
+        jittered_burst(50, 100_000, 7),
+        jittered_burst(50, 100_000, 7)
+    );
+    assert_ne!(
+        jittered_burst(50, 100_000, 7),
+        jittered_burst(50, 100_000, 8)
+    );
+    let exact: Vec<(u64, u64)> = (0..50).map(|k| ((k + 1) * 1_000_000 + 1_000, k)).collect();
+    assert_eq!(jittered_burst(50, 0, 7), exact);
 }
 
 struct DropOdd;

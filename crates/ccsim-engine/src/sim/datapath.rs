@@ -300,7 +300,7 @@ impl<H: Header> Core<H> {
         link.stats.tx_packets += 1;
         link.stats.tx_bytes += u64::from(size);
         link.stats.busy_ns += done - now;
-        let arrival = done + link.config.delay.0;
+        let arrival = link.arrival(done);
         link.pipe.push_back((arrival, idx));
         if link.pipe.len() == 1 {
             let epoch = link.epoch;
@@ -394,7 +394,7 @@ impl<H: Header> Core<H> {
         link.stats.tx_packets += 1;
         link.stats.tx_bytes += u64::from(size);
         link.stats.busy_ns += now - link.service_started_at;
-        let arrival = now + link.config.delay.0;
+        let arrival = link.arrival(now);
         link.pipe.push_back((arrival, idx));
         if link.pipe.len() == 1 {
             self.events.push(arrival, Event::Arrive { link: l, epoch });

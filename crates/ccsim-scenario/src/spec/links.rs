@@ -30,6 +30,10 @@ pub struct LinkSpec {
     /// Probability that a packet is lost, per direction.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub loss: f64,
+    /// Each packet's propagation lengthened by a uniform random amount below this, per
+    /// direction, in the link's order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jitter: Option<DurStr>,
     /// Whether the link's routers run the router-assisted protocols' functions (XCP); false
     /// leaves their headers untouched here (partial deployment).
     #[serde(default = "default_true", skip_serializing_if = "is_yes")]
@@ -76,6 +80,7 @@ impl LinkSpec {
             delay: self.delay.0,
             limit,
             loss: self.loss,
+            jitter: self.jitter.as_ref().map_or(ccsim_core::Dur::ZERO, |j| j.0),
             discipline,
             trace: self.trace.as_deref().map(|ms| {
                 std::sync::Arc::new(
