@@ -371,24 +371,30 @@ SERIES = ["cwnd", "ca_state", "srtt", "send_rate", "inflight"]
 MODEL_SERIES = ["btl_bw", "min_rtt", "pacing_gain", "cwnd_gain"]
 
 
-def spec(case: Case, seed: int) -> dict[str, Any]:
+def spec(case: Case, seed: int, jitter: str | None = None) -> dict[str, Any]:
+    """The simulated side of ``case``. ``jitter`` (a reading, ``--jitter``): every flow behind
+    an access link of its own whose delay, both ways, is lengthened by a uniform draw below
+    it, in order (the `jitter` link key), as a model of the hosts' and the emulator's timing
+    noise."""
     starts = random.Random(seed).random
+    own = [bool(case.extra_s(i) or jitter) for i in range(case.flows)]
     access = [{"between": [f"client{i}", "client"], "rate": ACCESS_RATE, "delay": f"{case.extra_s(i) * 1e6:.0f}us",
-               "queue": "1000000p"} for i in range(case.flows) if case.extra_s(i)]
+               "queue": "1000000p", **({"jitter": jitter} if jitter else {})}
+              for i in range(case.flows) if own[i]]
     return {"run": {"duration": f"{case.seconds:g}s", "seed": seed, "warmup": f"{WARMUP_S:g}s"},
             "links": [{"between": ["client", "server"], **case.link()}, *access],
-            "flows": [{"name": f"f{i}", "from": f"client{i}" if case.extra_s(i) else "client", "to": "server",
+            "flows": [{"name": f"f{i}", "from": f"client{i}" if own[i] else "client", "to": "server",
                        **LINUX_FLOW, **SIMULATED[case.cc], "start": f"{starts() * START_SPREAD_S * 1e6:.0f}us"}
                       for i in range(case.flows)],
             "output": {"series": SERIES + (MODEL_SERIES if case.cc == "bbr" else []),
                        "interval": f"{SAMPLE_S * 1e3:g}ms"}}
 
 
-def run_ccsim(case: Case, seed: int, trace: Path | None = None) -> dict[str, Any]:
+def run_ccsim(case: Case, seed: int, trace: Path | None = None, jitter: str | None = None) -> dict[str, Any]:
     """One ccsim run of ``case``: the same measures as :func:`run_kernel`."""
     import ccsim
 
-    result = ccsim.run(spec(case, seed), progress=False)
+    result = ccsim.run(spec(case, seed, jitter), progress=False)
     wide = result.series("cwnd")
     flows, cwnd_series = [], []
     for i in range(case.flows):
@@ -470,19 +476,22 @@ def verdicts(kernel: list[dict[str, Any]], sim: list[dict[str, Any]]) -> dict[st
 
 
 def compare(case: Case, runs: int = RUNS, seeds: int = SEEDS, trace: Path | None = None,
-            work: Path | None = None, kernel_runs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+            work: Path | None = None, kernel_runs: list[dict[str, Any]] | None = None,
+            jitter: str | None = None) -> dict[str, Any]:
     """``runs`` kernel runs and ``seeds`` ccsim runs of ``case``, and the verdicts; the kernel
     side absent (``kernel_missing`` says why) where it cannot run. ``kernel_runs``: runs
-    recorded earlier (:func:`recorded_kernel_runs`), taken instead of running the kernel."""
+    recorded earlier (:func:`recorded_kernel_runs`), taken instead of running the kernel.
+    ``jitter``: ccsim's side read with that jitter (:func:`spec`)."""
     missing = None if kernel_runs else kernel_available(case.cc)
-    sim = [run_ccsim(case, seed, trace) for seed in range(1, seeds + 1)]
+    sim = [run_ccsim(case, seed, trace, jitter) for seed in range(1, seeds + 1)]
     kernel: list[dict[str, Any]] = list(kernel_runs or [])
     if missing is None and not kernel:
         with tempfile.TemporaryDirectory(prefix="ccsim-kernel-") as tmp:
             base = work or Path(tmp)
             kernel = [run_kernel(case, base / case.name / str(k), trace, seed=k) for k in range(1, runs + 1)]
     return {"case": case.name, "settings": dataclasses.asdict(case), "buffer_packets": case.buffer_packets,
-            "describe": case.describe(), "kernel": kernel, "ccsim": sim, "kernel_missing": missing,
+            "describe": case.describe(), "kernel": kernel, "ccsim": sim, "ccsim_jitter": jitter,
+            "kernel_missing": missing,
             "within": verdicts(kernel, sim) if kernel else {}}
 
 
@@ -557,7 +566,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="list the cases")
     ap.add_argument("--trace", type=Path, help="write each kernel flow's sampled TCP_INFO (and bbr_info) and "
                                                "ccsim's series into this folder, one CSV per run")
+    ap.add_argument("--jitter", metavar="DURATION",
+                    help="a reading: ccsim's flows each behind an access link whose delay is jittered by up to "
+                         "this (\"30us\"), both ways; the kernel side is unchanged")
     args = ap.parse_args(argv)
+    if args.jitter is not None:
+        import ccsim
+        from ccsim.errors import SpecError
+
+        try:
+            ccsim.validate(spec(suite()[0], 1, args.jitter))
+        except SpecError as e:
+            print(f"validate-kernel: error: --jitter: {e}", file=sys.stderr)
+            return 2
     cases = quick_suite() if args.quick else suite()
     if args.case:
         cases = [c for c in cases if re.search(args.case, c.name)]
@@ -592,9 +613,10 @@ def main(argv: list[str] | None = None) -> int:
     for i, case in enumerate(cases, 1):
         kernel_runs = recorded.get(case.name)
         source = f"{len(kernel_runs)} recorded kernel run(s)" if kernel_runs else f"{runs} kernel run(s)"
-        print(f"[{i}/{len(cases)}] {case.name}: {case.describe()}, {source}, {seeds} seed(s)",
+        read = f", ccsim's flows jittered by up to {args.jitter}" if args.jitter else ""
+        print(f"[{i}/{len(cases)}] {case.name}: {case.describe()}, {source}, {seeds} seed(s){read}",
               file=sys.stderr, flush=True)
-        rec = compare(case, runs, seeds, args.trace, kernel_runs=kernel_runs)
+        rec = compare(case, runs, seeds, args.trace, kernel_runs=kernel_runs, jitter=args.jitter)
         records.append(rec)
         print(row(rec), flush=True)
     judged = [r for r in records if r["within"]]
