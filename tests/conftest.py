@@ -101,18 +101,35 @@ def quick_experiment_cache(*, cached_figures: bool = True) -> Iterator[Path]:
         if not cached_figures:
             yield folder
             return
-        drawer = figcache.Drawer(figcache.FigureCache(cache), workers=1)
-        try:
-            with figcache.drawing(drawer):
-                yield folder
-            drawer.wait(Path(folder.anchor))
-        finally:
-            drawer.close()
+        with figcache.drawing(_inline_drawer(cache)):
+            yield folder
+
+
+def _inline_drawer(cache: Any) -> Any:
+    """The figure cache's drawer for ``cache``, drawing a missing figure here and at once
+    rather than in a worker process (one spawned per block would cost more than the figures it
+    draws)."""
+    from ccsim import figcache
+
+    class InlineDrawer(figcache.Drawer):
+        def figure(self, draw: Any, arguments: dict[str, Any], path: Path) -> Path:
+            def here() -> Path:
+                written: Path = getattr(draw, "__wrapped__", draw)(**arguments)
+                return written
+
+            self.inline(f"{draw.__module__}.{draw.__qualname__}", arguments, path, here)
+            return path
+
+    return InlineDrawer(figcache.FigureCache(cache), workers=1)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The `serial` marker on every test of :data:`SERIAL_FILES` and `slow` on those of
     :data:`SLOW_FILES` (beside the tests that carry them themselves)."""
+    # `reproduce --all --quick` (test_reproduce.py's fixture) first in the quick experiments'
+    # unit: it runs an experiment's runs on every core and draws its figures in worker processes,
+    # into the shared cache, so the experiment files after it read both.
+    items.sort(key=lambda item: item.path.name != "test_reproduce.py")
     for item in items:
         if item.path.name in SERIAL_FILES:
             item.add_marker(pytest.mark.serial)

@@ -52,7 +52,7 @@ CASES = [
     ("min_rto above max", set_(["flows", 0, "min_rto"], "90s"), "flows[0].min_rto", "must be at most the 60 s maximum RTO"),
     ("drop off the data path", set_(["drops"], [{"flow": "tcp1", "link": "d->r", "seqs": [1]}]), "drops[0].link",
      '"d->r" is not on the path of flow "tcp1"\'s data (s->r, r->d)'),
-    ("unknown key", set_(["links", 0, "rat"], "1Mbps"), "links[0].rat", 'unknown key "rat" (known keys: between, rate, delay, queue, loss, assist, trace)'),
+    ("unknown key", set_(["links", 0, "rat"], "1Mbps"), "links[0].rat", 'unknown key "rat" (known keys: between, rate, delay, queue, loss, jitter, assist, trace)'),
     ("unknown top-level key", set_(["flow"], []), "flow", 'unknown key "flow"'),
 ]
 

@@ -413,7 +413,7 @@ def drawn(name: str, out: str) -> tuple[ExperimentReport, tuple[Figure, ...]]:
 
     Figure.savefig = keep  # type: ignore[method-assign]
     try:
-        with quick_experiment_cache():
+        with quick_experiment_cache(cached_figures=False):  # drawn here, where savefig is watched
             report = REGISTRY[name].run(Path(out), quick=True, jobs=2)
     finally:
         Figure.savefig = original  # type: ignore[method-assign]
