@@ -53,3 +53,33 @@ def test_a_bad_jitter_names_its_field(value: Any) -> None:
     spec["links"][0]["jitter"] = value
     with pytest.raises(SpecError, match=r"links\[0\]\.jitter"):
         ccsim.run(spec, progress=False)
+
+
+def _kernel_suite() -> Any:
+    import importlib.util
+    import sys
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("kernel_suite_jitter", ROOT / "validation" / "kernel" / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_kernel_suites_jitter_reading_puts_every_flow_behind_a_jittered_access_link() -> None:
+    suite = _kernel_suite()
+    case = next(c for c in suite.suite() if c.name == "cubic-2-rtt-40-80ms")
+    plain = suite.spec(case, 1)
+    assert plain == suite.spec(case, 1, None)
+    # Without the reading only the longer round trip has an access link, and no link jitters.
+    assert [f["from"] for f in plain["flows"]] == ["client", "client1"]
+    assert not any("jitter" in link for link in plain["links"])
+    read = suite.spec(case, 1, "30us")
+    assert [f["from"] for f in read["flows"]] == ["client0", "client1"]
+    access = [link for link in read["links"] if link["between"][1] == "client"]
+    assert [(link["delay"], link["jitter"]) for link in access] == [("0us", "30us"), ("20000us", "30us")]
+    assert read["links"][0] == plain["links"][0]  # the bottleneck as it was
+    assert suite.main(["--case", "cubic-2-rtt", "--jitter", "fast"]) == 2
