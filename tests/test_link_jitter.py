@@ -47,7 +47,7 @@ def test_no_jitter_and_zero_jitter_run_alike_and_the_draws_follow_the_seed() -> 
     assert _mean_delay_s(_cbr("2ms", seed=3)) != _mean_delay_s(_cbr("2ms", seed=4))
 
 
-@pytest.mark.parametrize("value", ["fast", "-1ms", 5])
+@pytest.mark.parametrize("value", ["fast", "-1ms", 5, "1000s"])
 def test_a_bad_jitter_names_its_field(value: Any) -> None:
     spec = _cbr(None)
     spec["links"][0]["jitter"] = value

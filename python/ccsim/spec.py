@@ -91,8 +91,9 @@ class Scenario:
         keys of ``[[links]]`` (docs/scenarios.md). ``queue`` is a DropTail limit ("100p",
         "20kB") or a RED table (``{"kind": "red", ...}``); ``loss`` the probability that a
         packet is lost; ``jitter`` the bound of a uniform random addition to each packet's
-        delay (packets keep their order); ``assist=False`` leaves the headers of router-assisted protocols (XCP,
-        OBP) untouched on this link (partial deployment; default true); ``trace`` a mahimahi
+        delay (packets keep their order); ``assist=False`` leaves the headers of
+        router-assisted protocols (XCP, OBP) untouched on this link (partial deployment;
+        default true); ``trace`` a mahimahi
         delivery trace timing the link (its millisecond timestamps, or the path of its file,
         read now)."""
         link: dict[str, Any] = {"between": [a, b], "rate": rate, "delay": delay}

@@ -664,6 +664,23 @@ fn validate_link_size(i: usize, l: &LinkSpec) -> Result<(), ScenarioError> {
             ),
         );
     }
+    // A packet may propagate for up to delay + jitter: the same bound on what the link holds.
+    if let Some(jitter) = &l.jitter {
+        let longest = u128::from(l.delay.0 .0) + u128::from(jitter.0 .0);
+        let held = u128::from(l.rate.0 .0) * longest / 8 / 1_000_000_000;
+        if held > u128::from(MAX_LINK_BDP_BYTES) {
+            return err(
+                format!("links[{i}].jitter"),
+                format!(
+                    "{} of jitter beside {} of delay at {} holds up to {held} bytes in flight in each \
+                     direction; at most {MAX_LINK_BDP_BYTES} (1GB)",
+                    show(jitter),
+                    show(&l.delay),
+                    show(&l.rate)
+                ),
+            );
+        }
+    }
     Ok(())
 }
 
