@@ -343,7 +343,8 @@ def run_kernel(case: Case, work: Path, trace: Path | None = None, seed: int = 1)
     # faithful bound, shortens the next rate sample's interval (docs/validation.md).
     return measures(case, flows, cwnd_series) | {"start_spread_s": starts[-1],
                                                  "lateness_p99_s": worst("lateness_p99_s"),
-                                                 "lateness_max_s": worst("lateness_max_s")}
+                                                 "lateness_max_s": worst("lateness_max_s"),
+                                                 "faithful": emulated.get("faithful")}
 
 
 def _toml(value: Any) -> str:
