@@ -28,7 +28,7 @@ RED = {"kind": "red", "limit": "100p", "min_th": 5, "max_th": 15, "w_q": 0.02, "
 Rows = list[dict[str, str]]
 Captured = tuple[dict[str, Any], dict[str, Path], dict[str, Rows]]
 FIELDS = [
-    "frame.time_epoch", "frame.len", "ip.dsfield.ecn", "tcp.seq_raw", "tcp.ack_raw",
+    "frame.time_epoch", "frame.len", "ip.dsfield.ecn", "tcp.seq_raw", "tcp.ack_raw", "tcp.len",
     "tcp.flags.ack", "tcp.flags.push", "tcp.flags.ece", "tcp.flags.cwr", "tcp.options.sack_le",
     "tcp.options.sack_re", "udp.dstport", "data.data",
 ]
@@ -106,13 +106,15 @@ def captured(tmp_path_factory: pytest.TempPathFactory) -> Captured:
 
 
 def data(rows: Rows) -> Rows:
-    """TCP data segments: PSH and ACK set, acknowledging the receiver's SYN (docs/pcap.md)."""
-    return [r for r in rows if r["tcp.seq_raw"] and r["tcp.flags.push"] == "1"]
+    """TCP data segments: a payload, ACK set, acknowledging the receiver's SYN (docs/pcap.md)."""
+    return [r for r in rows if r["tcp.seq_raw"] and r["tcp.len"] not in ("", "0")]
 
 
 def acks(rows: Rows) -> Rows:
-    """Pure ACKs: ACK without PSH."""
-    return [r for r in rows if r["tcp.flags.ack"] == "1" and r["tcp.flags.push"] == "0"]
+    """Pure ACKs: ACK without a payload, never PSH."""
+    pure = [r for r in rows if r["tcp.flags.ack"] == "1" and r["tcp.len"] == "0"]
+    assert all(r["tcp.flags.push"] == "0" for r in pure)
+    return pure
 
 
 def test_every_transmission_is_captured_with_its_size(captured: Captured) -> None:

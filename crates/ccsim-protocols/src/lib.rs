@@ -85,6 +85,10 @@ pub enum Hdr {
         retx: bool,
         /// Congestion Window Reduced (RFC 3168 section 6.1.2): the sender has reacted to ECE.
         cwr: bool,
+        /// PSH (RFC 9293 section 3.9.1): set as Linux's sender sets it, on the last segment of
+        /// a send of several segments and on the last segment of the data
+        /// (`tcp/sender/transmit.rs`); a receiver with `ack_on_push` acknowledges it at once.
+        psh: bool,
     },
     /// A cumulative TCP acknowledgement: the next segment number expected.
     TcpAck {

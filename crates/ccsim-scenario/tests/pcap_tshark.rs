@@ -33,6 +33,7 @@ fn data(seq: u64, ecn: Ecn, cwr: bool) -> Packet<Hdr> {
             payload: MSS,
             retx: false,
             cwr,
+            psh: seq % 2 == 1,
         },
     }
 }
@@ -244,6 +245,7 @@ fn pcap_read_by_tshark_matches_what_was_written() {
         "tcp.flags.ack",
         "tcp.flags.ece",
         "tcp.flags.cwr",
+        "tcp.flags.push",
         "tcp.flags.ae",
         "tcp.flags.ace",
         "tcp.options.sack_le",
@@ -277,7 +279,7 @@ fn pcap_read_by_tshark_matches_what_was_written() {
         };
         assert_eq!(get("ip.dsfield.ecn"), ecn, "{what}");
         match &p.header {
-            Hdr::TcpData { seq, cwr, .. } => {
+            Hdr::TcpData { seq, cwr, psh, .. } => {
                 assert_eq!(get("frame.len"), "1000", "{what}");
                 assert_eq!(get("frame.cap_len"), "40", "{what}");
                 assert_eq!(get("ip.len"), "1000", "{what}");
@@ -288,6 +290,11 @@ fn pcap_read_by_tshark_matches_what_was_written() {
                 assert_eq!(get("tcp.flags.ack"), "1", "{what}");
                 assert_eq!(get("tcp.ack_raw"), "0", "{what}");
                 assert_eq!(get("tcp.flags.cwr"), if *cwr { "1" } else { "0" }, "{what}");
+                assert_eq!(
+                    get("tcp.flags.push"),
+                    if *psh { "1" } else { "0" },
+                    "{what}"
+                );
             }
             Hdr::TcpAck {
                 ack,
@@ -415,6 +422,7 @@ fn pcap_tcp_stream_and_retransmission_as_tshark_analyses_them() {
                 payload: MSS,
                 retx: true,
                 cwr: false,
+                psh: false,
             };
         }
         w.record(i as u64 * 1_000_000, &p);

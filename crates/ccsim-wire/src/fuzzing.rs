@@ -164,6 +164,7 @@ pub fn samples() -> Vec<Packet<Hdr>> {
                 payload: 960,
                 retx: true,
                 cwr: true,
+                psh: true,
             },
             1000,
         ),

@@ -146,10 +146,10 @@ fn ace_flags(ace: u8) -> (bool, u8) {
 fn encode_tcp(pkt: &Packet<Hdr>, n: TcpNumbering, buf: &mut Vec<u8>) {
     let mut ae = false;
     let (seq, ack, flags, opts) = match &pkt.header {
-        Hdr::TcpData { seq, cwr, .. } => {
+        Hdr::TcpData { seq, cwr, psh, .. } => {
             // Every segment after the SYN carries ACK (RFC 9293 section 3.10.7.4); the simulated
             // receiver sends no data, so a data segment acknowledges its SYN, byte 0.
-            let flags = TCP_ACK | TCP_PSH | if *cwr { TCP_CWR } else { 0 };
+            let flags = TCP_ACK | if *psh { TCP_PSH } else { 0 } | if *cwr { TCP_CWR } else { 0 };
             (n.byte(*seq), n.byte(0), flags, None)
         }
         Hdr::TcpAck {

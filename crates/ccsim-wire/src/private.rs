@@ -145,6 +145,7 @@ pub fn family_port(hdr: &Hdr) -> Option<u16> {
 /// Flag bits of a TCP data message (type 17).
 const TCPD_RETX: u8 = 1;
 const TCPD_CWR: u8 = 2;
+const TCPD_PSH: u8 = 4;
 /// Flag bits of a TCP ACK message (type 18).
 const TCPA_ECE: u8 = 1;
 const TCPA_ACE: u8 = 2;
@@ -306,10 +307,13 @@ pub fn encode_private(pkt: &Packet<Hdr>, buf: &mut Vec<u8>) {
             payload,
             retx,
             cwr,
+            psh,
         } => {
             u64be(buf, *seq);
             u32be(buf, *payload);
-            let flags = if *retx { TCPD_RETX } else { 0 } | if *cwr { TCPD_CWR } else { 0 };
+            let flags = if *retx { TCPD_RETX } else { 0 }
+                | if *cwr { TCPD_CWR } else { 0 }
+                | if *psh { TCPD_PSH } else { 0 };
             buf.extend_from_slice(&[flags, 0, 0, 0]);
         }
         Hdr::TcpAck {
@@ -675,12 +679,13 @@ pub fn decode_private(udp_payload: &[u8]) -> Result<PrivateMessage, WireError> {
         PrivateType::TcpData => {
             let seq = r.u64()?;
             let payload = r.u32()?;
-            let f = r.flags("TCP data flags", TCPD_RETX | TCPD_CWR)?;
+            let f = r.flags("TCP data flags", TCPD_RETX | TCPD_CWR | TCPD_PSH)?;
             Hdr::TcpData {
                 seq,
                 payload,
                 retx: f & TCPD_RETX != 0,
                 cwr: f & TCPD_CWR != 0,
+                psh: f & TCPD_PSH != 0,
             }
         }
         PrivateType::TcpAck => {

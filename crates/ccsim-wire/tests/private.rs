@@ -118,7 +118,7 @@ fn values_the_encoder_never_writes_are_errors() {
         (PrivateType::TcpAck, 29, 8),
         (PrivateType::TcpAck, 31, 4),
         (PrivateType::TcpAck, 28, 0x10),
-        (PrivateType::TcpData, 32, 4),
+        (PrivateType::TcpData, 32, 8),
         (PrivateType::TcpSyn, 20, 4),
         (PrivateType::TicpRequest, 35, 5),
         (PrivateType::XcpData, 40, 255),
@@ -214,6 +214,7 @@ fn random_header(r: &mut Rng, variant: u64) -> Hdr {
             payload: r.u32(),
             retx: r.bool(),
             cwr: r.bool(),
+            psh: r.bool(),
         },
         1 => {
             let n = r.below(4) as usize;

@@ -328,7 +328,7 @@ _TCP_DEFAULTS: dict[str, Any] = {
     "recovery": None, "clock_granularity": None, "accecn": None,
     "prr": None, "rescue_retransmission": None, "rack": None, "timestamps": False, "pacing": False,
     "tlp": None, "hystart": None, "growth": None, "xcp": None, "paced_slow_start": False,
-    "pacing_spacing": None, "cubic": None, "prague": None,
+    "pacing_spacing": None, "cubic": None, "prague": None, "ack_on_push": False,
 }
 
 

@@ -83,6 +83,7 @@ impl Agent<Hdr> for ObpReceiver {
                 payload: pkt.size.saturating_sub(TCP_HEADER_BYTES),
                 retx,
                 cwr: false,
+                psh: false,
             },
             ..*pkt
         };

@@ -323,6 +323,7 @@ fn router_measures_ab_over_a_period() {
             payload: 460,
             retx: false,
             cwr: false,
+            psh: false,
         },
         ..data(0, 0.0, 0.0)
     };

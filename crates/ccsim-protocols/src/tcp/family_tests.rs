@@ -56,6 +56,7 @@ fn data(seq: u64, ecn: Ecn, cwr: bool) -> Packet<Hdr> {
             payload: 960,
             retx: false,
             cwr,
+            psh: false,
         },
     }
 }
@@ -1487,4 +1488,97 @@ fn ns2_fast_retransmit_restarts_the_timer_and_halves_the_window() {
             assert_eq!(deadline, armed);
         }
     }
+}
+
+/// The PSH flags of the data segments sent.
+fn pushes(sent: &[Packet<Hdr>]) -> Vec<bool> {
+    sent.iter()
+        .map(|p| match p.header {
+            Hdr::TcpData { psh, .. } => psh,
+            ref h => panic!("expected data, got {h:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn psh_marks_the_last_segment_of_a_send_of_several_and_of_the_data() {
+    // Linux's `__tcp_transmit_skb` (4.9) sets PSH on every send (skb) of more than one
+    // segment; `tcp_push` marks the end of the application's write. Before an RTT sample
+    // Linux's pacing rate is unlimited, so the initial window is one send; in congestion
+    // avoidance an ACK of one segment opens one segment, a send without PSH, unless it is
+    // the data's last.
+    let cfg = TcpConfig {
+        initial_window: 10,
+        initial_ssthresh: Some(10 * MSS),
+        size: Some(12 * MSS),
+        ..TcpConfig::default()
+    };
+    let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
+    let mut ctx = MockCtx::new();
+    s.on_start(&mut ctx);
+    let mut first = vec![false; 9];
+    first.push(true);
+    assert_eq!(pushes(&ctx.drain()), first);
+    ctx.now = SimTime::ZERO + Dur::from_millis(100);
+    s.on_packet(&ack(1), &mut ctx);
+    assert_eq!(seqs(&ctx.sent), vec![(10, false)]);
+    assert_eq!(pushes(&ctx.drain()), vec![false]);
+    s.on_packet(&ack(2), &mut ctx);
+    assert_eq!(seqs(&ctx.sent), vec![(11, false)]);
+    assert_eq!(pushes(&ctx.drain()), vec![true], "the data's last segment");
+}
+
+#[test]
+fn a_window_opening_leaves_in_sends_of_the_tso_goal() {
+    // Slow start at 100 ms SRTT: Linux's pacing rate, 200 % of cwnd / SRTT, is about
+    // 200 kB/s, 0.2 kB per ms: below one segment, so the goal is tcp_min_tso_segs, two. An
+    // ACK of two segments in slow start opens three: a send of two with PSH on its second,
+    // then a send of one without (the kernel capture's ".P." pattern).
+    let (mut s, mut ctx) = started(TcpConfig {
+        initial_window: 10,
+        ..TcpConfig::default()
+    });
+    ctx.now = SimTime::ZERO + Dur::from_millis(100);
+    s.on_packet(&ack(2), &mut ctx);
+    assert_eq!(seqs(&ctx.sent), vec![(10, false), (11, false), (12, false)]);
+    assert_eq!(pushes(&ctx.drain()), vec![false, true, false]);
+}
+
+#[test]
+fn a_receiver_with_ack_on_push_acknowledges_a_pushed_segment_at_once() {
+    // Linux 6.6's receiver (commit 4720852ed9af): a full-sized segment with PSH is
+    // acknowledged as soon as the application has read it, even alone; without the option
+    // the same segment waits for a second (RFC 1122 section 4.2.3.2).
+    let pushed = |seq: u64, psh: bool| {
+        let mut p = data(seq, Ecn::NotEct, false);
+        if let Hdr::TcpData {
+            psh: ref mut mark, ..
+        } = p.header
+        {
+            *mark = psh;
+        }
+        p
+    };
+    let acks = |push: bool| -> Vec<Vec<u64>> {
+        let mut sink = TcpSink::new(Some(Dur::from_millis(200))).with_ack_on_push(push);
+        let mut ctx = MockCtx::new();
+        // Sends of two (PSH on the second), one (none), then two again: Linux's ".P . .P".
+        [(0, false), (1, true), (2, false), (3, false), (4, true)]
+            .iter()
+            .map(|&(seq, psh)| {
+                sink.on_packet(&pushed(seq, psh), &mut ctx);
+                ctx.drain()
+                    .iter()
+                    .map(|p| match p.header {
+                        Hdr::TcpAck { ack, .. } => ack,
+                        ref h => panic!("expected an ACK, got {h:?}"),
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    // Every second segment: ACKs of 2 and 4; segment 4 waits for its timer.
+    assert_eq!(acks(false), vec![vec![], vec![2], vec![], vec![4], vec![]]);
+    // PSH too: segment 4, after the second-segment ACK of 2 and 3, is acknowledged alone.
+    assert_eq!(acks(true), vec![vec![], vec![2], vec![], vec![4], vec![5]]);
 }

@@ -45,6 +45,37 @@ const UNPACED_SEGMENTS: u64 = 9;
 /// Linux's `sysctl_tcp_pacing_ss_ratio` and `sysctl_tcp_pacing_ca_ratio`, percent.
 const SLOW_START_RATIO: u64 = 200;
 const AVOIDANCE_RATIO: u64 = 120;
+/// `sk_pacing_shift`: Linux's TSO goal is 2^-10 s of data at the pacing rate.
+const PACING_SHIFT: u32 = 10;
+/// Linux's GSO limit less the TCP header room (`GSO_MAX_SIZE - 1 - MAX_TCP_HEADER`).
+const TSO_MAX_BYTES: u64 = 65_536 - 1 - 320;
+/// `sysctl_tcp_min_tso_segs`.
+const MIN_TSO_SEGS: u64 = 2;
+
+/// Linux's `tcp_update_pacing_rate` for a window-based flow, payload bytes per second:
+/// 200 % of the window over SRTT in slow start (below half of ssthresh), 120 % otherwise.
+/// `cwnd`, `ssthresh` and `packets_out` are in bytes.
+#[must_use]
+pub fn window_rate(cwnd: u64, ssthresh: u64, packets_out: u64, srtt: Dur) -> u64 {
+    let ratio = if cwnd < ssthresh / 2 {
+        SLOW_START_RATIO
+    } else {
+        AVOIDANCE_RATIO
+    };
+    let window = u128::from(cwnd.max(packets_out));
+    let rate = window * u128::from(ratio) * 10_000_000 / u128::from(srtt.0.max(1));
+    u64::try_from(rate).unwrap_or(u64::MAX)
+}
+
+/// Linux's `tcp_tso_autosize` with `tcp_min_tso_segs`: the segments of one send (skb) at
+/// pacing rate `rate` (payload bytes per second), about 1 ms of data and at least two.
+/// CHOICE: without the small-RTT allowance of `sysctl_tcp_tso_rtt_log` (Linux 5.18), which
+/// adds to the goal only below 16 ms of minimum RTT; BBR's goal (`cc/bbr.rs`) omits it too.
+#[must_use]
+pub fn tso_autosize(rate: u64, mss: u64) -> u64 {
+    let bytes = (rate >> PACING_SHIFT).min(TSO_MAX_BYTES);
+    (bytes / mss.max(1)).max(MIN_TSO_SEGS)
+}
 
 /// A flow's pacer.
 #[derive(Clone, Debug, Default)]
@@ -90,14 +121,7 @@ impl Pacing {
 
     /// Linux's `tcp_update_pacing_rate` for a window-based flow.
     pub fn set_window_rate(&mut self, cwnd: u64, ssthresh: u64, packets_out: u64, srtt: Dur) {
-        let ratio = if cwnd < ssthresh / 2 {
-            SLOW_START_RATIO
-        } else {
-            AVOIDANCE_RATIO
-        };
-        let window = u128::from(cwnd.max(packets_out));
-        let rate = window * u128::from(ratio) * 10_000_000 / u128::from(srtt.0.max(1));
-        self.rate = u64::try_from(rate).unwrap_or(u64::MAX);
+        self.rate = window_rate(cwnd, ssthresh, packets_out, srtt);
     }
 
     /// The earliest departure time of the next segment.
@@ -143,6 +167,20 @@ impl Pacing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `tcp_tso_autosize` by hand: `sk_pacing_rate >> 10` bytes, in whole segments, at least
+    /// `tcp_min_tso_segs` (2) and at most the GSO limit's.
+    #[test]
+    fn the_tso_goal_is_a_millisecond_of_data_at_least_two_segments() {
+        assert_eq!(tso_autosize(0, 1448), 2);
+        assert_eq!(tso_autosize(1_250_000, 1448), 2); // 10 Mbit/s: 1220 B per 2^-10 s
+        assert_eq!(tso_autosize(12_500_000, 1448), 8); // 100 Mbit/s: 12207 B
+        assert_eq!(tso_autosize(u64::MAX, 1448), 45); // 65215 B, the GSO limit
+                                                      // 120 % of 45 segments over 90 ms, the kernel capture's long flow: two.
+        let rate = window_rate(45 * 1448, 0, 0, Dur::from_millis(90));
+        assert_eq!(rate, 868_800);
+        assert_eq!(tso_autosize(rate, 1448), 2);
+    }
 
     /// Past the unpaced start, segments sent back to back are spaced payload / rate apart.
     #[test]

@@ -9,6 +9,18 @@
 //! transfers the timer rarely fires (40 ms in place of 200 moved the kernel suite's cases by
 //! at most 0.04 in Jain's index: docs/validation.md).
 //!
+//! ACK on PSH (`ack_on_push`), Linux's receiver since 6.6 (commit 4720852ed9af, "tcp: fix
+//! delayed ACKs for MSS boundary condition"; backported to 5.15 and 6.1): a full-sized
+//! segment with PSH sets `ICSK_ACK_PUSHED` (`tcp_measure_rcv_mss`), and `tcp_cleanup_rbuf`
+//! acknowledges at once when the application's read then empties the receive queue. With
+//! Linux's sender marking every send of several segments (`tcp/sender/transmit.rs`), the
+//! receiver acknowledges at the end of each send as well as every second segment, and a
+//! send that follows a one-segment send draws an ACK of one segment.
+//! CHOICE: the receiving application reads each segment as it arrives (the queue is then
+//! empty), so the ACK leaves with the segment; Linux's leaves when the application has read
+//! it, tens of microseconds later in the kernel captures (docs/validation.md, "The
+//! receiver's single-segment ACKs").
+//!
 //! SACK (RFC 2018 section 4), when enabled: every ACK sent while out-of-order data is held
 //! carries up to three blocks; the first holds the segment that triggered the ACK and the
 //! others repeat the most recently reported blocks, newest first.
@@ -131,6 +143,8 @@ struct SackState {
 #[derive(Clone, Debug)]
 pub struct TcpSink {
     delayed_ack: Option<Dur>,
+    /// Acknowledge a segment with PSH at once (Linux's receiver since 6.6).
+    ack_on_push: bool,
     /// Echo ECE on every ACK (a CE segment arrived, no CWR since; with `ce_echo`, the last
     /// segment was CE).
     ece: bool,
@@ -161,6 +175,7 @@ impl TcpSink {
     pub fn new(delayed_ack: Option<Dur>) -> Self {
         TcpSink {
             delayed_ack,
+            ack_on_push: false,
             ece: false,
             ce_echo: false,
             rcv_nxt: 0,
@@ -180,6 +195,14 @@ impl TcpSink {
     #[must_use]
     pub fn with_accecn(mut self, on: bool) -> Self {
         self.accecn = on.then(|| Box::new(AccEcnReceiver::new(true)));
+        self
+    }
+
+    /// The same receiver, acknowledging a segment with PSH at once when `on` is set (Linux's
+    /// receiver since 6.6); only a delayed-ACK receiver has ACKs to hold back.
+    #[must_use]
+    pub fn with_ack_on_push(mut self, on: bool) -> Self {
+        self.ack_on_push = on;
         self
     }
 
@@ -385,7 +408,11 @@ impl Agent<Hdr> for TcpSink {
             return;
         }
         let Hdr::TcpData {
-            seq, payload, cwr, ..
+            seq,
+            payload,
+            cwr,
+            psh,
+            ..
         } = pkt.header
         else {
             return;
@@ -412,6 +439,7 @@ impl Agent<Hdr> for TcpSink {
             }
             self.ece |= ce;
         }
+        ack_now |= psh && self.ack_on_push;
         let (new, in_order) = self.accept(seq, payload);
         if let Some(state) = self.sack.as_deref_mut().filter(|s| s.dsack_on && !new) {
             state.dsack = Some(SackBlock {

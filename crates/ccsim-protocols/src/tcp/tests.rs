@@ -40,6 +40,7 @@ fn data(seq: u64) -> Packet<Hdr> {
             payload: 960,
             retx: false,
             cwr: false,
+            psh: false,
         },
     }
 }

@@ -88,6 +88,7 @@ impl Agent<Hdr> for XcpReceiver {
                 payload: pkt.size.saturating_sub(TCP_HEADER_BYTES),
                 retx,
                 cwr: false,
+                psh: false,
             },
             ..*pkt
         };

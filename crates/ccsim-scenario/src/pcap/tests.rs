@@ -27,6 +27,7 @@ fn data(seq: u64, payload: u32) -> Packet<Hdr> {
             payload,
             retx: false,
             cwr: false,
+            psh: true,
         },
         payload + 40,
     )

@@ -114,6 +114,7 @@ pub(crate) fn build(f: &FlowSpec, cx: &FlowContext) -> Result<(AnyAgent, AnyAgen
         AnyAgent::Tcp(Box::new(sender)),
         AnyAgent::TcpSink(
             TcpSink::new(delack)
+                .with_ack_on_push(f.ack_on_push)
                 .with_sack(algorithm.uses_sack())
                 .with_dsack(uses_rack(f))
                 .with_timestamps(f.timestamps)

@@ -433,6 +433,10 @@ pub struct FlowSpec {
     /// ACK that advances the window (absent: off, as ns-2's agents).
     #[serde(default, skip_serializing_if = "is_false")]
     pub timestamps: bool,
+    /// TCP: the delayed-ACK receiver acknowledges a segment with PSH at once, as Linux's
+    /// receiver has since 6.6 (absent: off; docs/protocols.md, the receiver).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ack_on_push: bool,
     /// TCP: pace at Linux's default rate, 200 % of cwnd / SRTT in slow start and 120 %
     /// after (absent: off; BBR always paces at its own rate).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -499,7 +503,7 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// The TCP-only keys set on this flow, by name.
-    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 27] {
+    pub(crate) fn tcp_keys_set(&self) -> [(&'static str, bool); 28] {
         [
             ("cc", self.cc.is_some()),
             ("growth", self.growth.is_some()),
@@ -527,6 +531,7 @@ impl FlowSpec {
             ("tlp", self.tlp.is_some()),
             ("handshake", self.handshake),
             ("timestamps", self.timestamps),
+            ("ack_on_push", self.ack_on_push),
             ("pacing", self.pacing),
             ("accecn", self.accecn.is_some()),
             ("prague", self.prague.is_some()),

@@ -508,6 +508,18 @@ fn validate_recovery_options(
             );
         }
     }
+    if f.ack_on_push && !f.delayed_ack {
+        return err(
+            p("ack_on_push"),
+            "needs delayed_ack = true (a receiver without delayed ACKs acknowledges every segment at once)".into(),
+        );
+    }
+    if f.ack_on_push && f.protocol == Protocol::Xcp {
+        return err(
+            p("ack_on_push"),
+            "XCP's sender sets no PSH, so its receiver has nothing to acknowledge early; remove ack_on_push".into(),
+        );
+    }
     for (key, set) in [("handshake", f.handshake), ("timestamps", f.timestamps)] {
         if set && f.protocol == Protocol::Xcp {
             return err(

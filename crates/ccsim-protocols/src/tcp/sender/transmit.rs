@@ -11,9 +11,26 @@
 //! the inter-ACK time lowers the slow-start sending rate to the ACK rate.
 //! CHOICE: the inter-ACK time is an EWMA (gain 1/8, as SRTT) of the gaps between ACKs
 //! that advance the ACK point; until two such ACKs have arrived there is no spacing.
+//!
+//! PSH, as Linux's sender sets it: `tcp_write_xmit` cuts the new data the window allows
+//! into sends (skbs) of up to the TSO goal's segments (`tcp_tso_autosize`: about 1 ms of
+//! data at the pacing rate, at least two), and `__tcp_transmit_skb` sets PSH on every send
+//! of more than one segment ("tcp: force a PSH flag on TSO packets", Linux 4.9), which GSO
+//! leaves on its last segment. A one-segment send carries none. The last segment of the
+//! data carries PSH too (`tcp_push` at the end of the application's write). Receivers with
+//! `ack_on_push` acknowledge such a segment at once (`tcp/sink.rs`).
+//! CHOICE: a paced flow's send is its pacing quantum (`tcp/pacing.rs`), and a flow of
+//! window-based algorithm computes the goal from Linux's pacing rate for it (`window_rate`)
+//! whether or not it paces; with paced slow start, slow-start segments leave singly.
+//! CHOICE: retransmissions and the new data of SACK recovery carry no PSH (Linux's
+//! retransmissions of one segment do not; its multi-segment retransmissions are not
+//! modelled), and `tcp_tso_should_defer` is not modelled: a send as small as one segment
+//! leaves when the window allows it. The kernel captures at 10 Mbit/s show such sends after
+//! one-segment ACKs (docs/validation.md, "The receiver's single-segment ACKs").
 
 use super::{Recovery, RecoveryPolicy, TcpSender, Timer};
 use crate::tcp::cc::CaState;
+use crate::tcp::pacing::{tso_autosize, window_rate};
 use crate::{tcp_syn_bytes, Hdr};
 use ccsim_core::{Addr, Ctx, Dur, Ecn, Packet, SimTime, VarId};
 
@@ -45,7 +62,19 @@ impl TcpSender {
     }
 
     pub(super) fn send_segment<C: Ctx<Hdr>>(&mut self, seq: u64, ctx: &mut C) {
+        self.send_segment_marked(seq, false, ctx);
+    }
+
+    /// Send segment `seq`, with PSH if `ends_send` (the last segment of a send of several);
+    /// the last segment of the data always carries it.
+    pub(super) fn send_segment_marked<C: Ctx<Hdr>>(
+        &mut self,
+        seq: u64,
+        ends_send: bool,
+        ctx: &mut C,
+    ) {
         let retx = seq < self.snd_max;
+        let psh = ends_send || seq + 1 == self.total_segments;
         let payload = self.payload_of(seq);
         let now = ctx.now();
         if retx {
@@ -94,6 +123,7 @@ impl TcpSender {
                 payload,
                 retx,
                 cwr,
+                psh,
             },
         });
         if self.rto_deadline.is_none() {
@@ -153,6 +183,21 @@ impl TcpSender {
         let cwnd_segments = self.cwnd / self.mss;
         let by_pipe = self.recovery == Recovery::Sack && self.policy == RecoveryPolicy::Linux;
         let mut cwnd_full = false;
+        // Linux's sends (skbs): what the window allows now, cut into sends of the TSO goal.
+        let goal = self.send_goal();
+        let mut room = {
+            let outstanding = self.snd_nxt - self.snd_una;
+            let in_flight = if by_pipe {
+                self.board.pipe()
+            } else {
+                outstanding
+            };
+            cwnd_segments
+                .saturating_sub(in_flight)
+                .min(self.max_window.saturating_sub(outstanding))
+                .min(self.data_limit().saturating_sub(self.snd_nxt))
+        };
+        let (mut send_len, mut left_in_send) = (0, 0);
         loop {
             // Go-back-N skips what the receiver already holds (SACKed after a timeout).
             while self.snd_nxt < self.snd_max && self.board.is_sacked(self.snd_nxt) {
@@ -175,12 +220,36 @@ impl TcpSender {
             if !self.pace_allows(ctx) {
                 break;
             }
+            if left_in_send == 0 {
+                send_len = goal.min(room).max(1);
+                left_in_send = send_len;
+            }
+            left_in_send -= 1;
+            room = room.saturating_sub(1);
             let seq = self.snd_nxt;
-            self.send_segment(seq, ctx);
+            self.send_segment_marked(seq, send_len > 1 && left_in_send == 0, ctx);
             self.snd_nxt += 1;
             self.snd_max = self.snd_max.max(self.snd_nxt);
         }
         self.note_window_use(cwnd_full);
+    }
+
+    /// Segments per send (Linux's skb): the pacing quantum of a paced flow, one in paced
+    /// slow start, else the TSO goal at Linux's pacing rate for the window (the largest send
+    /// before an RTT is measured, as Linux's unlimited initial rate gives).
+    fn send_goal(&self) -> u64 {
+        if let Some(p) = self.pacing.as_ref() {
+            return p.quantum();
+        }
+        let slow_start = self.cwnd < self.ssthresh && self.state == CaState::Open;
+        if self.pacer.is_some() && slow_start {
+            return 1;
+        }
+        let rate = self.rtt.srtt().map_or(u64::MAX, |srtt| {
+            let packets_out = (self.snd_max - self.snd_una) * self.mss;
+            window_rate(self.cwnd, self.ssthresh, packets_out, srtt)
+        });
+        tso_autosize(rate, self.mss)
     }
 
     /// Linux's `tcp_rate_check_app_limited` when the application has nothing more to send:
