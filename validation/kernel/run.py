@@ -32,8 +32,9 @@ longer round trip crosses an access link of its own on the client's side (the em
 `[[port_delays]]`, by the port the flow binds; in the simulation a link from its own node). The kernel
 side runs with timestamps, SACK, delayed ACKs and an initial window of 10, as Linux does by
 default; ccsim's flows are given the same (`timestamps`, `delayed_ack`, `initial_window = 10`,
-`handshake`, Linux's loss recovery `recovery = "linux"`, and for Reno Linux's per-segment
-growth `growth = "linux"`).
+`handshake`, Linux's loss recovery `recovery = "linux"`, for Reno Linux's per-segment growth
+`growth = "linux"`, and the receiver of Linux 6.6 and later, which acknowledges a segment with
+PSH at once, `ack_on_push`; `--without-ack-on-push` reads ccsim with the receiver before it).
 
 CHOICE: each kernel flow is its own process started by one shell line, so their connections
 open a few to a few tens of milliseconds apart (each run records its own starts; the table
@@ -59,6 +60,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import platform
 import random
 import re
 import statistics
@@ -100,7 +102,7 @@ SIMULATED: dict[str, dict[str, Any]] = {
 }
 #: Flow keys every simulated flow takes: Linux's defaults on the kernel side.
 LINUX_FLOW: dict[str, Any] = {"packet_size": f"{PACKET}B", "timestamps": True, "recovery": "linux",
-                              "delayed_ack": True, "initial_window": 10, "handshake": True}
+                              "delayed_ack": True, "ack_on_push": True, "initial_window": 10, "handshake": True}
 #: Algorithms whose cwnd falls at each loss event (a sawtooth to time).
 SAWTOOTH = {"cubic", "reno"}
 
@@ -344,7 +346,9 @@ def run_kernel(case: Case, work: Path, trace: Path | None = None, seed: int = 1)
     return measures(case, flows, cwnd_series) | {"start_spread_s": starts[-1],
                                                  "lateness_p99_s": worst("lateness_p99_s"),
                                                  "lateness_max_s": worst("lateness_max_s"),
-                                                 "faithful": emulated.get("faithful")}
+                                                 "faithful": emulated.get("faithful"),
+                                                 # Which receiver the kernel ran: ACKs at PSH since 6.6.
+                                                 "kernel_release": platform.release()}
 
 
 def _toml(value: Any) -> str:
@@ -372,11 +376,12 @@ SERIES = ["cwnd", "ca_state", "srtt", "send_rate", "inflight"]
 MODEL_SERIES = ["btl_bw", "min_rtt", "pacing_gain", "cwnd_gain"]
 
 
-def spec(case: Case, seed: int, jitter: str | None = None) -> dict[str, Any]:
+def spec(case: Case, seed: int, jitter: str | None = None, ack_on_push: bool = True) -> dict[str, Any]:
     """The simulated side of ``case``. ``jitter`` (a reading, ``--jitter``): every flow behind
     an access link of its own whose delay, both ways, is lengthened by a uniform draw below
     it, in order (the `jitter` link key), as a model of the hosts' and the emulator's timing
-    noise."""
+    noise. ``ack_on_push`` false (a reading, ``--without-ack-on-push``): receivers that
+    acknowledge every second segment only, as Linux's before 6.6."""
     starts = random.Random(seed).random
     own = [bool(case.extra_s(i) or jitter) for i in range(case.flows)]
     access = [{"between": [f"client{i}", "client"], "rate": ACCESS_RATE, "delay": f"{case.extra_s(i) * 1e6:.0f}us",
@@ -385,17 +390,19 @@ def spec(case: Case, seed: int, jitter: str | None = None) -> dict[str, Any]:
     return {"run": {"duration": f"{case.seconds:g}s", "seed": seed, "warmup": f"{WARMUP_S:g}s"},
             "links": [{"between": ["client", "server"], **case.link()}, *access],
             "flows": [{"name": f"f{i}", "from": f"client{i}" if own[i] else "client", "to": "server",
-                       **LINUX_FLOW, **SIMULATED[case.cc], "start": f"{starts() * START_SPREAD_S * 1e6:.0f}us"}
+                       **LINUX_FLOW, "ack_on_push": ack_on_push, **SIMULATED[case.cc],
+                       "start": f"{starts() * START_SPREAD_S * 1e6:.0f}us"}
                       for i in range(case.flows)],
             "output": {"series": SERIES + (MODEL_SERIES if case.cc == "bbr" else []),
                        "interval": f"{SAMPLE_S * 1e3:g}ms"}}
 
 
-def run_ccsim(case: Case, seed: int, trace: Path | None = None, jitter: str | None = None) -> dict[str, Any]:
+def run_ccsim(case: Case, seed: int, trace: Path | None = None, jitter: str | None = None,
+              ack_on_push: bool = True) -> dict[str, Any]:
     """One ccsim run of ``case``: the same measures as :func:`run_kernel`."""
     import ccsim
 
-    result = ccsim.run(spec(case, seed, jitter), progress=False)
+    result = ccsim.run(spec(case, seed, jitter, ack_on_push), progress=False)
     wide = result.series("cwnd")
     flows, cwnd_series = [], []
     for i in range(case.flows):
@@ -478,13 +485,13 @@ def verdicts(kernel: list[dict[str, Any]], sim: list[dict[str, Any]]) -> dict[st
 
 def compare(case: Case, runs: int = RUNS, seeds: int = SEEDS, trace: Path | None = None,
             work: Path | None = None, kernel_runs: list[dict[str, Any]] | None = None,
-            jitter: str | None = None) -> dict[str, Any]:
+            jitter: str | None = None, ack_on_push: bool = True) -> dict[str, Any]:
     """``runs`` kernel runs and ``seeds`` ccsim runs of ``case``, and the verdicts; the kernel
     side absent (``kernel_missing`` says why) where it cannot run. ``kernel_runs``: runs
     recorded earlier (:func:`recorded_kernel_runs`), taken instead of running the kernel.
-    ``jitter``: ccsim's side read with that jitter (:func:`spec`)."""
+    ``jitter``, ``ack_on_push``: ccsim's side read so (:func:`spec`)."""
     missing = None if kernel_runs else kernel_available(case.cc)
-    sim = [run_ccsim(case, seed, trace, jitter) for seed in range(1, seeds + 1)]
+    sim = [run_ccsim(case, seed, trace, jitter, ack_on_push) for seed in range(1, seeds + 1)]
     kernel: list[dict[str, Any]] = list(kernel_runs or [])
     if missing is None and not kernel:
         with tempfile.TemporaryDirectory(prefix="ccsim-kernel-") as tmp:
@@ -492,6 +499,7 @@ def compare(case: Case, runs: int = RUNS, seeds: int = SEEDS, trace: Path | None
             kernel = [run_kernel(case, base / case.name / str(k), trace, seed=k) for k in range(1, runs + 1)]
     return {"case": case.name, "settings": dataclasses.asdict(case), "buffer_packets": case.buffer_packets,
             "describe": case.describe(), "kernel": kernel, "ccsim": sim, "ccsim_jitter": jitter,
+            "ccsim_ack_on_push": ack_on_push,
             "kernel_missing": missing,
             "within": verdicts(kernel, sim) if kernel else {}}
 
@@ -570,6 +578,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jitter", metavar="DURATION",
                     help="a reading: ccsim's flows each behind an access link whose delay is jittered by up to "
                          "this (\"30us\"), both ways; the kernel side is unchanged")
+    ap.add_argument("--without-ack-on-push", action="store_true",
+                    help="a reading: ccsim's receivers acknowledge every second segment only, not also each "
+                         "segment with PSH as Linux's since 6.6 do; the kernel side is unchanged")
     args = ap.parse_args(argv)
     if args.jitter is not None:
         import ccsim
@@ -615,9 +626,11 @@ def main(argv: list[str] | None = None) -> int:
         kernel_runs = recorded.get(case.name)
         source = f"{len(kernel_runs)} recorded kernel run(s)" if kernel_runs else f"{runs} kernel run(s)"
         read = f", ccsim's flows jittered by up to {args.jitter}" if args.jitter else ""
+        read += ", ccsim's receivers without ack_on_push" if args.without_ack_on_push else ""
         print(f"[{i}/{len(cases)}] {case.name}: {case.describe()}, {source}, {seeds} seed(s){read}",
               file=sys.stderr, flush=True)
-        rec = compare(case, runs, seeds, args.trace, kernel_runs=kernel_runs, jitter=args.jitter)
+        rec = compare(case, runs, seeds, args.trace, kernel_runs=kernel_runs, jitter=args.jitter,
+                      ack_on_push=not args.without_ack_on_push)
         records.append(rec)
         print(row(rec), flush=True)
     judged = [r for r in records if r["within"]]

@@ -1504,9 +1504,9 @@ fn pushes(sent: &[Packet<Hdr>]) -> Vec<bool> {
 fn psh_marks_the_last_segment_of_a_send_of_several_and_of_the_data() {
     // Linux's `__tcp_transmit_skb` (4.9) sets PSH on every send (skb) of more than one
     // segment; `tcp_push` marks the end of the application's write. Before an RTT sample
-    // Linux's pacing rate is unlimited, so the initial window is one send; in congestion
-    // avoidance an ACK of one segment opens one segment, a send without PSH, unless it is
-    // the data's last.
+    // Linux's pacing rate is unlimited, but `tcp_cwnd_test` gives a send half the window at
+    // most, so the initial window of ten is two sends of five; in congestion avoidance an
+    // ACK of one segment opens one segment, a send without PSH, unless it is the data's last.
     let cfg = TcpConfig {
         initial_window: 10,
         initial_ssthresh: Some(10 * MSS),
@@ -1516,9 +1516,8 @@ fn psh_marks_the_last_segment_of_a_send_of_several_and_of_the_data() {
     let mut s = TcpSender::new(FlowId(0), PEER, &cfg);
     let mut ctx = MockCtx::new();
     s.on_start(&mut ctx);
-    let mut first = vec![false; 9];
-    first.push(true);
-    assert_eq!(pushes(&ctx.drain()), first);
+    let half = [false, false, false, false, true];
+    assert_eq!(pushes(&ctx.drain()), [half, half].concat());
     ctx.now = SimTime::ZERO + Dur::from_millis(100);
     s.on_packet(&ack(1), &mut ctx);
     assert_eq!(seqs(&ctx.sent), vec![(10, false)]);
@@ -1581,4 +1580,55 @@ fn a_receiver_with_ack_on_push_acknowledges_a_pushed_segment_at_once() {
     assert_eq!(acks(false), vec![vec![], vec![2], vec![], vec![4], vec![]]);
     // PSH too: segment 4, after the second-segment ACK of 2 and 3, is acknowledged alone.
     assert_eq!(acks(true), vec![vec![], vec![2], vec![], vec![4], vec![5]]);
+}
+
+#[test]
+fn a_window_of_three_segments_or_less_sends_one_segment_at_a_time() {
+    // `tcp_cwnd_test`: a send takes at most half the window, at least one segment; with a
+    // window of three that is one, so no send carries PSH (none is the data's last here).
+    let (s, mut ctx) = (
+        TcpSender::new(
+            FlowId(0),
+            PEER,
+            &TcpConfig {
+                initial_window: 3,
+                ..TcpConfig::default()
+            },
+        ),
+        MockCtx::new(),
+    );
+    let mut s = s;
+    s.on_start(&mut ctx);
+    assert_eq!(pushes(&ctx.drain()), vec![false; 3]);
+}
+
+#[test]
+fn a_pushed_segment_draws_one_ack_whatever_else_calls_for_one() {
+    // ack_on_push only adds a reason to acknowledge at once: a segment that RFC 1122's
+    // rules or DCTCP's echo already acknowledge at once (the second of two, one out of order,
+    // one that fills a gap) draws one ACK, not two.
+    let pushed = |seq: u64, ecn: Ecn, psh: bool| {
+        let mut p = data(seq, ecn, false);
+        if let Hdr::TcpData {
+            psh: ref mut mark, ..
+        } = p.header
+        {
+            *mark = psh;
+        }
+        p
+    };
+    for ce_echo in [false, true] {
+        let mut sink = TcpSink::new(Some(Dur::from_millis(200)))
+            .with_ack_on_push(true)
+            .with_sack(true)
+            .with_ce_echo(ce_echo);
+        let mut ctx = MockCtx::new();
+        let mut per_segment = Vec::new();
+        // 0 alone; 1 with PSH, the second; 3 with PSH above the hole at 2; 2, filling it.
+        for seq in [0, 1, 3, 2] {
+            sink.on_packet(&pushed(seq, Ecn::Ect, seq % 2 == 1), &mut ctx);
+            per_segment.push(ctx.drain().len());
+        }
+        assert_eq!(per_segment, vec![0, 1, 1, 1], "ce_echo {ce_echo}");
+    }
 }

@@ -176,7 +176,8 @@ mod tests {
         assert_eq!(tso_autosize(1_250_000, 1448), 2); // 10 Mbit/s: 1220 B per 2^-10 s
         assert_eq!(tso_autosize(12_500_000, 1448), 8); // 100 Mbit/s: 12207 B
         assert_eq!(tso_autosize(u64::MAX, 1448), 45); // 65215 B, the GSO limit
-                                                      // 120 % of 45 segments over 90 ms, the kernel capture's long flow: two.
+
+        // 120 % of 45 segments over 90 ms, the kernel capture's long flow: two.
         let rate = window_rate(45 * 1448, 0, 0, Dur::from_millis(90));
         assert_eq!(rate, 868_800);
         assert_eq!(tso_autosize(rate, 1448), 2);

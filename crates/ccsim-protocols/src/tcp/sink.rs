@@ -16,6 +16,9 @@
 //! Linux's sender marking every send of several segments (`tcp/sender/transmit.rs`), the
 //! receiver acknowledges at the end of each send as well as every second segment, and a
 //! send that follows a one-segment send draws an ACK of one segment.
+//! Every PSH segment is acknowledged at once: a short one (the data's last) would be by
+//! Linux's other branch of `tcp_measure_rcv_mss`, which sets `ICSK_ACK_PUSHED` for any
+//! segment shorter than the MSS.
 //! CHOICE: the receiving application reads each segment as it arrives (the queue is then
 //! empty), so the ACK leaves with the segment; Linux's leaves when the application has read
 //! it, tens of microseconds later in the kernel captures (docs/validation.md, "The

@@ -14,19 +14,25 @@
 //!
 //! PSH, as Linux's sender sets it: `tcp_write_xmit` cuts the new data the window allows
 //! into sends (skbs) of up to the TSO goal's segments (`tcp_tso_autosize`: about 1 ms of
-//! data at the pacing rate, at least two), and `__tcp_transmit_skb` sets PSH on every send
-//! of more than one segment ("tcp: force a PSH flag on TSO packets", Linux 4.9), which GSO
-//! leaves on its last segment. A one-segment send carries none. The last segment of the
-//! data carries PSH too (`tcp_push` at the end of the application's write). Receivers with
-//! `ack_on_push` acknowledge such a segment at once (`tcp/sink.rs`).
-//! CHOICE: a paced flow's send is its pacing quantum (`tcp/pacing.rs`), and a flow of
-//! window-based algorithm computes the goal from Linux's pacing rate for it (`window_rate`)
-//! whether or not it paces; with paced slow start, slow-start segments leave singly.
-//! CHOICE: retransmissions and the new data of SACK recovery carry no PSH (Linux's
-//! retransmissions of one segment do not; its multi-segment retransmissions are not
-//! modelled), and `tcp_tso_should_defer` is not modelled: a send as small as one segment
-//! leaves when the window allows it. The kernel captures at 10 Mbit/s show such sends after
-//! one-segment ACKs (docs/validation.md, "The receiver's single-segment ACKs").
+//! data at the pacing rate, at least two) and of at most half the window
+//! (`tcp_cwnd_test`), and `__tcp_transmit_skb` sets PSH on every send of more than one
+//! segment ("tcp: force a PSH flag on TSO packets", Linux 4.9), which GSO leaves on its
+//! last segment. A one-segment send carries none (so none with a window of three segments
+//! or less). A send ends before a segment the receiver holds, which go-back-N skips. The
+//! last segment of the data carries PSH too (`tcp_push` at the end of the application's
+//! write). Receivers with `ack_on_push` acknowledge such a segment at once (`tcp/sink.rs`).
+//! CHOICE: a paced flow's send is its pacing quantum (`tcp/pacing.rs`; one segment for a
+//! window-based flow with `pacing = true`, which therefore sets no PSH); an unpaced flow
+//! computes the goal from Linux's pacing rate for its window (`window_rate`), which Linux
+//! keeps whether or not it paces; with paced slow start, slow-start segments leave singly.
+//! CHOICE: the application writes without end (only the data's last segment marks a write's
+//! end): Linux's `tcp_push` also marks the end of each write, and `forced_push` every half
+//! window written, which a bulk sender's many-segment sends already carry.
+//! CHOICE: what SACK recovery sends (its retransmissions and new data) carries no PSH,
+//! where Linux may retransmit a send of several segments; go-back-N's resends after a
+//! timeout are cut as new data. `tcp_tso_should_defer` is not modelled: a send as small as
+//! one segment leaves when the window allows it. The kernel captures at 10 Mbit/s show such
+//! sends after one-segment ACKs (docs/validation.md, "The receiver's single-segment ACKs").
 
 use super::{Recovery, RecoveryPolicy, TcpSender, Timer};
 use crate::tcp::cc::CaState;
@@ -183,20 +189,8 @@ impl TcpSender {
         let cwnd_segments = self.cwnd / self.mss;
         let by_pipe = self.recovery == Recovery::Sack && self.policy == RecoveryPolicy::Linux;
         let mut cwnd_full = false;
-        // Linux's sends (skbs): what the window allows now, cut into sends of the TSO goal.
+        // Linux's sends (skbs), each cut when it starts: see `send_len`.
         let goal = self.send_goal();
-        let mut room = {
-            let outstanding = self.snd_nxt - self.snd_una;
-            let in_flight = if by_pipe {
-                self.board.pipe()
-            } else {
-                outstanding
-            };
-            cwnd_segments
-                .saturating_sub(in_flight)
-                .min(self.max_window.saturating_sub(outstanding))
-                .min(self.data_limit().saturating_sub(self.snd_nxt))
-        };
         let (mut send_len, mut left_in_send) = (0, 0);
         loop {
             // Go-back-N skips what the receiver already holds (SACKed after a timeout).
@@ -221,17 +215,31 @@ impl TcpSender {
                 break;
             }
             if left_in_send == 0 {
-                send_len = goal.min(room).max(1);
+                let quota = (cwnd_segments - in_flight).min((cwnd_segments / 2).max(1));
+                let room = quota
+                    .min(self.max_window - outstanding)
+                    .min(self.data_limit() - self.snd_nxt);
+                send_len = self.send_len(goal.min(room));
                 left_in_send = send_len;
             }
             left_in_send -= 1;
-            room = room.saturating_sub(1);
             let seq = self.snd_nxt;
             self.send_segment_marked(seq, send_len > 1 && left_in_send == 0, ctx);
             self.snd_nxt += 1;
             self.snd_max = self.snd_max.max(self.snd_nxt);
         }
         self.note_window_use(cwnd_full);
+    }
+
+    /// The segments of a send starting at `snd_nxt` of at most `limit` (at least one): it
+    /// ends before a segment the receiver holds, where go-back-N skips (Linux's skb ends
+    /// there: a SACKed skb stays in the queue).
+    fn send_len(&self, limit: u64) -> u64 {
+        let held = |k: &u64| {
+            let seq = self.snd_nxt + k;
+            seq < self.snd_max && self.board.is_sacked(seq)
+        };
+        (1..limit).find(held).unwrap_or(limit).max(1)
     }
 
     /// Segments per send (Linux's skb): the pacing quantum of a paced flow, one in paced
