@@ -1632,3 +1632,22 @@ fn a_pushed_segment_draws_one_ack_whatever_else_calls_for_one() {
         assert_eq!(per_segment, vec![0, 1, 1, 1], "ce_echo {ce_echo}");
     }
 }
+
+#[test]
+fn new_data_in_sack_recovery_leaves_in_sends_with_psh() {
+    // RFC 6675 recovery without PRR (cwnd = ssthresh = 10 of 20 outstanding, segment 0 lost):
+    // from k = 11 SACKed segments one new segment per ACK, a send of one without PSH; an ACK
+    // that SACKs three more at once frees three, which leave as one send (Linux's
+    // `tcp_write_xmit` in recovery too), PSH on its last.
+    let (mut s, mut ctx) = sack_sender_with(20, TcpConfig::default());
+    for k in 1..12 {
+        s.on_packet(&ack_with(0, false, &[(1, k + 1)]), &mut ctx);
+    }
+    let sent = ctx.drain();
+    assert_eq!(seqs(&sent).last(), Some(&(20, false)));
+    assert_eq!(pushes(&sent[sent.len() - 1..]), vec![false]);
+    s.on_packet(&ack_with(0, false, &[(1, 15)]), &mut ctx);
+    let sent = ctx.drain();
+    assert_eq!(seqs(&sent), vec![(21, false), (22, false), (23, false)]);
+    assert_eq!(pushes(&sent), vec![false, false, true]);
+}

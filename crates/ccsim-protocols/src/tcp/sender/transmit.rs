@@ -28,9 +28,11 @@
 //! CHOICE: the application writes without end (only the data's last segment marks a write's
 //! end): Linux's `tcp_push` also marks the end of each write, and `forced_push` every half
 //! window written, which a bulk sender's many-segment sends already carry.
-//! CHOICE: what SACK recovery sends (its retransmissions and new data) carries no PSH,
-//! where Linux may retransmit a send of several segments; go-back-N's resends after a
-//! timeout are cut as new data. `tcp_tso_should_defer` is not modelled: a send as small as
+//! New data that SACK recovery sends is cut into sends the same way (a retransmission
+//! between ends a send).
+//! CHOICE: SACK recovery's retransmissions carry no PSH, where Linux retransmits a lost
+//! send of several segments as one (`__tcp_retransmit_skb`), with PSH; go-back-N's resends
+//! after a timeout are cut as new data. `tcp_tso_should_defer` is not modelled: a send as small as
 //! one segment leaves when the window allows it. The kernel captures at 10 Mbit/s show such
 //! sends after one-segment ACKs (docs/validation.md, "The receiver's single-segment ACKs").
 
@@ -245,7 +247,7 @@ impl TcpSender {
     /// Segments per send (Linux's skb): the pacing quantum of a paced flow, one in paced
     /// slow start, else the TSO goal at Linux's pacing rate for the window (the largest send
     /// before an RTT is measured, as Linux's unlimited initial rate gives).
-    fn send_goal(&self) -> u64 {
+    pub(super) fn send_goal(&self) -> u64 {
         if let Some(p) = self.pacing.as_ref() {
             return p.quantum();
         }
