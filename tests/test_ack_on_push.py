@@ -9,12 +9,11 @@ acknowledges a full-sized segment with PSH as soon as the application has read i
 from __future__ import annotations
 
 import copy
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_pcap import Rows, ns, tshark
 
 import ccsim
 from ccsim.errors import SpecError
@@ -36,7 +35,6 @@ SPEC: dict[str, Any] = {
     "output": {"pcap": ["s->r", "r->d", "d->r"]},
 }
 
-Rows = list[dict[str, str]]
 FIELDS = ("frame.time_epoch", "frame.len", "tcp.seq_raw", "tcp.ack_raw", "tcp.len", "tcp.flags.push",
           "tcp.options.sack_le", "tcp.analysis.retransmission")
 
@@ -48,26 +46,9 @@ def with_push(on: bool | None) -> dict[str, Any]:
     return spec
 
 
-def tshark(path: Path) -> Rows:
-    exe = shutil.which("tshark")
-    assert exe, "tshark is missing: `make install` installs it (Debian package tshark)"
-    cmd = [exe, "-r", str(path), "-o", "tcp.relative_sequence_numbers:FALSE", "-T", "fields",
-           "-E", "separator=|", "-E", "occurrence=a", "-E", "aggregator=,"]
-    for f in FIELDS:
-        cmd += ["-e", f]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    assert proc.returncode == 0, proc.stderr
-    return [dict(zip(FIELDS, line.split("|"), strict=True)) for line in proc.stdout.splitlines()]
-
-
-def ns(epoch: str) -> int:
-    sec, _, frac = epoch.partition(".")
-    return int(sec) * 1_000_000_000 + int(frac.ljust(9, "0")[:9])
-
-
 def captured(tmp: Path, on: bool) -> dict[str, Rows]:
     ccsim.run(with_push(on), progress=False).write(tmp)
-    return {d: tshark(tmp / f"{d.replace('->', '-')}.pcap") for d in SPEC["output"]["pcap"]}
+    return {d: tshark(tmp / f"{d.replace('->', '-')}.pcap", FIELDS) for d in SPEC["output"]["pcap"]}
 
 
 @pytest.fixture(scope="module")
