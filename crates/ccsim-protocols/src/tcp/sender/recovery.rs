@@ -62,6 +62,7 @@
 
 use ccsim_core::Ctx;
 
+use super::transmit::{send_quota, SendCut};
 use super::{CaState, CongestionControl, Recovery, TcpSender, Window};
 use crate::tcp::prr::{Prr, PrrAck};
 use crate::Hdr;
@@ -397,8 +398,7 @@ impl TcpSender {
         let mut pipe = self.board.pipe();
         // New data leaves in sends as outside recovery (`transmit.rs`, PSH); a retransmission
         // ends the send before it.
-        let goal = self.send_goal();
-        let (mut send_len, mut left_in_send) = (0, 0);
+        let mut cut = SendCut::default();
         while self.cwnd >= (pipe + 1) * self.mss {
             if !self.pace_allows(ctx) {
                 break;
@@ -409,30 +409,25 @@ impl TcpSender {
             if let Some(seq) = hole {
                 self.rxt_next = seq + 1; // rule 1: HighRxt = seq
                 self.send_segment(seq, ctx);
-                left_in_send = 0;
+                cut.end();
             } else if new_data {
                 let seq = self.snd_nxt; // rule 2
-                if left_in_send == 0 {
-                    let cwnd_segments = self.cwnd / self.mss;
-                    let quota = (cwnd_segments - pipe).min((cwnd_segments / 2).max(1));
-                    send_len = goal
-                        .min(quota)
+                let ends_send = cut.next(|| {
+                    self.send_goal()
+                        .min(send_quota(self.cwnd / self.mss, pipe))
                         .min(self.max_window - (seq - self.snd_una))
                         .min(self.data_limit() - seq)
-                        .max(1);
-                    left_in_send = send_len;
-                }
-                left_in_send -= 1;
-                self.send_segment_marked(seq, send_len > 1 && left_in_send == 0, ctx);
+                });
+                self.send_segment_marked(seq, ends_send, ctx);
                 self.snd_nxt += 1;
                 self.snd_max = self.snd_max.max(self.snd_nxt);
             } else if let Some(seq) = self.board.next_hole(self.rxt_next, false) {
                 self.rxt_next = seq + 1; // rule 3
                 self.send_segment(seq, ctx);
-                left_in_send = 0;
+                cut.end();
             } else if let Some(seq) = self.rescue_segment() {
                 self.send_segment(seq, ctx); // rule 4
-                left_in_send = 0;
+                cut.end();
             } else {
                 break;
             }

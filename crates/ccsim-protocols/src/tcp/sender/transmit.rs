@@ -60,6 +60,38 @@ impl Pacer {
     }
 }
 
+/// Linux's `tcp_cwnd_test`: the segments one send may take, at most half the window (at
+/// least one) and what it leaves.
+pub(super) fn send_quota(cwnd_segments: u64, in_flight: u64) -> u64 {
+    (cwnd_segments - in_flight).min((cwnd_segments / 2).max(1))
+}
+
+/// A send (Linux's skb) being cut from consecutive segments: its length and the segments
+/// still to go in it.
+#[derive(Default)]
+pub(super) struct SendCut {
+    len: u64,
+    left: u64,
+}
+
+impl SendCut {
+    /// Count one segment, starting a send of `len()` segments (at least one) if none is open;
+    /// returns whether the segment ends a send of several (PSH).
+    pub(super) fn next(&mut self, len: impl FnOnce() -> u64) -> bool {
+        if self.left == 0 {
+            self.len = len().max(1);
+            self.left = self.len;
+        }
+        self.left -= 1;
+        self.len > 1 && self.left == 0
+    }
+
+    /// End the open send (a retransmission comes between).
+    pub(super) fn end(&mut self) {
+        self.left = 0;
+    }
+}
+
 impl TcpSender {
     pub(super) fn payload_of(&self, seq: u64) -> u32 {
         if seq + 1 == self.total_segments {
@@ -191,9 +223,8 @@ impl TcpSender {
         let cwnd_segments = self.cwnd / self.mss;
         let by_pipe = self.recovery == Recovery::Sack && self.policy == RecoveryPolicy::Linux;
         let mut cwnd_full = false;
-        // Linux's sends (skbs), each cut when it starts: see `send_len`.
-        let goal = self.send_goal();
-        let (mut send_len, mut left_in_send) = (0, 0);
+        // Linux's sends (skbs), each cut when it starts.
+        let mut cut = SendCut::default();
         loop {
             // Go-back-N skips what the receiver already holds (SACKed after a timeout).
             while self.snd_nxt < self.snd_max && self.board.is_sacked(self.snd_nxt) {
@@ -216,17 +247,14 @@ impl TcpSender {
             if !self.pace_allows(ctx) {
                 break;
             }
-            if left_in_send == 0 {
-                let quota = (cwnd_segments - in_flight).min((cwnd_segments / 2).max(1));
-                let room = quota
+            let ends_send = cut.next(|| {
+                let room = send_quota(cwnd_segments, in_flight)
                     .min(self.max_window - outstanding)
                     .min(self.data_limit() - self.snd_nxt);
-                send_len = self.send_len(goal.min(room));
-                left_in_send = send_len;
-            }
-            left_in_send -= 1;
+                self.send_len(self.send_goal().min(room))
+            });
             let seq = self.snd_nxt;
-            self.send_segment_marked(seq, send_len > 1 && left_in_send == 0, ctx);
+            self.send_segment_marked(seq, ends_send, ctx);
             self.snd_nxt += 1;
             self.snd_max = self.snd_max.max(self.snd_nxt);
         }
